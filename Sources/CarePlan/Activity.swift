@@ -1,0 +1,117 @@
+import Foundation
+
+/// Something the patient does (an intervention) or answers (an assessment) on a schedule.
+///
+/// `identifier` is the id every node shares; the store keeps each edit as a new
+/// ``ActivityVersion``.
+public struct Activity: Sendable, Hashable, Identifiable {
+    public var identifier: String
+    public var groupIdentifier: String?
+    public var kind: ActivityKind
+    public var title: String
+    public var text: String?
+    public var instructions: String?
+    /// A colour as `#RRGGBB` or `#RRGGBBAA`.
+    public var tintColor: String?
+    public var imageURL: String?
+    public var tags: [String]
+    /// For assessments: whether a recorded result may be cleared again.
+    public var resultResettable: Bool
+    /// What kind of result an assessment asks for.
+    public var result: ResultKind?
+    public var userInfo: [String: String]
+    /// The medication order this activity came from, if any.
+    public var medication: MedicationLink?
+    public var schedule: Schedule
+
+    public var id: String { identifier }
+
+    public init(
+        identifier: String, groupIdentifier: String? = nil, kind: ActivityKind, title: String,
+        text: String? = nil, instructions: String? = nil, tintColor: String? = nil,
+        imageURL: String? = nil, tags: [String] = [], resultResettable: Bool = false,
+        result: ResultKind? = nil, userInfo: [String: String] = [:],
+        medication: MedicationLink? = nil, schedule: Schedule
+    ) throws(ActivityError) {
+        self.identifier = identifier
+        self.groupIdentifier = groupIdentifier
+        self.kind = kind
+        self.title = title
+        self.text = text
+        self.instructions = instructions
+        self.tintColor = tintColor
+        self.imageURL = imageURL
+        self.tags = Array(Set(tags)).sorted()
+        self.resultResettable = resultResettable
+        self.result = result
+        self.userInfo = userInfo
+        self.medication = medication
+        self.schedule = schedule
+        try validate()
+    }
+
+    /// Checks the invariants every stored activity satisfies.
+    public func validate() throws(ActivityError) {
+        guard Self.isValidIdentifier(identifier) else { throw .invalidIdentifier(identifier) }
+        guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw .emptyTitle }
+        if let tintColor, !Self.isValidColor(tintColor) { throw .invalidTintColor(tintColor) }
+        if kind == .intervention, result != nil { throw .resultOnIntervention }
+        if let result { try result.validate() }
+    }
+
+    /// Identifiers are 1–200 characters without whitespace or control characters.
+    public static func isValidIdentifier(_ identifier: String) -> Bool {
+        (1...200).contains(identifier.count)
+            && !identifier.unicodeScalars.contains {
+                $0.properties.isWhitespace || $0.properties.generalCategory == .control
+            }
+    }
+
+    static func isValidColor(_ color: String) -> Bool {
+        let digits = color.dropFirst()
+        return color.first == "#" && [6, 8].contains(digits.count) && digits.allSatisfy(\.isHexDigit)
+    }
+}
+
+/// Interventions are done; assessments are answered with a result.
+public enum ActivityKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case intervention
+    case assessment
+}
+
+/// Where a medication activity came from: the order and the medication it names.
+public struct MedicationLink: Sendable, Hashable, Codable {
+    /// A reference to the order, such as `MedicationRequest/123`.
+    public var request: String
+    /// The medication's code system and code, if it has one.
+    public var system: String?
+    public var code: String?
+    public var display: String?
+
+    public init(request: String, system: String? = nil, code: String? = nil, display: String? = nil) {
+        self.request = request
+        self.system = system
+        self.code = code
+        self.display = display
+    }
+}
+
+/// Why an activity is invalid.
+public enum ActivityError: Error, Hashable, Sendable, CustomStringConvertible {
+    case invalidIdentifier(String)
+    case emptyTitle
+    case invalidTintColor(String)
+    case resultOnIntervention
+    case invalidResult(String)
+
+    public var description: String {
+        switch self {
+        case .invalidIdentifier(let id):
+            "invalid activity identifier \"\(id)\": use 1 to 200 characters without spaces"
+        case .emptyTitle: "the title is empty"
+        case .invalidTintColor(let color): "invalid tint colour \"\(color)\": use #RRGGBB or #RRGGBBAA"
+        case .resultOnIntervention: "only assessments ask for a result"
+        case .invalidResult(let why): why
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A whole care plan as a document describes it: title, time zone, activities, contacts.
+public struct Plan: Sendable, Hashable {
+    /// The document format this version of CareSync reads and writes.
+    public static let format = "caresync-plan/1"
+
+    public var title: String
+    /// The start day of schedules that do not give their own.
+    public var start: CalendarDay?
+    /// The patient's time zone: it decides which calendar day it is.
+    public var timeZone: TimeZone
+    public var activities: [Activity]
+    public var contacts: [Contact]
+
+    public init(
+        title: String, start: CalendarDay? = nil, timeZone: TimeZone, activities: [Activity],
+        contacts: [Contact] = []
+    ) throws(PlanError) {
+        if let duplicate = Self.firstDuplicate(activities.map(\.identifier)) {
+            throw .duplicateActivity(duplicate)
+        }
+        if let duplicate = Self.firstDuplicate(contacts.map(\.identifier)) {
+            throw .duplicateContact(duplicate)
+        }
+        self.title = title
+        self.start = start
+        self.timeZone = timeZone
+        self.activities = activities
+        self.contacts = contacts
+    }
+
+    private static func firstDuplicate(_ ids: [String]) -> String? {
+        var seen = Set<String>()
+        return ids.first { !seen.insert($0).inserted }
+    }
+}
+
+public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
+    case duplicateActivity(String)
+    case duplicateContact(String)
+    case unknownTimeZone(String)
+    case unsupportedFormat(String)
+
+    public var description: String {
+        switch self {
+        case .duplicateActivity(let id): "the activity id \"\(id)\" is used twice"
+        case .duplicateContact(let id): "the contact id \"\(id)\" is used twice"
+        case .unknownTimeZone(let name): "unknown time zone \"\(name)\": use an IANA name such as Europe/Vienna"
+        case .unsupportedFormat(let format): "unsupported format \"\(format)\": this version reads \(Plan.format)"
+        }
+    }
+}
+
+extension Plan: Codable {
+    enum CodingKeys: String, CodingKey { case format, title, start, timeZone, activities, contacts }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try c.decodeIfPresent(String.self, forKey: .format) ?? Plan.format
+        guard format == Plan.format else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .format, in: c, debugDescription: PlanError.unsupportedFormat(format).description)
+        }
+        let zoneName = try c.decode(String.self, forKey: .timeZone)
+        guard let timeZone = TimeZone(identifier: zoneName) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .timeZone, in: c, debugDescription: PlanError.unknownTimeZone(zoneName).description)
+        }
+        let title = try c.decode(String.self, forKey: .title)
+        let start = try c.decodeIfPresent(CalendarDay.self, forKey: .start)
+        let activities = try c.decodeIfPresent([Activity].self, forKey: .activities) ?? []
+        let contacts = try c.decodeIfPresent([Contact].self, forKey: .contacts) ?? []
+        do throws(PlanError) {
+            try self.init(
+                title: title, start: start, timeZone: timeZone, activities: activities, contacts: contacts)
+        } catch {
+            let key: CodingKeys = if case .duplicateContact = error { .contacts } else { .activities }
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Plan.format, forKey: .format)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(start, forKey: .start)
+        try c.encode(timeZone.identifier, forKey: .timeZone)
+        try c.encode(activities, forKey: .activities)
+        try c.encode(contacts, forKey: .contacts)
+    }
+}

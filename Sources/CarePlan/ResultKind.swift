@@ -1,0 +1,116 @@
+/// The kind of answer an assessment asks for.
+public enum ResultKind: Sendable, Hashable {
+    /// A whole number on a scale, such as pain from 0 to 10.
+    case scale(min: Int, max: Int, minLabel: String? = nil, maxLabel: String? = nil)
+    /// One or more numbers with a unit; a blood pressure has the components
+    /// `["systolic", "diastolic"]`.
+    case number(unit: String, components: [String] = [])
+    case boolean
+    case text
+
+    func validate() throws(ActivityError) {
+        switch self {
+        case .scale(let min, let max, _, _) where min >= max:
+            throw .invalidResult("a scale needs min < max, found \(min)...\(max)")
+        case .number(let unit, _) where unit.isEmpty:
+            throw .invalidResult("a number result needs a unit")
+        case .number(_, let components) where Set(components).count != components.count:
+            throw .invalidResult("a number result's components must be distinct")
+        default:
+            return
+        }
+    }
+
+    /// The number of values a complete result has.
+    public var valueCount: Int {
+        if case .number(_, let components) = self { return max(1, components.count) }
+        return 1
+    }
+}
+
+extension ResultKind: Codable {
+    enum CodingKeys: String, CodingKey { case type, min, max, minLabel, maxLabel, unit, components }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(String.self, forKey: .type) {
+        case "scale":
+            self = .scale(
+                min: try c.decode(Int.self, forKey: .min), max: try c.decode(Int.self, forKey: .max),
+                minLabel: try c.decodeIfPresent(String.self, forKey: .minLabel),
+                maxLabel: try c.decodeIfPresent(String.self, forKey: .maxLabel))
+        case "number":
+            self = .number(
+                unit: try c.decode(String.self, forKey: .unit),
+                components: try c.decodeIfPresent([String].self, forKey: .components) ?? [])
+        case "boolean": self = .boolean
+        case "text": self = .text
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c,
+                debugDescription: "unknown result type \"\(other)\": use scale, number, boolean or text")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .scale(let min, let max, let minLabel, let maxLabel):
+            try c.encode("scale", forKey: .type)
+            try c.encode(min, forKey: .min)
+            try c.encode(max, forKey: .max)
+            try c.encodeIfPresent(minLabel, forKey: .minLabel)
+            try c.encodeIfPresent(maxLabel, forKey: .maxLabel)
+        case .number(let unit, let components):
+            try c.encode("number", forKey: .type)
+            try c.encode(unit, forKey: .unit)
+            if !components.isEmpty { try c.encode(components, forKey: .components) }
+        case .boolean: try c.encode("boolean", forKey: .type)
+        case .text: try c.encode("text", forKey: .type)
+        }
+    }
+}
+
+extension ResultKind {
+    /// Checks that `values` answer this kind of result: their number, type and range.
+    public func check(_ values: [OutcomeValue]) throws(ResultError) {
+        guard values.count == valueCount else {
+            throw .wrongValueCount(expected: valueCount, found: values.count)
+        }
+        for value in values {
+            switch (self, value.value) {
+            case (.scale(let min, let max, _, _), .integer(let n)):
+                guard (min...max).contains(n) else { throw .outOfScale(n, min: min, max: max) }
+            case (.number, .integer), (.number, .decimal), (.boolean, .boolean), (.text, .text):
+                continue
+            default:
+                throw .wrongType(expected: typeName)
+            }
+        }
+    }
+
+    var typeName: String {
+        switch self {
+        case .scale(let min, let max, _, _): "a whole number from \(min) to \(max)"
+        case .number(let unit, _): "a number in \(unit)"
+        case .boolean: "yes or no"
+        case .text: "text"
+        }
+    }
+}
+
+/// Why a result does not answer an assessment.
+public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
+    case wrongValueCount(expected: Int, found: Int)
+    case outOfScale(Int, min: Int, max: Int)
+    case wrongType(expected: String)
+
+    public var description: String {
+        switch self {
+        case .wrongValueCount(let expected, let found):
+            "the result needs \(expected) value\(expected == 1 ? "" : "s"), found \(found)"
+        case .outOfScale(let n, let min, let max): "\(n) is outside the scale \(min)...\(max)"
+        case .wrongType(let expected): "the result must be \(expected)"
+        }
+    }
+}

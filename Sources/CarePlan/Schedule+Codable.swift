@@ -1,0 +1,81 @@
+extension CodingUserInfoKey {
+    /// A ``CalendarDay`` used as a schedule's start where a document gives none.
+    public static let defaultScheduleStart = CodingUserInfoKey(rawValue: "caresync.defaultScheduleStart")!
+}
+
+/// The JSON form, documented in the README:
+/// `{"start", "end", "occurrences" | "weekly", "daysOfWeek", "daysToSkip", "times", "count"}`.
+extension Schedule: Codable {
+    enum CodingKeys: String, CodingKey {
+        case start, end, occurrences, weekly, daysOfWeek, daysToSkip, times, count
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let start: CalendarDay
+        if let given = try c.decodeIfPresent(CalendarDay.self, forKey: .start) {
+            start = given
+        } else if let fallback = decoder.userInfo[.defaultScheduleStart] as? CalendarDay {
+            start = fallback
+        } else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.start,
+                .init(codingPath: c.codingPath, debugDescription: "a schedule needs a start day"))
+        }
+        let times = try c.decodeIfPresent([TimeOfDay].self, forKey: .times) ?? []
+        let weekly = try c.decodeIfPresent([Int].self, forKey: .weekly)
+        let occurrences = try c.decodeIfPresent(Int.self, forKey: .occurrences)
+        let weekdays = try c.decodeIfPresent([Weekday].self, forKey: .daysOfWeek).map(Set.init)
+        let counts: [Int]
+        if let weekly {
+            guard occurrences == nil, weekdays == nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .weekly, in: c,
+                    debugDescription: "\"weekly\" cannot be combined with \"occurrences\" or \"daysOfWeek\"")
+            }
+            counts = weekly
+        } else {
+            guard let perDay = occurrences ?? (times.isEmpty ? nil : times.count) else {
+                throw DecodingError.keyNotFound(
+                    CodingKeys.occurrences,
+                    .init(codingPath: c.codingPath,
+                          debugDescription: "a schedule needs \"occurrences\", \"weekly\" or \"times\""))
+            }
+            if let weekdays, weekdays.isEmpty {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .daysOfWeek, in: c, debugDescription: "\"daysOfWeek\" is empty")
+            }
+            counts = Weekday.allCases.map { weekdays?.contains($0) ?? true ? perDay : 0 }
+        }
+        let end = try c.decodeIfPresent(CalendarDay.self, forKey: .end)
+        let daysToSkip = try c.decodeIfPresent(Int.self, forKey: .daysToSkip) ?? 0
+        let totalCount = try c.decodeIfPresent(Int.self, forKey: .count)
+        do throws(ScheduleError) {
+            self = try Schedule(
+                start: start, end: end, weeklyOccurrences: counts, daysToSkip: daysToSkip,
+                times: times, totalCount: totalCount)
+        } catch {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: c.codingPath, debugDescription: error.description))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(start, forKey: .start)
+        try c.encodeIfPresent(end, forKey: .end)
+        let perDay = weeklyOccurrences.max()!
+        if weeklyOccurrences.allSatisfy({ $0 == 0 || $0 == perDay }) {
+            try c.encode(perDay, forKey: .occurrences)
+            if weeklyOccurrences.contains(0) {
+                let days = Weekday.allCases.filter { weeklyOccurrences[$0.rawValue] > 0 }
+                try c.encode(days, forKey: .daysOfWeek)
+            }
+        } else {
+            try c.encode(weeklyOccurrences, forKey: .weekly)
+        }
+        if daysToSkip > 0 { try c.encode(daysToSkip, forKey: .daysToSkip) }
+        if !times.isEmpty { try c.encode(times, forKey: .times) }
+        try c.encodeIfPresent(totalCount, forKey: .count)
+    }
+}

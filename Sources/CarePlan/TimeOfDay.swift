@@ -1,0 +1,47 @@
+import Foundation
+
+/// A wall-clock time in the plan's time zone, to the minute.
+public struct TimeOfDay: Sendable, Hashable, Comparable {
+    /// Minutes since midnight, 0..<1440.
+    public let minutes: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        minutes = hour * 60 + minute
+    }
+
+    /// Parses `HH:MM` (24-hour clock).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+              let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
+        self.init(hour: hour, minute: minute)
+    }
+
+    public var hour: Int { minutes / 60 }
+    public var minute: Int { minutes % 60 }
+
+    public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minutes < rhs.minutes }
+}
+
+extension TimeOfDay: CustomStringConvertible {
+    /// `HH:MM`.
+    public var description: String { String(format: "%02d:%02d", hour, minute) }
+}
+
+extension TimeOfDay: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let time = TimeOfDay(text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected a time as HH:MM, found \"\(text)\"")
+        }
+        self = time
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,92 @@
+import CarePlan
+import GRDB
+
+extension CarePlanStore {
+    /// Records `outcome` for the event `key` after checking that the event exists in the
+    /// version governing its day and that the result fits the activity.
+    ///
+    /// Returns once the change is committed. State `initial` resets the event.
+    @discardableResult
+    public func setOutcome(_ outcome: Outcome, for key: EventKey) throws(CarePlanStoreError) -> StoreChange {
+        try write { db in try recordOutcome(db, outcome, for: key) }
+    }
+
+    /// Records several outcomes in one transaction: all of them, or none if one is refused.
+    @discardableResult
+    public func setOutcomes(_ outcomes: [(key: EventKey, outcome: Outcome)]) throws(CarePlanStoreError) -> [StoreChange] {
+        try write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key) } }
+    }
+
+    /// The event `key` with its outcome, if the plan has such an event.
+    public func event(_ key: EventKey) throws(CarePlanStoreError) -> Event {
+        try read { db in
+            let version = try governingVersion(db, for: key)
+            let outcome = try Self.outcomes(
+                db, sql: "WHERE activity_id = ? AND day = ? AND occurrence = ?",
+                arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])[key]
+            return Event(
+                key: key, activity: version.activity, version: version.version,
+                time: version.activity.schedule.time(ofOccurrence: key.occurrence), outcome: outcome)
+        }
+    }
+
+    func recordOutcome(_ db: Database, _ outcome: Outcome, for key: EventKey) throws -> StoreChange {
+        let version = try governingVersion(db, for: key)
+        let activity = version.activity
+        if outcome.state == .initial, activity.kind == .assessment, !activity.resultResettable {
+            throw CarePlanStoreError.notResettable(key.activityID)
+        }
+        if let result = activity.result, outcome.state == .completed {
+            do {
+                try result.check(outcome.values)
+            } catch {
+                throw CarePlanStoreError.invalidResult(key, error)
+            }
+        }
+        let change = try StoreChange(
+            kind: .outcomeRecorded, event: key, outcome: outcome, version: version.version,
+            device: outcome.device, committedAt: now()
+        ).append(to: db)
+        try db.execute(
+            sql: """
+                INSERT INTO outcome (activity_id, day, occurrence, state, body, version, revision)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (activity_id, day, occurrence) DO UPDATE SET
+                    state = excluded.state, body = excluded.body, version = excluded.version,
+                    revision = excluded.revision
+                """,
+            arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence, outcome.state.rawValue,
+                        try StoredJSON.encode(outcome), version.version, change.revision])
+        return change
+    }
+
+    /// The version governing the event's day, after checking that it has the occurrence.
+    func governingVersion(_ db: Database, for key: EventKey) throws -> ActivityVersion {
+        guard try Self.activityRow(db, key.activityID) != nil else {
+            throw CarePlanStoreError.unknownActivity(key.activityID)
+        }
+        guard let version = try Self.versions(db, of: key.activityID, overlapping: key.day, key.day, decode: version).first else {
+            throw CarePlanStoreError.outsideSchedule(key)
+        }
+        let count = version.occurrenceCount(on: key.day)
+        guard count > 0 else { throw CarePlanStoreError.outsideSchedule(key) }
+        guard (0..<count).contains(key.occurrence) else {
+            throw CarePlanStoreError.noSuchOccurrence(key, occurrences: count)
+        }
+        return version
+    }
+
+    /// Outcomes selected by a `WHERE` clause over the `outcome` table.
+    static func outcomes(_ db: Database, sql whereClause: String, arguments: StatementArguments) throws -> [EventKey: Outcome] {
+        var outcomes: [EventKey: Outcome] = [:]
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT activity_id, day, occurrence, body FROM outcome " + whereClause, arguments: arguments)
+        while let row = try rows.next() {
+            let key = EventKey(
+                activityID: row["activity_id"], day: CalendarDay(daysSinceEpoch: row["day"]),
+                occurrence: row["occurrence"])
+            outcomes[key] = try StoredJSON.decode(Outcome.self, from: row["body"])
+        }
+        return outcomes
+    }
+}

@@ -1,0 +1,69 @@
+import CarePlan
+import Foundation
+import GRDB
+
+/// What the store knows of the plan as a whole.
+public struct PlanInfo: Sendable, Hashable {
+    /// A random id made when the store was created; the plan id nodes exchange.
+    public var planID: String
+    public var title: String?
+    public var timeZone: TimeZone?
+    /// The start day of schedules that do not give their own.
+    public var start: CalendarDay?
+}
+
+extension CarePlanStore {
+    /// The plan's id, title, time zone and start day.
+    public func planInfo() throws(CarePlanStoreError) -> PlanInfo {
+        try read(Self.planInfo)
+    }
+
+    /// The plan's time zone; fails if no plan has been configured.
+    public func timeZone() throws(CarePlanStoreError) -> TimeZone {
+        guard let zone = try planInfo().timeZone else { throw .planNotConfigured }
+        return zone
+    }
+
+    /// Sets the plan's title, time zone and start day; records a change if any differs.
+    @discardableResult
+    public func configurePlan(
+        title: String, timeZone: TimeZone, start: CalendarDay? = nil, device: String
+    ) throws(CarePlanStoreError) -> PlanInfo {
+        try write { db in
+            try configurePlan(db, title: title, timeZone: timeZone, start: start, device: device)
+            return try Self.planInfo(db)
+        }
+    }
+
+    func configurePlan(
+        _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, device: String
+    ) throws {
+        let current = try Self.planInfo(db)
+        let start = start ?? current.start
+        guard current.title != title || current.timeZone != timeZone || current.start != start else { return }
+        try Self.setInfo(db, "title", title)
+        try Self.setInfo(db, "timeZone", timeZone.identifier)
+        try Self.setInfo(db, "start", start?.description)
+        _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
+    }
+
+    static func planInfo(_ db: Database) throws -> PlanInfo {
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM plan_info")
+        let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as String) })
+        let planID = values["planID"] ?? ""
+        return PlanInfo(
+            planID: planID, title: values["title"],
+            timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
+            start: values["start"].flatMap(CalendarDay.init))
+    }
+
+    private static func setInfo(_ db: Database, _ key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(
+                sql: "INSERT INTO plan_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM plan_info WHERE key = ?", arguments: [key])
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+
+/// The store's schema: named migrations, applied in order and never edited once released.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 care plan") { db in
+            try db.execute(sql: """
+                CREATE TABLE plan_info (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE change (
+                    revision INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    activity_id TEXT,
+                    day INTEGER,
+                    occurrence INTEGER,
+                    version INTEGER,
+                    effective_from INTEGER,
+                    contact_id TEXT,
+                    outcome TEXT,
+                    device TEXT NOT NULL,
+                    committed_at REAL NOT NULL
+                );
+                CREATE INDEX change_by_event ON change(activity_id, day, occurrence);
+                CREATE TABLE activity (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL,
+                    group_id TEXT,
+                    origin TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    latest_version INTEGER NOT NULL,
+                    ended_from INTEGER
+                );
+                CREATE INDEX activity_by_kind ON activity(kind, position);
+                CREATE INDEX activity_by_group ON activity(group_id, position);
+                CREATE TABLE activity_tag (
+                    tag TEXT NOT NULL,
+                    activity_id TEXT NOT NULL REFERENCES activity(id),
+                    PRIMARY KEY (tag, activity_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE activity_version (
+                    activity_id TEXT NOT NULL REFERENCES activity(id),
+                    version INTEGER NOT NULL,
+                    effective_from INTEGER NOT NULL,
+                    effective_until INTEGER,
+                    definition TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    PRIMARY KEY (activity_id, version)
+                ) WITHOUT ROWID;
+                CREATE INDEX activity_version_by_window ON activity_version(effective_from, effective_until);
+                CREATE TABLE outcome (
+                    activity_id TEXT NOT NULL REFERENCES activity(id),
+                    day INTEGER NOT NULL,
+                    occurrence INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    revision INTEGER NOT NULL,
+                    PRIMARY KEY (activity_id, day, occurrence)
+                ) WITHOUT ROWID;
+                CREATE INDEX outcome_by_day ON outcome(day, state);
+                CREATE TABLE contact (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    position INTEGER NOT NULL,
+                    definition TEXT NOT NULL,
+                    removed INTEGER NOT NULL DEFAULT 0,
+                    revision INTEGER NOT NULL
+                );
+                """)
+            try db.execute(
+                sql: "INSERT INTO plan_info (key, value) VALUES ('planID', ?)",
+                arguments: [UUID().uuidString.lowercased()])
+        }
+        return migrator
+    }
+
+    /// Applies missing migrations; refuses a file written by a newer schema.
+    static func migrate(_ writer: DatabasePool) throws {
+        let migrator = migrator
+        let unknown = try writer.read { db in
+            try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+        }
+        guard unknown.isEmpty else {
+            throw CarePlanStoreError.schemaTooNew(path: writer.path, unknownMigrations: unknown.sorted())
+        }
+        try migrator.migrate(writer)
+    }
+}

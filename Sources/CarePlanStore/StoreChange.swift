@@ -1,0 +1,132 @@
+import CarePlan
+import Foundation
+import GRDB
+
+/// One entry of the store's change log.
+public struct StoreChange: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case planConfigured
+        case activityAdded
+        case activityUpdated
+        case activityEnded
+        case outcomeRecorded
+        case contactSaved
+        case contactRemoved
+    }
+
+    /// Monotonic across the store's life, shared by every process using the file.
+    public var revision: Int
+    public var kind: Kind
+    public var activityID: String?
+    /// The event whose outcome changed (``Kind/outcomeRecorded``).
+    public var event: EventKey?
+    /// The outcome as recorded; state `initial` means the event was reset.
+    public var outcome: Outcome?
+    /// The activity version added, or the version governing the event.
+    public var version: Int?
+    /// The day an activity change takes effect.
+    public var effectiveFrom: CalendarDay?
+    public var contactID: String?
+    /// The node that made the change.
+    public var device: String
+    /// When the store committed it.
+    public var committedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case revision, kind, activityID = "activity", event, outcome, version, effectiveFrom
+        case contactID = "contact", device, committedAt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        revision = try c.decode(Int.self, forKey: .revision)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        activityID = try c.decodeIfPresent(String.self, forKey: .activityID)
+        event = try c.decodeIfPresent(EventKey.self, forKey: .event)
+        outcome = try c.decodeIfPresent(Outcome.self, forKey: .outcome)
+        version = try c.decodeIfPresent(Int.self, forKey: .version)
+        effectiveFrom = try c.decodeIfPresent(CalendarDay.self, forKey: .effectiveFrom)
+        contactID = try c.decodeIfPresent(String.self, forKey: .contactID)
+        device = try c.decode(String.self, forKey: .device)
+        guard let date = ISO8601.date(from: try c.decode(String.self, forKey: .committedAt)) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .committedAt, in: c, debugDescription: "expected an ISO 8601 timestamp")
+        }
+        committedAt = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(revision, forKey: .revision)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(activityID, forKey: .activityID)
+        try c.encodeIfPresent(event, forKey: .event)
+        try c.encodeIfPresent(outcome, forKey: .outcome)
+        try c.encodeIfPresent(version, forKey: .version)
+        try c.encodeIfPresent(effectiveFrom, forKey: .effectiveFrom)
+        try c.encodeIfPresent(contactID, forKey: .contactID)
+        try c.encode(device, forKey: .device)
+        try c.encode(ISO8601.string(from: committedAt), forKey: .committedAt)
+    }
+
+    init(
+        revision: Int = 0, kind: Kind, activityID: String? = nil, event: EventKey? = nil,
+        outcome: Outcome? = nil, version: Int? = nil, effectiveFrom: CalendarDay? = nil,
+        contactID: String? = nil, device: String, committedAt: Date
+    ) {
+        self.revision = revision
+        self.kind = kind
+        self.activityID = activityID ?? event?.activityID
+        self.event = event
+        self.outcome = outcome
+        self.version = version
+        self.effectiveFrom = effectiveFrom
+        self.contactID = contactID
+        self.device = device
+        self.committedAt = committedAt
+    }
+}
+
+extension StoreChange {
+    /// Appends this change to the log and returns it with its new revision.
+    func append(to db: Database) throws -> StoreChange {
+        try db.execute(
+            sql: """
+                INSERT INTO change (kind, activity_id, day, occurrence, version, effective_from,
+                                    contact_id, outcome, device, committed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
+                effectiveFrom?.daysSinceEpoch, contactID, try outcome.map(StoredJSON.encode), device,
+                committedAt.timeIntervalSince1970,
+            ])
+        var appended = self
+        appended.revision = Int(db.lastInsertedRowID)
+        return appended
+    }
+
+    init(row: Row) throws {
+        let day = (row["day"] as Int?).map(CalendarDay.init(daysSinceEpoch:))
+        let activityID: String? = row["activity_id"]
+        let kindName: String = row["kind"]
+        guard let kind = Kind(rawValue: kindName) else {
+            throw CarePlanStoreError.database("unknown change kind \"\(kindName)\" in the change log")
+        }
+        self.init(
+            revision: row["revision"],
+            kind: kind,
+            activityID: activityID,
+            event: day.flatMap { day in
+                (row["occurrence"] as Int?).map {
+                    EventKey(activityID: activityID ?? "", day: day, occurrence: $0)
+                }
+            },
+            outcome: try (row["outcome"] as String?).map { try StoredJSON.decode(Outcome.self, from: $0) },
+            version: row["version"],
+            effectiveFrom: (row["effective_from"] as Int?).map(CalendarDay.init(daysSinceEpoch:)),
+            contactID: row["contact_id"],
+            device: row["device"],
+            committedAt: Date(timeIntervalSince1970: row["committed_at"]))
+    }
+}

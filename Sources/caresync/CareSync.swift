@@ -1,0 +1,18 @@
+import ArgumentParser
+
+@main
+struct CareSync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "caresync",
+        abstract: "Keep a patient's care plan: load it, see today's care card, record what was done.",
+        discussion: """
+            The store is one SQLite file, by default $XDG_DATA_HOME/caresync/store.sqlite
+            (or ~/.local/share/caresync/store.sqlite); --store or $CARESYNC_STORE chooses another.
+            Errors print one line on stderr and exit with status 1; nothing is written.
+            """,
+        subcommands: [
+            InitCommand.self, PlanCommand.self, TodayCommand.self, CompleteCommand.self,
+            EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import CarePlan
+import CarePlanStore
+import Foundation
+
+struct CompleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "complete",
+        abstract: "Record an occurrence as done (with a result) or as not done.",
+        discussion: """
+            Examples:
+              caresync complete golden-apple --occurrence 0
+              caresync complete pain --occurrence 0 --value 7
+              caresync complete blood-pressure --occurrence 0 --value 120 --value 80
+              caresync complete golden-apple --occurrence 2 --not-done --reason "out of apples"
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "The activity's identifier.")
+    var activity: String
+
+    @Option(help: "The occurrence, counting from 0.")
+    var occurrence: Int
+
+    @Option(help: ArgumentHelp("The event's day (default: today in the plan's time zone).", valueName: "YYYY-MM-DD"))
+    var date: CalendarDay?
+
+    @Option(help: "A result value; repeat for results with several values (systolic, then diastolic).")
+    var value: [String] = []
+
+    @Option(help: "The unit of the values (default: the assessment's unit).")
+    var unit: String?
+
+    @Flag(help: "Record the occurrence as not done.")
+    var notDone = false
+
+    @Option(help: "Why it was not done.")
+    var reason: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = try options.open()
+            let day = try date ?? store.today()
+            let key = EventKey(activityID: activity, day: day, occurrence: occurrence)
+            let event = try store.event(key)
+            let values = try ResultParser(kind: event.activity.result, unit: unit).parse(value)
+            let outcome = Outcome(
+                state: notDone ? .notCompleted : .completed, values: notDone ? [] : values,
+                recordedAt: Date(), device: options.device, reason: reason)
+            let change = try store.setOutcome(outcome, for: key)
+            let result = values.isEmpty || notDone ? "" : " (" + values.map(\.formatted).joined(separator: "/") + ")"
+            emit("\(key): \(outcome.state == .completed ? "done" : "not done")\(result), revision \(change.revision)")
+        }
+    }
+}
+
+/// Reads `--value` arguments as the values an activity's result asks for.
+struct ResultParser {
+    let kind: ResultKind?
+    let unit: String?
+
+    func parse(_ arguments: [String]) throws -> [OutcomeValue] {
+        try arguments.enumerated().map { index, text in
+            switch kind {
+            case .scale:
+                guard let n = Int(text) else { throw UsageError(description: "\"\(text)\" is not a whole number") }
+                return OutcomeValue(.integer(n), unit: unit)
+            case .number(let defaultUnit, let components):
+                guard let d = Double(text) else { throw UsageError(description: "\"\(text)\" is not a number") }
+                let kind = components.indices.contains(index) ? components[index] : nil
+                return OutcomeValue(Int(text).map(OutcomeValue.Value.integer) ?? .decimal(d), unit: unit ?? defaultUnit, kind: kind)
+            case .boolean:
+                switch text.lowercased() {
+                case "yes", "true", "1": return OutcomeValue(.boolean(true))
+                case "no", "false", "0": return OutcomeValue(.boolean(false))
+                default: throw UsageError(description: "\"\(text)\" is not yes or no")
+                }
+            case .text:
+                return OutcomeValue(.text(text))
+            case nil:
+                if let n = Int(text) { return OutcomeValue(.integer(n), unit: unit) }
+                if let d = Double(text) { return OutcomeValue(.decimal(d), unit: unit) }
+                return OutcomeValue(.text(text), unit: unit)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import CarePlan
+import CarePlanStore
+import Foundation
+
+/// Options every command that touches the store takes.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store file.", valueName: "path"))
+    var store: String?
+
+    @Option(name: .long, help: "The name this command records changes under.")
+    var device = "caresync-cli"
+
+    /// The store path: --store, then $CARESYNC_STORE, then the XDG data directory.
+    var path: String {
+        if let store { return store }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["CARESYNC_STORE"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() + "/.local/share")
+        return dataHome + "/caresync/store.sqlite"
+    }
+
+    /// Opens the store, creating its directory if needed.
+    func open() throws -> CarePlanStore {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try CarePlanStore(path: path)
+    }
+}
+
+/// Parses `YYYY-MM-DD` for options such as `--date`.
+extension CalendarDay: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}
+
+extension CarePlanStore {
+    /// Today in the plan's time zone.
+    func today() throws -> CalendarDay {
+        CalendarDay.containing(Date(), in: try timeZone())
+    }
+}

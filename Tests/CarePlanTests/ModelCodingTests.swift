@@ -1,0 +1,86 @@
+import CarePlan
+import Foundation
+import Testing
+
+struct ModelCodingTests {
+    let start = CalendarDay("2026-11-02")!
+
+    func roundTrip<T: Codable & Equatable>(_ value: T) throws -> T {
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+    }
+
+    @Test func activitiesRoundTripThroughJSON() throws {
+        let bloodPressure = try Activity(
+            identifier: "bp", groupIdentifier: "vitals", kind: .assessment, title: "Blood pressure",
+            tintColor: "#AA0000", tags: ["vitals", "vitals", "daily"], resultResettable: true,
+            result: .number(unit: "mmHg", components: ["systolic", "diastolic"]), userInfo: ["cuff": "left"],
+            medication: nil,
+            schedule: try .weekly([1, 0, 2, 0, 2, 0, 1], times: [TimeOfDay("08:00")!], start: start, totalCount: 30))
+        #expect(bloodPressure.tags == ["daily", "vitals"])
+        #expect(try roundTrip(bloodPressure) == bloodPressure)
+        let skip = try Activity(
+            identifier: "tonic", kind: .intervention, title: "Tonic",
+            medication: MedicationLink(request: "MedicationRequest/7", display: "Tonic 5 ml"),
+            schedule: try .daily(occurrences: 2, start: start, end: start.adding(days: 9), daysToSkip: 1, weekdays: [.monday, .friday]))
+        #expect(try roundTrip(skip) == skip)
+    }
+
+    @Test func outcomesKeepTypedValuesUnitsAndKinds() throws {
+        let outcome = Outcome(
+            state: .completed,
+            values: [
+                OutcomeValue(.integer(120), unit: "mmHg", kind: "systolic"), OutcomeValue(.decimal(71.25), unit: "kg"),
+                OutcomeValue(.boolean(true)), OutcomeValue(.text("dizzy")),
+                OutcomeValue(.date(Date(timeIntervalSince1970: 1_790_000_000.125))),
+            ],
+            recordedAt: Date(timeIntervalSince1970: 1_790_000_000.5), device: "watch-1", reason: nil, userInfo: ["k": "v"])
+        #expect(try roundTrip(outcome) == outcome)
+        let json = String(decoding: try JSONEncoder().encode(OutcomeValue(.integer(7), unit: "mmHg")), as: UTF8.self)
+        #expect(json.contains("\"integer\":7"))
+    }
+
+    @Test func assessmentResultsAreChecked() throws {
+        let scale = ResultKind.scale(min: 0, max: 10)
+        try scale.check([OutcomeValue(.integer(10))])
+        #expect(throws: ResultError.outOfScale(11, min: 0, max: 10)) { try scale.check([OutcomeValue(.integer(11))]) }
+        #expect(throws: ResultError.wrongValueCount(expected: 1, found: 0)) { try scale.check([]) }
+        #expect(throws: ResultError.wrongType(expected: "a whole number from 0 to 10")) {
+            try scale.check([OutcomeValue(.text("7"))])
+        }
+        let pressure = ResultKind.number(unit: "mmHg", components: ["systolic", "diastolic"])
+        try pressure.check([OutcomeValue(.integer(120)), OutcomeValue(.decimal(80.5))])
+        #expect(throws: ResultError.wrongValueCount(expected: 2, found: 1)) { try pressure.check([OutcomeValue(.integer(120))]) }
+    }
+
+    @Test func invalidActivitiesAreRefused() throws {
+        let schedule = try Schedule.daily(occurrences: 1, start: start)
+        #expect(throws: ActivityError.invalidIdentifier("two words")) {
+            try Activity(identifier: "two words", kind: .intervention, title: "x", schedule: schedule)
+        }
+        #expect(throws: ActivityError.emptyTitle) { try Activity(identifier: "a", kind: .intervention, title: " ", schedule: schedule) }
+        #expect(throws: ActivityError.invalidTintColor("red")) {
+            try Activity(identifier: "a", kind: .intervention, title: "A", tintColor: "red", schedule: schedule)
+        }
+        #expect(throws: ActivityError.resultOnIntervention) {
+            try Activity(identifier: "a", kind: .intervention, title: "A", result: .boolean, schedule: schedule)
+        }
+    }
+
+    @Test func versionsGovernTheirWindowOnly() throws {
+        let activity = try Activity(identifier: "a", kind: .intervention, title: "A", schedule: .daily(occurrences: 2, start: start))
+        let version = ActivityVersion(activity: activity, version: 1, effectiveFrom: start.adding(days: 2), effectiveUntil: start.adding(days: 4))
+        #expect((0..<6).map { version.occurrenceCount(on: start.adding(days: $0)) } == [0, 0, 2, 2, 0, 0])
+        let events = version.events(on: start.adding(days: 2))
+        #expect(events.map(\.key.description) == ["a@2026-11-04#0", "a@2026-11-04#1"])
+        #expect(events.allSatisfy { $0.state == .initial })
+    }
+
+    @Test func contactsDeriveTheirMonogram() throws {
+        let contact = try Contact(identifier: "dr", kind: .careTeam, givenName: "maria", familyName: "Ruiz")
+        #expect(contact.monogram == "MR")
+        #expect(try roundTrip(contact) == contact)
+        #expect(throws: ContactError.invalidEmail("nope")) {
+            try Contact(identifier: "x", kind: .personal, givenName: "X", email: "nope")
+        }
+    }
+}
