@@ -34,6 +34,8 @@ let package = Package(
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
+        // End-to-end: runs the built executables as processes.
+        .testTarget(name: "CommandLineTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// End-to-end: the built `caresync` executable, run as a process.
+struct CareSyncCommandTests {
+    let scratch = Scratch()
+    let caresync: CareSyncCommand
+    let day = "2026-11-23"  // a Monday
+
+    init() throws {
+        caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        let load = try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
+        guard load.status == 0 else { throw CommandFailed(result: load) }
+    }
+
+    func revision() throws -> Int {
+        try caresync.run("history", "--json").lines.count
+    }
+
+    @Test func todaysCareCardAndCompletions() throws {
+        let before = try caresync.json(CareCard.self, "today", "--date", day, "--json")
+        #expect(before.plan.title == "ZombieCare")
+        #expect(before.plan.timeZone == "Europe/Vienna")
+        #expect(before.day == day)
+        #expect(before.adherence == Tally(completed: 0, total: 12, percent: 0))
+        #expect(before.interventions.total == 8)
+        #expect(Set(before.events.map(\.activity)) == [
+            "golden-apple", "no-brains", "garlic-tonic", "stretches", "z-cure", "pain", "mood", "weight",
+        ])
+        #expect(before.events.filter { $0.activity == "golden-apple" }.map(\.time) == ["08:00", "13:00", "19:00"])
+
+        let apple = try caresync.run("complete", "golden-apple", "--occurrence", "1", "--date", day)
+        #expect(apple.status == 0)
+        #expect(apple.stdout.contains("golden-apple@2026-11-23#1: done"))
+        #expect(try caresync.run("complete", "pain", "--occurrence", "0", "--value", "4", "--date", day).status == 0)
+        #expect(try caresync.run("complete", "z-cure", "--occurrence", "0", "--not-done", "--reason", "nausea", "--date", day).status == 0)
+
+        let after = try caresync.json(CareCard.self, "today", "--date", day, "--json")
+        #expect(after.adherence == Tally(completed: 2, total: 12, percent: 17))
+        #expect(after.revision == before.revision + 3)
+        let pain = try #require(after.events.first { $0.activity == "pain" })
+        #expect(pain.state == "completed")
+        #expect(pain.values == [Event.Value(integer: 4)])
+        #expect(pain.device == "caresync-cli")
+        let missed = try #require(after.events.first { $0.activity == "z-cure" && $0.occurrence == 0 })
+        #expect(missed.state == "notCompleted")
+        #expect(missed.reason == "nausea")
+
+        let card = try caresync.run("today", "--date", day)
+        #expect(card.stdout.contains("Adherence 17% (2 of 12 done)"))
+        #expect(card.lines.contains { $0.contains("Golden apple") && $0.contains("○●○") })
+        #expect(card.lines.contains { $0.contains("Z-Cure") && $0.contains("×○") })
+    }
+
+    @Test func refusalsPrintOneLineAndWriteNothing() throws {
+        let before = try revision()
+        let cases: [([String], String)] = [
+            (["complete", "nope", "--occurrence", "0", "--date", day], #"unknown activity "nope""#),
+            (["complete", "golden-apple", "--occurrence", "3", "--date", day], "has 3 occurrences on 2026-11-23 (0...2), not 3"),
+            (["complete", "stretches", "--occurrence", "0", "--date", "2026-11-24"], #""stretches" has no events on 2026-11-24"#),
+            (["complete", "golden-apple", "--occurrence", "0", "--date", "2026-10-01"], "has no events on 2026-10-01"),
+            (["complete", "pain", "--occurrence", "0", "--value", "11", "--date", day], "11 is outside the scale 0...10"),
+            (["complete", "pain", "--occurrence", "0", "--value", "seven", "--date", day], #""seven" is not a whole number"#),
+            (["complete", "blood-pressure", "--occurrence", "0", "--value", "120", "--date", "2026-11-22"], "needs 2 values, found 1"),
+            (["events", "nope", "--from", day, "--to", day], #"unknown activity "nope""#),
+        ]
+        for (arguments, message) in cases {
+            let result = try CareSyncCommand.run(executable: CareSyncCommand.executable, arguments + ["--store", caresync.store])
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("caresync: ") && result.stderr.contains(message), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try revision() == before)
+    }
+
+    @Test func aBrokenPlanFileIsNamedAndWritesNothing() throws {
+        let before = try revision()
+        let file = scratch.path("broken.json")
+        try #"""
+        {"title": "T", "timeZone": "Europe/Vienna",
+         "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"times": ["7:00"]}}]}
+        """#.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try caresync.run("plan", "load", file)
+        #expect(result.status == 1)
+        #expect(result.stderr == "caresync: \(file): $.activities[0].schedule.times[0]: expected a time as HH:MM, found \"7:00\"\n")
+        #expect(try revision() == before)
+    }
+
+    @Test func eventsOverARange() throws {
+        try caresync.run("complete", "mood", "--occurrence", "1", "--value", "5", "--date", "2026-11-24")
+        let list = try caresync.json(EventList.self, "events", "mood", "--from", "2026-11-22", "--to", "2026-11-28", "--json")
+        #expect(list.activity == "mood")
+        // Sunday 0, Monday 2, Tuesday 1, Wednesday 2, Thursday 1, Friday 2, Saturday 0.
+        #expect(list.events.map(\.day) == ["2026-11-23", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-27"])
+        #expect(list.events.map(\.state).filter { $0 == "completed" }.count == 0)
+        let tuesday = try caresync.json(EventList.self, "events", "mood", "--from", "2026-11-24", "--to", "2026-11-24", "--json")
+        #expect(tuesday.events.count == 1)
+        // Occurrence 1 on a day with a single occurrence was refused above, so nothing is recorded.
+        #expect(tuesday.events[0].state == "initial")
+    }
+
+    @Test func planShowJSONLoadsBackUnchanged() throws {
+        let shown = try caresync.run("plan", "show", "--json")
+        #expect(shown.status == 0)
+        let file = scratch.path("shown.json")
+        try shown.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try caresync.json(LoadReport.self, "plan", "load", file, "--json")
+        #expect(again.added.isEmpty && again.updated.isEmpty && again.ended.isEmpty)
+        #expect(again.unchanged.count == 9)
+        let other = CareSyncCommand(store: scratch.path("other.sqlite"))
+        let copy = try other.json(LoadReport.self, "plan", "load", file, "--json")
+        #expect(copy.added.count == 9)
+        #expect(try other.json(CareCard.self, "today", "--date", day, "--json").adherence.total == 12)
+    }
+
+    @Test func historyShowsEveryChangeWithItsDevice() throws {
+        try caresync.run("complete", "pain", "--occurrence", "0", "--value", "2", "--date", day, "--device", "kitchen-tablet")
+        try caresync.run("complete", "pain", "--occurrence", "0", "--value", "6", "--date", day)
+        let changes = try caresync.run("history", "--json", "--activity", "pain").lines.map {
+            try JSONDecoder().decode(Change.self, from: Data($0.utf8))
+        }
+        #expect(changes.map(\.kind) == ["activityAdded", "outcomeRecorded", "outcomeRecorded"])
+        #expect(changes.map(\.device) == ["caresync-cli", "kitchen-tablet", "caresync-cli"])
+        #expect(changes.map(\.revision) == changes.map(\.revision).sorted())
+        #expect(changes.last?.event == Change.Key(activity: "pain", day: day, occurrence: 0))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+
+/// Runs the built `caresync` executable as a separate process.
+struct CareSyncCommand {
+    /// The directory with the built products: the test bundle sits beside them.
+    static let binDirectory: URL = {
+        if let dir = ProcessInfo.processInfo.environment["CARESYNC_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent("caresync").path)
+            ? bundle : Bundle.main.bundleURL
+    }()
+
+    static var executable: URL { binDirectory.appendingPathComponent("caresync") }
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func example(_ name: String) -> String {
+        repository.appendingPathComponent("Examples/\(name)").path
+    }
+
+    let store: String
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs `caresync --store STORE ARGS…` to completion.
+    @discardableResult
+    func run(_ arguments: String...) throws -> Result {
+        try Self.run(executable: Self.executable, arguments + ["--store", store])
+    }
+
+    /// Runs `caresync ARGS…` and decodes its standard output as JSON.
+    func json<T: Decodable>(_ type: T.Type, _ arguments: String...) throws -> T {
+        let result = try Self.run(executable: Self.executable, arguments + ["--store", store])
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+        return try JSONDecoder().decode(T.self, from: Data(result.stdout.utf8))
+    }
+
+    static func run(executable: URL, _ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errData = Mutex(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        Thread {
+            errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
+            errDone.signal()
+        }.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        errDone.wait()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: errData.withLock { String(decoding: $0, as: UTF8.self) })
+    }
+}
+
+struct CommandFailed: Error, CustomStringConvertible {
+    var result: CareSyncCommand.Result
+    var description: String { "exit \(result.status): \(result.stderr)" }
+}
+
+/// A long-running process whose output lines can be awaited.
+final class RunningProcess: Sendable {
+    private let process: Process
+    private let lines = Mutex<[String]>([])
+    private let condition = NSCondition()
+
+    init(_ executable: URL, _ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = out.fileHandleForReading
+        Thread { [self] in readLines(from: reader) }.start()
+    }
+
+    private func readLines(from reader: FileHandle) {
+        var buffer = Data()
+        while true {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                condition.lock()
+                lines.withLock { $0.append(line) }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Waits until a line satisfies `predicate`, or `timeout` passes.
+    func waitForLine(timeout: TimeInterval = 20, where predicate: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let line = lines.withLock({ $0.first(where: predicate) }) { return line }
+            guard condition.wait(until: deadline) else { return nil }
+        }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A directory for one test, removed afterwards.
+final class Scratch: Sendable {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
