@@ -33,7 +33,7 @@ extension CarePlanStore {
     /// The newest version of an activity, ended or not.
     public func activity(_ id: String) throws(CarePlanStoreError) -> ActivityVersion? {
         try read { db in
-            try Row.fetchOne(db, sql: Self.versionSelect + " WHERE v.activity_id = ? ORDER BY v.version DESC LIMIT 1",
+            try db.row(Self.versionSelect + " WHERE v.activity_id = ? ORDER BY v.version DESC LIMIT 1",
                              arguments: [id]).map(version)
         }
     }
@@ -41,7 +41,7 @@ extension CarePlanStore {
     /// Every version of an activity, oldest first.
     public func versions(of id: String) throws(CarePlanStoreError) -> [ActivityVersion] {
         try read { db in
-            try Row.fetchAll(db, sql: Self.versionSelect + " WHERE v.activity_id = ? ORDER BY v.version",
+            try db.rows(Self.versionSelect + " WHERE v.activity_id = ? ORDER BY v.version",
                              arguments: [id]).map(version)
         }
     }
@@ -65,13 +65,13 @@ extension CarePlanStore {
         if !query.includeEnded { conditions.append("a.ended_from IS NULL") }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let sql = """
-            SELECT v.* FROM activity a
+            SELECT \(Self.versionColumns) FROM activity a
             JOIN activity_version v ON v.activity_id = a.id AND v.version = a.latest_version
             \(filter) ORDER BY a.position, a.id LIMIT ? OFFSET ?
             """
         arguments += [query.limit ?? -1, query.offset]
         let statementArguments = arguments
-        return try read { db in try Row.fetchAll(db, sql: sql, arguments: statementArguments).map(version) }
+        return try read { db in try db.rows(sql, arguments: statementArguments).map(version) }
     }
 
     // MARK: - Inside a write transaction
@@ -81,9 +81,8 @@ extension CarePlanStore {
         position: Int? = nil, device: String
     ) throws -> StoreChange {
         try Self.check(activity)
-        let position = try position ?? (Int.fetchOne(db, sql: "SELECT MAX(position) + 1 FROM activity") ?? 0)
-        try db.execute(
-            sql: "INSERT INTO activity (id, kind, group_id, origin, position, latest_version) VALUES (?, ?, ?, ?, ?, 0)",
+        let position = try position ?? (db.value(Int.self, "SELECT MAX(position) + 1 FROM activity") ?? 0)
+        try db.run("INSERT INTO activity (id, kind, group_id, origin, position, latest_version) VALUES (?, ?, ?, ?, ?, 0)",
             arguments: [activity.identifier, activity.kind.rawValue, activity.groupIdentifier, origin.rawValue, position])
         return try appendVersion(db, activity, effectiveFrom: effectiveFrom, kind: .activityAdded, device: device)
     }
@@ -98,8 +97,7 @@ extension CarePlanStore {
             throw CarePlanStoreError.kindChanged(activity.identifier, from: kind, to: activity.kind)
         }
         try closeVersions(db, activity.identifier, from: effectiveFrom)
-        try db.execute(
-            sql: "UPDATE activity SET group_id = ?, ended_from = NULL WHERE id = ?",
+        try db.run("UPDATE activity SET group_id = ?, ended_from = NULL WHERE id = ?",
             arguments: [activity.groupIdentifier, activity.identifier])
         return try appendVersion(db, activity, effectiveFrom: effectiveFrom, kind: .activityUpdated, device: device)
     }
@@ -107,15 +105,14 @@ extension CarePlanStore {
     func endActivity(_ db: Database, _ id: String, from day: CalendarDay, device: String) throws -> StoreChange {
         guard try Self.activityRow(db, id) != nil else { throw CarePlanStoreError.unknownActivity(id) }
         try closeVersions(db, id, from: day)
-        try db.execute(sql: "UPDATE activity SET ended_from = ? WHERE id = ?", arguments: [day.daysSinceEpoch, id])
+        try db.run("UPDATE activity SET ended_from = ? WHERE id = ?", arguments: [day.daysSinceEpoch, id])
         return try StoreChange(kind: .activityEnded, activityID: id, effectiveFrom: day, device: device, committedAt: now())
             .append(to: db)
     }
 
     /// Stops every version from governing days on or after `day`.
     private func closeVersions(_ db: Database, _ id: String, from day: CalendarDay) throws {
-        try db.execute(
-            sql: """
+        try db.run("""
                 UPDATE activity_version SET effective_until = MAX(effective_from, ?)
                 WHERE activity_id = ? AND (effective_until IS NULL OR effective_until > ?)
                 """,
@@ -125,23 +122,21 @@ extension CarePlanStore {
     private func appendVersion(
         _ db: Database, _ activity: Activity, effectiveFrom: CalendarDay, kind: StoreChange.Kind, device: String
     ) throws -> StoreChange {
-        let version = try (Int.fetchOne(
-            db, sql: "SELECT latest_version FROM activity WHERE id = ?", arguments: [activity.identifier]) ?? 0) + 1
+        let version = try (db.value(Int.self, "SELECT latest_version FROM activity WHERE id = ?", arguments: [activity.identifier]) ?? 0) + 1
         let change = try StoreChange(
             kind: kind, activityID: activity.identifier, version: version, effectiveFrom: effectiveFrom,
             device: device, committedAt: now()
         ).append(to: db)
-        try db.execute(
-            sql: """
+        try db.run("""
                 INSERT INTO activity_version (activity_id, version, effective_from, definition, revision)
                 VALUES (?, ?, ?, ?, ?)
                 """,
             arguments: [activity.identifier, version, effectiveFrom.daysSinceEpoch,
                         try StoredJSON.encode(activity), change.revision])
-        try db.execute(sql: "UPDATE activity SET latest_version = ? WHERE id = ?", arguments: [version, activity.identifier])
-        try db.execute(sql: "DELETE FROM activity_tag WHERE activity_id = ?", arguments: [activity.identifier])
+        try db.run("UPDATE activity SET latest_version = ? WHERE id = ?", arguments: [version, activity.identifier])
+        try db.run("DELETE FROM activity_tag WHERE activity_id = ?", arguments: [activity.identifier])
         for tag in activity.tags {
-            try db.execute(sql: "INSERT INTO activity_tag (tag, activity_id) VALUES (?, ?)", arguments: [tag, activity.identifier])
+            try db.run("INSERT INTO activity_tag (tag, activity_id) VALUES (?, ?)", arguments: [tag, activity.identifier])
         }
         return change
     }
@@ -155,23 +150,25 @@ extension CarePlanStore {
     }
 
     static func activityRow(_ db: Database, _ id: String) throws -> Row? {
-        try Row.fetchOne(db, sql: "SELECT * FROM activity WHERE id = ?", arguments: [id])
+        try db.row("SELECT * FROM activity WHERE id = ?", arguments: [id])
     }
 
     // MARK: - Reading versions
 
-    static let versionSelect = "SELECT v.* FROM activity_version v"
+    /// The columns ``version(_:)`` reads, in its order.
+    static let versionColumns = "v.activity_id, v.version, v.effective_from, v.effective_until, v.definition"
+    static let versionSelect = "SELECT \(versionColumns) FROM activity_version v"
 
-    /// Decodes an `activity_version` row, reusing definitions decoded before.
+    /// Decodes a row of ``versionColumns``, reusing definitions decoded before.
     func version(_ row: Row) throws -> ActivityVersion {
-        let id: String = row["activity_id"]
-        let number: Int = row["version"]
+        let id: String = row[0]
+        let number: Int = row[1]
         let activity = try definitions.activity(id, version: number) {
-            try StoredJSON.decode(Activity.self, from: row["definition"])
+            try StoredJSON.decode(Activity.self, from: row[4])
         }
         return ActivityVersion(
             activity: activity, version: number,
-            effectiveFrom: CalendarDay(daysSinceEpoch: row["effective_from"]),
-            effectiveUntil: (row["effective_until"] as Int?).map(CalendarDay.init(daysSinceEpoch:)))
+            effectiveFrom: CalendarDay(daysSinceEpoch: row[2]),
+            effectiveUntil: (row[3] as Int?).map(CalendarDay.init(daysSinceEpoch:)))
     }
 }

@@ -5,7 +5,7 @@ extension CarePlanStore {
     /// The plan's contacts in plan order; removed ones are kept but not listed.
     public func contacts() throws(CarePlanStoreError) -> [Contact] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT definition FROM contact WHERE removed = 0 ORDER BY position, id")
+            try db.values(String.self, "SELECT definition FROM contact WHERE removed = 0 ORDER BY position, id")
                 .map { try StoredJSON.decode(Contact.self, from: $0) }
         }
     }
@@ -25,17 +25,16 @@ extension CarePlanStore {
     /// Saves `contact` unless it is stored unchanged; returns the change if one was made.
     func saveContact(_ db: Database, _ contact: Contact, position: Int?, device: String) throws -> StoreChange? {
         let definition = try StoredJSON.encode(contact)
-        let current = try Row.fetchOne(db, sql: "SELECT * FROM contact WHERE id = ?", arguments: [contact.identifier])
+        let current = try db.row("SELECT * FROM contact WHERE id = ?", arguments: [contact.identifier])
         let position = try position ?? current?["position"]
-            ?? Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM contact")!
+            ?? db.value(Int.self, "SELECT COALESCE(MAX(position) + 1, 0) FROM contact")!
         if let current, current["definition"] == definition, current["removed"] == false {
-            try db.execute(sql: "UPDATE contact SET position = ? WHERE id = ?", arguments: [position, contact.identifier])
+            try db.run("UPDATE contact SET position = ? WHERE id = ?", arguments: [position, contact.identifier])
             return nil
         }
         let change = try StoreChange(kind: .contactSaved, contactID: contact.identifier, device: device, committedAt: now())
             .append(to: db)
-        try db.execute(
-            sql: """
+        try db.run("""
                 INSERT INTO contact (id, position, definition, removed, revision) VALUES (?, ?, ?, 0, ?)
                 ON CONFLICT (id) DO UPDATE SET position = excluded.position, definition = excluded.definition,
                     removed = 0, revision = excluded.revision
@@ -45,11 +44,11 @@ extension CarePlanStore {
     }
 
     func removeContact(_ db: Database, _ id: String, device: String) throws -> StoreChange? {
-        guard try Bool.fetchOne(db, sql: "SELECT removed = 0 FROM contact WHERE id = ?", arguments: [id]) == true else {
+        guard try db.value(Bool.self, "SELECT removed = 0 FROM contact WHERE id = ?", arguments: [id]) == true else {
             return nil
         }
         let change = try StoreChange(kind: .contactRemoved, contactID: id, device: device, committedAt: now()).append(to: db)
-        try db.execute(sql: "UPDATE contact SET removed = 1, revision = ? WHERE id = ?", arguments: [change.revision, id])
+        try db.run("UPDATE contact SET removed = 1, revision = ? WHERE id = ?", arguments: [change.revision, id])
         return change
     }
 }

@@ -15,8 +15,8 @@ extension CarePlanStore {
                 arguments += [kind.rawValue]
             }
             sql += " ORDER BY a.position, a.id"
-            let versions = try Row.fetchAll(db, sql: sql, arguments: arguments).map(version)
-            let outcomes = try Self.outcomes(db, sql: "WHERE day = ?", arguments: [day.daysSinceEpoch])
+            let versions = try db.rows(sql, arguments: arguments).map(version)
+            let outcomes = try Self.outcomes(db, sql: "WHERE o.day = ?", arguments: [day.daysSinceEpoch])
             return versions.flatMap { $0.events(on: day) }.map { $0.with(outcomes[$0.key]) }
         }
     }
@@ -35,7 +35,7 @@ extension CarePlanStore {
             }
             let versions = try Self.versions(db, of: activityID, overlapping: first, last, decode: version)
             let outcomes = try Self.outcomes(
-                db, sql: "WHERE activity_id = ? AND day BETWEEN ? AND ?",
+                db, sql: "WHERE o.activity_id = ? AND o.day BETWEEN ? AND ?",
                 arguments: [activityID, first.daysSinceEpoch, last.daysSinceEpoch])
             return (first...last).flatMap { day in
                 versions.first { $0.governs(day) }?.events(on: day) ?? []
@@ -45,28 +45,32 @@ extension CarePlanStore {
 
     /// For each day from `first` through `last`: completed and scheduled events, by kind.
     public func completion(from first: CalendarDay, through last: CalendarDay) throws(CarePlanStoreError) -> [CompletionSummary] {
-        try read { db in
-            let versions = try Row.fetchAll(
-                db,
-                sql: Self.versionSelect + " WHERE v.effective_from <= ? AND (v.effective_until IS NULL OR v.effective_until > ?)",
+        let dayCount = first.distance(to: last) + 1
+        guard dayCount > 0 else { return [] }
+        return try read { db in
+            let versions = try db.rows(
+                Self.versionSelect + " WHERE v.effective_from <= ? AND (v.effective_until IS NULL OR v.effective_until > ?)",
                 arguments: [last.daysSinceEpoch, first.daysSinceEpoch]
             ).map(version)
-            let byActivity = Dictionary(grouping: versions, by: \.activity.identifier)
-            var completed: [CalendarDay: [String: Set<Int>]] = [:]
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT activity_id, day, occurrence FROM outcome WHERE day BETWEEN ? AND ? AND state = 'completed'",
+            let byActivity = Array(Dictionary(grouping: versions, by: \.activity.identifier))
+            let index = Dictionary(uniqueKeysWithValues: byActivity.enumerated().map { ($1.key, $0) })
+            // One bit per completed occurrence (at most 96 a day), per activity and day.
+            var completed = [UInt128](repeating: 0, count: byActivity.count * dayCount)
+            let rows = try db.rowCursor(
+                "SELECT activity_id, day, occurrence FROM outcome WHERE day BETWEEN ? AND ? AND state = 'completed'",
                 arguments: [first.daysSinceEpoch, last.daysSinceEpoch])
             while let row = try rows.next() {
-                completed[CalendarDay(daysSinceEpoch: row["day"]), default: [:]][row["activity_id"], default: []]
-                    .insert(row["occurrence"])
+                guard let activity = index[row[0] as String], let occurrence = row[2] as Int?, occurrence < 128 else { continue }
+                completed[activity * dayCount + (row[1] as Int) - first.daysSinceEpoch] |= 1 << occurrence
             }
-            return (first...last).map { day in
+            return (0..<dayCount).map { offset in
+                let day = first.adding(days: offset)
                 var summary = CompletionSummary(day: day)
-                for (id, versions) in byActivity {
+                for (activity, (_, versions)) in byActivity.enumerated() {
                     guard let version = versions.first(where: { $0.governs(day) }) else { continue }
                     let scheduled = version.occurrenceCount(on: day)
-                    let done = completed[day]?[id]?.count(where: { $0 < scheduled }) ?? 0
+                    let scheduledBits: UInt128 = scheduled >= 128 ? ~0 : (1 << scheduled) - 1
+                    let done = (completed[activity * dayCount + offset] & scheduledBits).nonzeroBitCount
                     let tally = Tally(completed: done, total: scheduled)
                     switch version.activity.kind {
                     case .intervention: summary.interventions = summary.interventions + tally
@@ -82,9 +86,7 @@ extension CarePlanStore {
         _ db: Database, of activityID: String, overlapping first: CalendarDay, _ last: CalendarDay,
         decode: (Row) throws -> ActivityVersion
     ) throws -> [ActivityVersion] {
-        try Row.fetchAll(
-            db,
-            sql: Self.versionSelect + """
+        try db.rows(Self.versionSelect + """
                  WHERE v.activity_id = ? AND v.effective_from <= ?
                  AND (v.effective_until IS NULL OR v.effective_until > ?) ORDER BY v.version DESC
                 """,

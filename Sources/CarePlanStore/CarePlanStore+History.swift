@@ -49,7 +49,7 @@ extension CarePlanStore {
     }
 
     static func changes(_ db: Database, after revision: Int, activityID: String?, limit: Int?) throws -> [StoreChange] {
-        var sql = "SELECT * FROM change WHERE revision > ?"
+        var sql = "SELECT \(StoreChange.columns) FROM change WHERE revision > ?"
         var arguments: StatementArguments = [revision]
         if let activityID {
             sql += " AND activity_id = ?"
@@ -57,6 +57,6 @@ extension CarePlanStore {
         }
         sql += " ORDER BY revision LIMIT ?"
         arguments += [limit ?? -1]
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(StoreChange.init(row:))
+        return try db.rows(sql, arguments: arguments).map(StoreChange.init(row:))
     }
 }

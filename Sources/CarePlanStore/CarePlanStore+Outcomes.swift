@@ -22,7 +22,7 @@ extension CarePlanStore {
         try read { db in
             let version = try governingVersion(db, for: key)
             let outcome = try Self.outcomes(
-                db, sql: "WHERE activity_id = ? AND day = ? AND occurrence = ?",
+                db, sql: "WHERE o.activity_id = ? AND o.day = ? AND o.occurrence = ?",
                 arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])[key]
             return Event(
                 key: key, activity: version.activity, version: version.version,
@@ -47,16 +47,15 @@ extension CarePlanStore {
             kind: .outcomeRecorded, event: key, outcome: outcome, version: version.version,
             device: outcome.device, committedAt: now()
         ).append(to: db)
-        try db.execute(
-            sql: """
-                INSERT INTO outcome (activity_id, day, occurrence, state, body, version, revision)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+        // The outcome itself lives in the change log; this row points at the latest one.
+        try db.run("""
+                INSERT INTO outcome (activity_id, day, occurrence, state, version, revision)
+                VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (activity_id, day, occurrence) DO UPDATE SET
-                    state = excluded.state, body = excluded.body, version = excluded.version,
-                    revision = excluded.revision
+                    state = excluded.state, version = excluded.version, revision = excluded.revision
                 """,
             arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence, outcome.state.rawValue,
-                        try StoredJSON.encode(outcome), version.version, change.revision])
+                        version.version, change.revision])
         return change
     }
 
@@ -76,16 +75,17 @@ extension CarePlanStore {
         return version
     }
 
-    /// Outcomes selected by a `WHERE` clause over the `outcome` table.
+    /// Outcomes selected by a `WHERE` clause over the `outcome` table (`o`).
     static func outcomes(_ db: Database, sql whereClause: String, arguments: StatementArguments) throws -> [EventKey: Outcome] {
         var outcomes: [EventKey: Outcome] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT activity_id, day, occurrence, body FROM outcome " + whereClause, arguments: arguments)
+        let rows = try db.rowCursor("""
+                SELECT o.activity_id, o.day, o.occurrence, c.device, \(OutcomeColumns.qualified(by: "c"))
+                FROM outcome o JOIN change c ON c.revision = o.revision
+                """ + " " + whereClause,
+            arguments: arguments)
         while let row = try rows.next() {
-            let key = EventKey(
-                activityID: row["activity_id"], day: CalendarDay(daysSinceEpoch: row["day"]),
-                occurrence: row["occurrence"])
-            outcomes[key] = try StoredJSON.decode(Outcome.self, from: row["body"])
+            let key = EventKey(activityID: row[0], day: CalendarDay(daysSinceEpoch: row[1]), occurrence: row[2])
+            outcomes[key] = try OutcomeColumns.decode(row, at: 4, device: row[3])
         }
         return outcomes
     }

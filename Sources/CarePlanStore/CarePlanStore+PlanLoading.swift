@@ -31,14 +31,13 @@ extension CarePlanStore {
                 db, title: plan.title, timeZone: plan.timeZone,
                 start: try plan.start ?? Self.planInfo(db).start ?? effectiveFrom, device: device)
             for (position, activity) in plan.activities.enumerated() {
-                try db.execute(sql: "UPDATE activity SET position = ? WHERE id = ?", arguments: [position, activity.identifier])
+                try db.run("UPDATE activity SET position = ? WHERE id = ?", arguments: [position, activity.identifier])
                 guard let row = try Self.activityRow(db, activity.identifier) else {
                     _ = try insertActivity(db, activity, effectiveFrom: effectiveFrom, origin: .plan, position: position, device: device)
                     report.added.append(activity.identifier)
                     continue
                 }
-                let latest = try Row.fetchOne(
-                    db, sql: Self.versionSelect + " WHERE v.activity_id = ? AND v.version = ?",
+                let latest = try db.row(Self.versionSelect + " WHERE v.activity_id = ? AND v.version = ?",
                     arguments: [activity.identifier, row["latest_version"]]
                 ).map(version)
                 let ended = (row["ended_from"] as Int?) != nil
@@ -50,8 +49,7 @@ extension CarePlanStore {
                 }
             }
             let listed = Set(plan.activities.map(\.identifier))
-            let previous = try String.fetchAll(
-                db, sql: "SELECT id FROM activity WHERE origin = ? AND ended_from IS NULL ORDER BY position",
+            let previous = try db.values(String.self, "SELECT id FROM activity WHERE origin = ? AND ended_from IS NULL ORDER BY position",
                 arguments: [ActivityOrigin.plan.rawValue])
             for id in previous where !listed.contains(id) {
                 _ = try endActivity(db, id, from: effectiveFrom, device: device)
@@ -63,7 +61,7 @@ extension CarePlanStore {
                 }
             }
             let contactIDs = Set(plan.contacts.map(\.identifier))
-            for id in try String.fetchAll(db, sql: "SELECT id FROM contact WHERE removed = 0") where !contactIDs.contains(id) {
+            for id in try db.values(String.self, "SELECT id FROM contact WHERE removed = 0") where !contactIDs.contains(id) {
                 _ = try removeContact(db, id, device: device)
                 report.contactsRemoved.append(id)
             }

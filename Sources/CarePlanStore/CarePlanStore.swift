@@ -31,7 +31,7 @@ public final class CarePlanStore: Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // An acknowledged outcome must survive a power cut, not only a crash.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.run("PRAGMA synchronous = FULL")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -49,7 +49,7 @@ public final class CarePlanStore: Sendable {
     }
 
     static func revision(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+        try db.value(Int.self, "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
     }
 
     /// Runs `body` in a read transaction, mapping errors to ``CarePlanStoreError``.

@@ -48,7 +48,7 @@ extension CarePlanStore {
     }
 
     static func planInfo(_ db: Database) throws -> PlanInfo {
-        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM plan_info")
+        let rows = try db.rows("SELECT key, value FROM plan_info")
         let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as String) })
         let planID = values["planID"] ?? ""
         return PlanInfo(
@@ -59,11 +59,10 @@ extension CarePlanStore {
 
     private static func setInfo(_ db: Database, _ key: String, _ value: String?) throws {
         if let value {
-            try db.execute(
-                sql: "INSERT INTO plan_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            try db.run("INSERT INTO plan_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value])
         } else {
-            try db.execute(sql: "DELETE FROM plan_info WHERE key = ?", arguments: [key])
+            try db.run("DELETE FROM plan_info WHERE key = ?", arguments: [key])
         }
     }
 }

@@ -20,9 +20,13 @@ enum Schema {
                     version INTEGER,
                     effective_from INTEGER,
                     contact_id TEXT,
-                    outcome TEXT,
                     device TEXT NOT NULL,
-                    committed_at REAL NOT NULL
+                    committed_at REAL NOT NULL,
+                    state TEXT,
+                    recorded_at REAL,
+                    outcome_values TEXT,
+                    reason TEXT,
+                    user_info TEXT
                 );
                 CREATE INDEX change_by_event ON change(activity_id, day, occurrence);
                 CREATE TABLE activity (
@@ -56,9 +60,8 @@ enum Schema {
                     day INTEGER NOT NULL,
                     occurrence INTEGER NOT NULL,
                     state TEXT NOT NULL,
-                    body TEXT NOT NULL,
                     version INTEGER NOT NULL,
-                    revision INTEGER NOT NULL,
+                    revision INTEGER NOT NULL REFERENCES change(revision),
                     PRIMARY KEY (activity_id, day, occurrence)
                 ) WITHOUT ROWID;
                 CREATE INDEX outcome_by_day ON outcome(day, state);

@@ -88,45 +88,42 @@ public struct StoreChange: Sendable, Hashable, Codable {
 }
 
 extension StoreChange {
+    /// The columns ``init(row:)`` reads, in its order.
+    static let columns = "revision, kind, activity_id, day, occurrence, version, effective_from, contact_id, device, committed_at, "
+        + OutcomeColumns.names
+
     /// Appends this change to the log and returns it with its new revision.
     func append(to db: Database) throws -> StoreChange {
-        try db.execute(
-            sql: """
-                INSERT INTO change (kind, activity_id, day, occurrence, version, effective_from,
-                                    contact_id, outcome, device, committed_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
-                effectiveFrom?.daysSinceEpoch, contactID, try outcome.map(StoredJSON.encode), device,
-                committedAt.timeIntervalSince1970,
-            ])
+        let fields: [(any DatabaseValueConvertible)?] = [
+            kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
+            effectiveFrom?.daysSinceEpoch, contactID, outcome?.device ?? device, committedAt.timeIntervalSince1970,
+        ]
+        try db.run(
+            "INSERT INTO change (\(Self.columns.dropFirst("revision, ".count))) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: StatementArguments(fields + OutcomeColumns.values(outcome)))
         var appended = self
         appended.revision = Int(db.lastInsertedRowID)
         return appended
     }
 
+    /// Decodes a row of ``columns``.
     init(row: Row) throws {
-        let day = (row["day"] as Int?).map(CalendarDay.init(daysSinceEpoch:))
-        let activityID: String? = row["activity_id"]
-        let kindName: String = row["kind"]
+        let kindName: String = row[1]
         guard let kind = Kind(rawValue: kindName) else {
             throw CarePlanStoreError.database("unknown change kind \"\(kindName)\" in the change log")
         }
+        let activityID: String? = row[2]
+        let day = (row[3] as Int?).map(CalendarDay.init(daysSinceEpoch:))
+        let occurrence: Int? = row[4]
+        let device: String = row[8]
         self.init(
-            revision: row["revision"],
-            kind: kind,
-            activityID: activityID,
+            revision: row[0], kind: kind, activityID: activityID,
             event: day.flatMap { day in
-                (row["occurrence"] as Int?).map {
-                    EventKey(activityID: activityID ?? "", day: day, occurrence: $0)
-                }
+                occurrence.map { EventKey(activityID: activityID ?? "", day: day, occurrence: $0) }
             },
-            outcome: try (row["outcome"] as String?).map { try StoredJSON.decode(Outcome.self, from: $0) },
-            version: row["version"],
-            effectiveFrom: (row["effective_from"] as Int?).map(CalendarDay.init(daysSinceEpoch:)),
-            contactID: row["contact_id"],
-            device: row["device"],
-            committedAt: Date(timeIntervalSince1970: row["committed_at"]))
+            outcome: try OutcomeColumns.decode(row, at: 10, device: device),
+            version: row[5],
+            effectiveFrom: (row[6] as Int?).map(CalendarDay.init(daysSinceEpoch:)),
+            contactID: row[7], device: device, committedAt: Date(timeIntervalSince1970: row[9]))
     }
 }
