@@ -8,7 +8,7 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ExitCode {
         throw error
     } catch {
-        FileHandle.standardError.write(Data("caresync: \(error)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("caresync: \(error)\n".utf8))
         throw ExitCode.failure
     }
 }

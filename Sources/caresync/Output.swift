@@ -5,7 +5,7 @@ import Foundation
 /// Writes one line to standard output at once, unbuffered, so a reader of a pipe sees it
 /// while the command runs on (`history --follow`).
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }
 
 /// Writes `value` as one line of JSON with sorted keys (the documented `--json` form).
