@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CarePlanStore", targets: ["CarePlanStore"]),
         .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
         .executable(name: "caresync", targets: ["caresync"]),
+        .executable(name: "caresync-bench", targets: ["caresync-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -26,6 +27,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "caresync",
+            dependencies: [
+                "CarePlan", "CarePlanStore", "CarePlanDocument",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "caresync-bench",
             dependencies: [
                 "CarePlan", "CarePlanStore", "CarePlanDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "caresync-bench",
+        abstract: "Measure CareSync and print the figures. Build with -c release for real numbers.",
+        subcommands: [StoreBenchmark.self])
+}

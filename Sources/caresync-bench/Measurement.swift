@@ -1,0 +1,65 @@
+import Foundation
+
+/// Durations of repeated runs, summarised as percentiles.
+struct Samples {
+    private(set) var seconds: [Double] = []
+
+    /// Runs `body` `count` times and records each duration.
+    static func measure(_ count: Int, _ body: (Int) throws -> Void) rethrows -> Samples {
+        var samples = Samples()
+        let clock = ContinuousClock()
+        for index in 0..<count {
+            let elapsed = try clock.measure { try body(index) }
+            samples.seconds.append(elapsed.seconds)
+        }
+        return samples
+    }
+
+    /// The value below which `p` percent of samples fall (nearest rank).
+    func percentile(_ p: Double) -> Double {
+        let sorted = seconds.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+
+    var median: Double { percentile(50) }
+    var total: Double { seconds.reduce(0, +) }
+
+    /// `p50 … p99 … max …` in readable units.
+    var summary: String {
+        "p50 \(duration(percentile(50)))  p99 \(duration(percentile(99)))  max \(duration(percentile(100)))  (n=\(seconds.count))"
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
+}
+
+/// Formats seconds as ns, µs, ms or s.
+func duration(_ seconds: Double) -> String {
+    switch seconds {
+    case ..<1e-6: String(format: "%.0f ns", seconds * 1e9)
+    case ..<1e-3: String(format: "%.1f µs", seconds * 1e6)
+    case ..<1: String(format: "%.2f ms", seconds * 1e3)
+    default: String(format: "%.2f s", seconds)
+    }
+}
+
+/// Formats a byte count as KiB or MiB.
+func bytes(_ count: Int) -> String {
+    count < 1 << 20 ? String(format: "%.1f KiB", Double(count) / 1024) : String(format: "%.1f MiB", Double(count) / 1_048_576)
+}
+
+/// The process's peak resident memory, from /proc (Linux).
+func peakResidentMemory() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+    return kib * 1024
+}
+
+/// Prints a figure as `  label ........ value`.
+func report(_ label: String, _ value: String) {
+    print("  " + label.padding(toLength: 52, withPad: " ", startingAt: 0) + value)
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import CarePlan
+import CarePlanStore
+import Foundation
+
+struct StoreBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Plan loading, day queries over years of outcomes, write throughput, database size.")
+
+    @Option(help: "Years of outcomes to generate.")
+    var years = 5
+
+    @Option(help: "Activities that carry the outcome history.")
+    var activities = 50
+
+    @Option(help: "Activities in the loaded plan.")
+    var planActivities = 200
+
+    @Option(help: "Repetitions of each timed query.")
+    var repetitions = 1000
+
+    @Option(help: "Outcomes written one commit at a time.")
+    var singleWrites = 2000
+
+    @Option(help: "Directory for the benchmark's store (default: a new temporary one, removed afterwards).")
+    var directory: String?
+
+    func run() async throws {
+        let base = directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { if directory == nil { try? FileManager.default.removeItem(at: base) } }
+        let today = CalendarDay.containing(Date(), in: .gmt)
+
+        print("caresync-bench store: \(planActivities)-activity plan; \(years) years of outcomes for \(activities) activities")
+        try planLoading(base.appendingPathComponent("plan.sqlite").path, today: today)
+        let store = try CarePlanStore(path: base.appendingPathComponent("history.sqlite").path)
+        let first = today.adding(days: -365 * years)
+        try generateHistory(store, from: first, through: today)
+        try dayQueries(store, from: first, through: today)
+        try writeThroughput(store, day: today.adding(days: 1))
+        try scheduleAge(today: today)
+        let size = try databaseSize(store.path)
+        report("database size (\(try store.revision()) revisions)", bytes(size))
+        if let peak = peakResidentMemory() { report("peak RSS", bytes(peak)) }
+    }
+
+    /// Builds a plan of `count` activities with every schedule form.
+    static func plan(activities count: Int, start: CalendarDay, prefix: String = "a") throws -> Plan {
+        let times = ["08:00", "12:00", "18:00", "22:00"].map { TimeOfDay($0)! }
+        let activities = try (0..<count).map { n -> Activity in
+            let id = String(format: "%@%04d", prefix, n)
+            let schedule: Schedule = switch n % 4 {
+            case 0: try .daily(times: Array(times.prefix(2)), start: start)
+            case 1: try .weekly([0, 2, 1, 2, 1, 2, 0], start: start)
+            case 2: try .daily(occurrences: 1, times: [times[0]], start: start, daysToSkip: 1)
+            default: try .daily(occurrences: 2, start: start, weekdays: [.monday, .wednesday, .friday])
+            }
+            return n % 5 == 4
+                ? try Activity(identifier: id, kind: .assessment, title: "Assessment \(n)", result: .scale(min: 0, max: 10), schedule: schedule)
+                : try Activity(identifier: id, groupIdentifier: "g\(n % 7)", kind: .intervention, title: "Intervention \(n)",
+                               tags: ["t\(n % 3)"], schedule: schedule)
+        }
+        return try Plan(title: "Benchmark", timeZone: TimeZone(identifier: "Europe/Vienna")!, activities: activities)
+    }
+
+    private func planLoading(_ path: String, today: CalendarDay) throws {
+        let plan = try Self.plan(activities: planActivities, start: today)
+        var stores: [CarePlanStore] = []
+        let load = try Samples.measure(5) { run in
+            let store = try CarePlanStore(path: path + ".\(run)")
+            try store.load(plan, effectiveFrom: today, device: "bench")
+            stores.append(store)
+        }
+        report("plan load, \(planActivities) activities (new store)", "median \(duration(load.median))  max \(duration(load.percentile(100)))")
+        let reload = try Samples.measure(5) { _ in try stores[0].load(plan, effectiveFrom: today, device: "bench") }
+        report("plan reload, nothing changed", "median \(duration(reload.median))")
+    }
+
+    private func generateHistory(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) throws {
+        try store.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
+        var generator = SystemRandomNumberGenerator()
+        var batch: [(key: EventKey, outcome: Outcome)] = []
+        var written = 0
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            for day in first...last {
+                for event in try store.events(on: day) where Int.random(in: 0..<10, using: &generator) < 8 {
+                    let values = event.activity.result == nil ? [] : [OutcomeValue(.integer(Int.random(in: 0...10, using: &generator)))]
+                    batch.append((event.key, Outcome(state: .completed, values: values, recordedAt: Date(), device: "bench")))
+                }
+                if batch.count >= 5000 {
+                    written += try store.setOutcomes(batch).count
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            written += try store.setOutcomes(batch).count
+        }
+        report("history generated", "\(written) outcomes in \(duration(elapsed.seconds))")
+    }
+
+    private func dayQueries(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) throws {
+        let span = first.distance(to: last)
+        let days = (0..<repetitions).map { _ in first.adding(days: Int.random(in: 0...span)) }
+        let events = try Samples.measure(repetitions) { _ = try store.events(on: days[$0]) }
+        report("events on a day (\(activities) activities)", events.summary)
+        let completion = try Samples.measure(repetitions) {
+            _ = try store.completion(from: days[$0].adding(days: -29), through: days[$0])
+        }
+        report("completion status for 30 days", completion.summary)
+    }
+
+    private func writeThroughput(_ store: CarePlanStore, day: CalendarDay) throws {
+        let keys = try (0..<10).flatMap { offset in try store.events(on: day.adding(days: offset)).map(\.key) }
+        let outcome = Outcome(state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench")
+        let count = min(singleWrites, keys.count)
+        let single = try Samples.measure(count) { try store.setOutcome(outcome, for: keys[$0]) }
+        report("outcome writes, one commit each", String(format: "%.0f/s  (%@)", Double(count) / single.total, single.summary))
+        let batches = stride(from: 0, to: keys.count, by: 100).map { Array(keys[$0..<min($0 + 100, keys.count)]) }
+        let batched = try Samples.measure(batches.count) { index in
+            try store.setOutcomes(batches[index].map { ($0, outcome) })
+        }
+        report("outcome writes, 100 per commit", String(format: "%.0f/s", Double(keys.count) / batched.total))
+    }
+
+    /// A day's events for a schedule that began ten years ago against one that began yesterday.
+    private func scheduleAge(today: CalendarDay) throws {
+        for (label, start) in [("began yesterday", today.adding(days: -1)), ("began 10 years ago", today.adding(days: -3652))] {
+            let schedule = try Schedule.weekly([1, 2, 3, 2, 1, 2, 1], start: start, totalCount: 1_000_000)
+            var sink = 0
+            let expansion = Samples.measure(100_000) { sink &+= schedule.occurrenceCount(on: today.adding(days: $0 % 7)) }
+            report("day expansion, schedule \(label)", "p50 \(duration(expansion.median))  (checksum \(sink % 10))")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-age-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try CarePlanStore(path: directory.appendingPathComponent("age.sqlite").path)
+        for (id, start) in [("recent", today.adding(days: -1)), ("old", today.adding(days: -3652))] {
+            let activity = try Activity(identifier: id, kind: .intervention, title: id,
+                                        schedule: .weekly([1, 2, 3, 2, 1, 2, 1], start: start, totalCount: 1_000_000))
+            try store.addActivity(activity, effectiveFrom: start, device: "bench")
+        }
+        for id in ["recent", "old"] {
+            let query = try Samples.measure(repetitions) { _ in _ = try store.events(of: id, on: today) }
+            report("store events of a day, schedule \(id == "old" ? "10 years old" : "1 day old")", query.summary)
+        }
+    }
+
+    private func databaseSize(_ path: String) throws -> Int {
+        try ["", "-wal", "-shm"].reduce(0) { total, suffix in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
+            return total + ((attributes?[.size] as? Int) ?? 0)
+        }
+    }
+}
