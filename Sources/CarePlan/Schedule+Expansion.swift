@@ -20,11 +20,17 @@ extension Schedule {
         guard elapsed > 0 else { return 0 }
         let stride = daysToSkip + 1
         let scheduledDays = (elapsed + stride - 1) / stride
-        // The weekday of the k-th scheduled day repeats with period 7 in k.
-        let cycle = (0..<7).map { k in
-            weeklyOccurrences[(start.weekday.rawValue + k * stride) % 7]
+        // The weekday of the k-th scheduled day repeats with period 7 in k: count one
+        // cycle of seven scheduled days, then the days left over.
+        let firstWeekday = start.weekday.rawValue
+        let leftOver = scheduledDays % 7
+        var perCycle = 0
+        var inLeftOver = 0
+        for k in 0..<7 {
+            let count = weeklyOccurrences[(firstWeekday + k * stride) % 7]
+            perCycle += count
+            if k < leftOver { inLeftOver += count }
         }
-        let fullCycles = scheduledDays / 7
-        return fullCycles * cycle.reduce(0, +) + cycle.prefix(scheduledDays % 7).reduce(0, +)
+        return scheduledDays / 7 * perCycle + inLeftOver
     }
 }
