@@ -15,4 +15,9 @@ struct CareSync: AsyncParsableCommand {
             EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self,
         ]
     )
+
+    /// Accepts the store options before the command too (`caresync --store F today`).
+    static func main() async {
+        await main(StoreOptions.movingLeadingOptions(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -21,6 +21,21 @@ struct StoreOptions: ParsableArguments {
         return dataHome + "/caresync/store.sqlite"
     }
 
+    /// Moves `--store`/`--device` given before the command to its end, where the
+    /// command's parser reads them: `--store F plan load P` becomes `plan load P --store F`.
+    static func movingLeadingOptions(_ arguments: [String]) -> [String] {
+        var rest = arguments[...]
+        var moved: [String] = []
+        while let first = rest.first, ["--store", "--device"].contains(where: { first == $0 || first.hasPrefix($0 + "=") }) {
+            moved.append(rest.removeFirst())
+            if !first.contains("="), let value = rest.first {
+                moved.append(value)
+                rest.removeFirst()
+            }
+        }
+        return Array(rest) + moved
+    }
+
     /// Opens the store, creating its directory if needed.
     func open() throws -> CarePlanStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()

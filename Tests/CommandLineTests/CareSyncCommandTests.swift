@@ -126,3 +126,48 @@ struct CareSyncCommandTests {
         #expect(changes.last?.event == Change.Key(activity: "pain", day: day, occurrence: 0))
     }
 }
+
+/// Commands on a store created by `init` rather than by loading a plan.
+struct InitCommandTests {
+    let scratch = Scratch()
+
+    @Test func initThenAnEmptyCareCard() throws {
+        let store = scratch.path("nested/dir/store.sqlite")
+        // Store options go before the command as well as after it.
+        let created = try CareSyncCommand.run(
+            executable: CareSyncCommand.executable,
+            ["--store", store, "init", "--title", "Mum's plan", "--time-zone", "America/New_York"])
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("\"Mum's plan\" (America/New_York)"))
+        let card = try CareSyncCommand(store: store).json(CareCard.self, "today", "--date", "2026-03-08", "--json")
+        #expect(card.plan.title == "Mum's plan")
+        #expect(card.events.isEmpty)
+        #expect(card.adherence == Tally(completed: 0, total: 0, percent: nil))
+        let text = try CareSyncCommand.run(executable: CareSyncCommand.executable, ["--store=\(store)", "today"])
+        #expect(text.stdout.contains("Nothing scheduled"))
+    }
+
+    @Test func initRefusesAnUnknownTimeZone() throws {
+        let store = scratch.path("store.sqlite")
+        let result = try CareSyncCommand(store: store).run("init", "--time-zone", "Europe/Atlantis")
+        #expect(result.status == 1)
+        #expect(result.stderr == "caresync: unknown time zone \"Europe/Atlantis\": use an IANA name such as Europe/Vienna\n")
+    }
+
+    @Test func aStoreWithoutAPlanSaysHowToStart() throws {
+        let result = try CareSyncCommand(store: scratch.path("store.sqlite")).run("today")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("run `caresync init` or `caresync plan load FILE`"))
+    }
+
+    @Test func activitiesByKindGroupAndTagInPages() throws {
+        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"))
+        #expect(try caresync.run("activities", "--kind", "assessment").lines.map { $0.split(separator: " ")[0] }
+            == ["pain", "mood", "weight", "blood-pressure"])
+        #expect(try caresync.run("activities", "--group", "diet").lines.count == 2)
+        #expect(try caresync.run("activities", "--tag", "medication").lines.first?.hasPrefix("z-cure") == true)
+        #expect(try caresync.run("activities", "--limit", "4", "--offset", "4").lines.count == 4)
+        #expect(try caresync.run("activities", "--limit", "4", "--offset", "8").lines.count == 1)
+    }
+}
