@@ -96,19 +96,8 @@ extension CalendarDay: CustomStringConvertible {
     }
 }
 
-extension CalendarDay: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let day = CalendarDay(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected a day as YYYY-MM-DD, found \"\(text)\"")
-        }
-        self = day
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension CalendarDay: StringCoded {
+    init?(codedString: String) { self.init(codedString) }
+    var codedString: String { description }
+    static let expectedForm = "a day as YYYY-MM-DD"
 }

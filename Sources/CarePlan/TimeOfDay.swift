@@ -29,19 +29,8 @@ extension TimeOfDay: CustomStringConvertible {
     public var description: String { String(format: "%02d:%02d", hour, minute) }
 }
 
-extension TimeOfDay: Codable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let time = TimeOfDay(text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected a time as HH:MM, found \"\(text)\"")
-        }
-        self = time
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension TimeOfDay: StringCoded {
+    init?(codedString: String) { self.init(codedString) }
+    var codedString: String { description }
+    static let expectedForm = "a time as HH:MM"
 }

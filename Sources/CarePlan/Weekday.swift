@@ -1,5 +1,5 @@
 /// A day of the week; raw values count from Sunday = 0, as CareKit's weekly schedules do.
-public enum Weekday: Int, Sendable, Hashable, CaseIterable, Codable, Comparable {
+public enum Weekday: Int, Sendable, Hashable, CaseIterable, Comparable {
     case sunday = 0, monday, tuesday, wednesday, thursday, friday, saturday
 
     /// The lowercase English name used in documents and JSON (`"monday"`).
@@ -25,19 +25,13 @@ public enum Weekday: Int, Sendable, Hashable, CaseIterable, Codable, Comparable 
     }
 
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
+}
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let day = Weekday(name: text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected a weekday such as \"monday\", found \"\(text)\"")
-        }
-        self = day
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(name)
-    }
+/// Coded by name, not by raw value (which the standard library's default would use).
+extension Weekday: StringCoded {
+    public init(from decoder: any Decoder) throws { self = try Self.decodeCodedString(from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try encodeCodedString(to: encoder) }
+    init?(codedString: String) { self.init(name: codedString) }
+    var codedString: String { name }
+    static let expectedForm = "a weekday such as \"monday\""
 }

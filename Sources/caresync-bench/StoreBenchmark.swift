@@ -41,7 +41,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         try dayQueries(store, from: first, through: today)
         try writeThroughput(store, day: today.adding(days: 1))
         try scheduleAge(today: today)
-        let size = try databaseSize(store.path)
+        let size = databaseSize(store.path)
         report("database size (\(try store.revision()) revisions)", bytes(size))
         if let peak = peakResidentMemory() { report("peak RSS", bytes(peak)) }
     }
@@ -150,8 +150,8 @@ struct StoreBenchmark: AsyncParsableCommand {
         }
     }
 
-    private func databaseSize(_ path: String) throws -> Int {
-        try ["", "-wal", "-shm"].reduce(0) { total, suffix in
+    private func databaseSize(_ path: String) -> Int {
+        ["", "-wal", "-shm"].reduce(0) { total, suffix in
             let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
             return total + ((attributes?[.size] as? Int) ?? 0)
         }

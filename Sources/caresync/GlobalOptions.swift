@@ -56,4 +56,11 @@ extension CarePlanStore {
     func today() throws -> CalendarDay {
         CalendarDay.containing(Date(), in: try timeZone())
     }
+
+    /// The plan's information and time zone; fails if no plan is configured yet.
+    func configuredPlan() throws -> (info: PlanInfo, timeZone: TimeZone) {
+        let info = try planInfo()
+        guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
+        return (info, zone)
+    }
 }

@@ -62,8 +62,7 @@ struct PlanCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try options.open()
-                let info = try store.planInfo()
-                guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
+                let (info, zone) = try store.configuredPlan()
                 let versions = try store.activities()
                 let plan = try Plan(
                     title: info.title ?? "", start: info.start, timeZone: zone,

@@ -19,8 +19,7 @@ struct TodayCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let store = try options.open()
-            let info = try store.planInfo()
-            guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
+            let (info, zone) = try store.configuredPlan()
             let day = date ?? CalendarDay.containing(Date(), in: zone)
             let events = try store.events(on: day)
             let summary = CompletionSummary(day: day, events: events)

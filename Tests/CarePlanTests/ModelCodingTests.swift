@@ -25,6 +25,14 @@ struct ModelCodingTests {
         #expect(try roundTrip(skip) == skip)
     }
 
+    @Test func daysTimesAndWeekdaysAreCodedAsStrings() throws {
+        let json = try JSONEncoder().encode([CalendarDay("2026-11-23")!.description: [Weekday.monday, .sunday]])
+        #expect(String(decoding: json, as: UTF8.self) == #"{"2026-11-23":["monday","sunday"]}"#)
+        #expect(try JSONDecoder().decode([Weekday].self, from: Data(#"["Mon","friday"]"#.utf8)) == [.monday, .friday])
+        #expect(try JSONDecoder().decode([TimeOfDay].self, from: Data(#"["07:45"]"#.utf8)) == [TimeOfDay("07:45")!])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Weekday].self, from: Data("[1]".utf8)) }
+    }
+
     @Test func outcomesKeepTypedValuesUnitsAndKinds() throws {
         let outcome = Outcome(
             state: .completed,
