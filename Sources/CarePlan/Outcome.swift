@@ -12,10 +12,12 @@ public struct Outcome: Sendable, Hashable, Codable {
     /// Why an event was not completed, if given.
     public var reason: String?
     public var userInfo: [String: String]
+    /// Orders changes to the same event; the store assigns it to local changes.
+    public var clock: HybridTimestamp?
 
     public init(
         state: EventState, values: [OutcomeValue] = [], recordedAt: Date, device: String,
-        reason: String? = nil, userInfo: [String: String] = [:]
+        reason: String? = nil, userInfo: [String: String] = [:], clock: HybridTimestamp? = nil
     ) {
         self.state = state
         self.values = values
@@ -23,9 +25,10 @@ public struct Outcome: Sendable, Hashable, Codable {
         self.device = device
         self.reason = reason
         self.userInfo = userInfo
+        self.clock = clock
     }
 
-    enum CodingKeys: String, CodingKey { case state, values, recordedAt, device, reason, userInfo }
+    enum CodingKeys: String, CodingKey { case state, values, recordedAt, device, reason, userInfo, clock }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -35,6 +38,7 @@ public struct Outcome: Sendable, Hashable, Codable {
         device = try c.decode(String.self, forKey: .device)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         userInfo = try c.decodeIfPresent([String: String].self, forKey: .userInfo) ?? [:]
+        clock = try c.decodeIfPresent(HybridTimestamp.self, forKey: .clock)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,5 +49,6 @@ public struct Outcome: Sendable, Hashable, Codable {
         try c.encode(device, forKey: .device)
         try c.encodeIfPresent(reason, forKey: .reason)
         if !userInfo.isEmpty { try c.encode(userInfo, forKey: .userInfo) }
+        try c.encodeIfPresent(clock, forKey: .clock)
     }
 }

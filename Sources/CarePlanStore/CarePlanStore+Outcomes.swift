@@ -21,16 +21,17 @@ extension CarePlanStore {
     public func event(_ key: EventKey) throws(CarePlanStoreError) -> Event {
         try read { db in
             let version = try governingVersion(db, for: key)
-            let outcome = try Self.outcomes(
-                db, sql: "WHERE o.activity_id = ? AND o.day = ? AND o.occurrence = ?",
-                arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])[key]
+            let outcome = try currentOutcome(db, key)
             return Event(
                 key: key, activity: version.activity, version: version.version,
                 time: version.activity.schedule.time(ofOccurrence: key.occurrence), outcome: outcome)
         }
     }
 
-    func recordOutcome(_ db: Database, _ outcome: Outcome, for key: EventKey) throws -> StoreChange {
+    /// Records an outcome, or keeps it in the history only if the event already has an
+    /// outcome with a later clock (the conflict rule). An outcome without a clock is a local
+    /// change: it gets a clock later than the event's current one, so it stands.
+    func recordOutcome(_ db: Database, _ outcome: Outcome, for key: EventKey, messageID: String? = nil) throws -> StoreChange {
         let version = try governingVersion(db, for: key)
         let activity = version.activity
         if outcome.state == .initial, activity.kind == .assessment, !activity.resultResettable {
@@ -43,11 +44,17 @@ extension CarePlanStore {
                 throw CarePlanStoreError.invalidResult(key, error)
             }
         }
+        let current = try currentOutcome(db, key)
+        var outcome = outcome
+        let clock = outcome.clock ?? .next(after: current?.clock, now: now(), node: outcome.device)
+        outcome.clock = clock
+        let stands = current?.clock.map { clock > $0 } ?? true
         let change = try StoreChange(
-            kind: .outcomeRecorded, event: key, outcome: outcome, version: version.version,
-            device: outcome.device, committedAt: now()
-        ).append(to: db)
-        // The outcome itself lives in the change log; this row points at the latest one.
+            kind: stands ? .outcomeRecorded : .outcomeSuperseded, event: key, outcome: outcome,
+            version: version.version, device: outcome.device, committedAt: now()
+        ).append(to: db, messageID: messageID)
+        guard stands else { return change }
+        // The outcome itself lives in the change log; this row points at the one that stands.
         try db.run("""
                 INSERT INTO outcome (activity_id, day, occurrence, state, version, revision)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -57,6 +64,12 @@ extension CarePlanStore {
             arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence, outcome.state.rawValue,
                         version.version, change.revision])
         return change
+    }
+
+    func currentOutcome(_ db: Database, _ key: EventKey) throws -> Outcome? {
+        try Self.outcomes(
+            db, sql: "WHERE o.activity_id = ? AND o.day = ? AND o.occurrence = ?",
+            arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])[key]
     }
 
     /// The version governing the event's day, after checking that it has the occurrence.

@@ -10,16 +10,17 @@ enum OutcomeColumns {
 
     /// ``names`` qualified by a table alias, for joins.
     static func qualified(by alias: String?) -> String {
-        ["state", "recorded_at", "outcome_values", "reason", "user_info"]
+        ["state", "recorded_at", "outcome_values", "reason", "user_info", "clock_ms", "clock_logical"]
             .map { (alias.map { "\($0)." } ?? "") + $0 }.joined(separator: ", ")
     }
 
     static func values(_ outcome: Outcome?) throws -> [(any DatabaseValueConvertible)?] {
-        guard let outcome else { return [nil, nil, nil, nil, nil] }
+        guard let outcome else { return Array(repeating: nil, count: 7) }
         return [
             outcome.state.rawValue, outcome.recordedAt.timeIntervalSince1970,
             outcome.values.isEmpty ? nil : try StoredJSON.encode(outcome.values), outcome.reason,
             outcome.userInfo.isEmpty ? nil : try StoredJSON.encode(outcome.userInfo),
+            outcome.clock?.physical, outcome.clock.map { Int64($0.logical) },
         ]
     }
 
@@ -35,6 +36,9 @@ enum OutcomeColumns {
             recordedAt: Date(timeIntervalSince1970: row[index + 1]),
             device: device,
             reason: row[index + 3],
-            userInfo: try (row[index + 4] as String?).map { try StoredJSON.decode([String: String].self, from: $0) } ?? [:])
+            userInfo: try (row[index + 4] as String?).map { try StoredJSON.decode([String: String].self, from: $0) } ?? [:],
+            clock: (row[index + 5] as Int64?).map {
+                HybridTimestamp(physical: $0, logical: UInt32(row[index + 6] as Int64? ?? 0), node: device)
+            })
     }
 }

@@ -77,6 +77,18 @@ enum Schema {
                 sql: "INSERT INTO plan_info (key, value) VALUES ('planID', ?)",
                 arguments: [UUID().uuidString.lowercased()])
         }
+        migrator.registerMigration("v2 sync") { db in
+            try db.execute(sql: """
+                ALTER TABLE change ADD COLUMN clock_ms INTEGER;
+                ALTER TABLE change ADD COLUMN clock_logical INTEGER;
+                ALTER TABLE change ADD COLUMN message_id TEXT;
+                CREATE TABLE sync_message (
+                    message_id TEXT PRIMARY KEY NOT NULL,
+                    revision INTEGER,
+                    receipt TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -10,6 +10,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
         case activityUpdated
         case activityEnded
         case outcomeRecorded
+        /// A completion kept in the history that lost to a later change of the same event.
+        case outcomeSuperseded
         case contactSaved
         case contactRemoved
     }
@@ -92,15 +94,19 @@ extension StoreChange {
     static let columns = "revision, kind, activity_id, day, occurrence, version, effective_from, contact_id, device, committed_at, "
         + OutcomeColumns.names
 
+    private static let insert: String = {
+        let names = columns.split(separator: ",").dropFirst()
+        return "INSERT INTO change (\(names.joined(separator: ",")), message_id) VALUES ("
+            + Array(repeating: "?", count: names.count + 1).joined(separator: ", ") + ")"
+    }()
+
     /// Appends this change to the log and returns it with its new revision.
-    func append(to db: Database) throws -> StoreChange {
+    func append(to db: Database, messageID: String? = nil) throws -> StoreChange {
         let fields: [(any DatabaseValueConvertible)?] = [
             kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
             effectiveFrom?.daysSinceEpoch, contactID, outcome?.device ?? device, committedAt.timeIntervalSince1970,
         ]
-        try db.run(
-            "INSERT INTO change (\(Self.columns.dropFirst("revision, ".count))) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            arguments: StatementArguments(fields + OutcomeColumns.values(outcome)))
+        try db.run(Self.insert, arguments: StatementArguments(fields + OutcomeColumns.values(outcome) + [messageID]))
         var appended = self
         appended.revision = Int(db.lastInsertedRowID)
         return appended

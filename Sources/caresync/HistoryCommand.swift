@@ -66,9 +66,10 @@ struct HistoryLine: CustomStringConvertible {
         case .activityUpdated:
             what = "updated \(change.activityID ?? "") to version \(change.version ?? 0) from \(change.effectiveFrom.map(\.description) ?? "")"
         case .activityEnded: what = "ended \(change.activityID ?? "") from \(change.effectiveFrom.map(\.description) ?? "")"
-        case .outcomeRecorded:
+        case .outcomeRecorded, .outcomeSuperseded:
             let values = change.outcome?.values.map(\.formatted).joined(separator: "/") ?? ""
-            what = "\(change.event.map(\.description) ?? "") \(change.outcome?.state.rawValue ?? "")" + (values.isEmpty ? "" : " \(values)")
+            what = "\(change.event.map(\.description) ?? "") \(change.outcome?.state.rawValue ?? "")"
+                + (values.isEmpty ? "" : " \(values)") + (change.kind == .outcomeSuperseded ? " (superseded)" : "")
         case .contactSaved: what = "contact \(change.contactID ?? "") saved"
         case .contactRemoved: what = "contact \(change.contactID ?? "") removed"
         }

@@ -1,0 +1,102 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import Testing
+
+/// Completions from other nodes: message ids, rejections and the conflict rule.
+struct CompletionTests {
+    let scratch = Scratch()
+    let clock = ManualClock()
+    let store: CarePlanStore
+    let key = EventKey(activityID: "apple", day: monday, occurrence: 0)
+
+    init() throws {
+        store = try CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
+        try store.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+    }
+
+    func outcome(_ node: String, at physical: Int64, _ state: EventState = .completed) -> Outcome {
+        Outcome(state: state, recordedAt: Date(timeIntervalSince1970: Double(physical) / 1000), device: node,
+                clock: HybridTimestamp(physical: physical, node: node))
+    }
+
+    @Test func aRepeatedMessageIDGetsTheSameAnswerAndChangesNothing() async throws {
+        let first = try await store.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 1000))
+        #expect(first.status == .accepted)
+        #expect(!first.isRepeat)
+        let revision = try store.revision()
+        let again = try await store.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 5000, .notCompleted))
+        #expect(again.isRepeat)
+        #expect(again.revision == first.revision)
+        #expect(again.currentState == .completed)
+        #expect(try store.revision() == revision)
+        #expect(try store.event(key).state == .completed)
+    }
+
+    @Test func theLaterClockWinsWhateverTheArrivalOrder() async throws {
+        // The widget acted later (clock 2000) but its message arrives first.
+        let widget = try await store.applyCompletion(messageID: "w", key: key, outcome: outcome("widget", at: 2000, .notCompleted))
+        let watch = try await store.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
+        #expect(!widget.superseded)
+        #expect(watch.status == .accepted)
+        #expect(watch.superseded)
+        #expect(watch.currentState == .notCompleted)
+        #expect(try store.event(key).outcome?.device == "widget")
+        // The loser stays in the history.
+        let kinds = try store.history(activityID: "apple").map(\.kind)
+        #expect(kinds.suffix(2) == [.outcomeRecorded, .outcomeSuperseded])
+        // Equal physical times: the counter, then the node id, decide.
+        let tie = try await store.applyCompletion(messageID: "z", key: key, outcome: outcome("zz-phone", at: 2000))
+        #expect(!tie.superseded)
+        #expect(try store.event(key).state == .completed)
+    }
+
+    /// Two devices recording the same dose with different message ids is an ordinary
+    /// conflict, never an error, and later completions still go through (CareKit issue 700).
+    @Test func theSameDoseFromTwoDevicesIsNotAnError() async throws {
+        let a = try await store.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
+        let b = try await store.applyCompletion(messageID: "b", key: key, outcome: outcome("widget", at: 1001))
+        #expect(a.status == .accepted && b.status == .accepted)
+        let next = EventKey(activityID: "apple", day: monday, occurrence: 1)
+        #expect(try await store.applyCompletion(messageID: "c", key: next, outcome: outcome("watch", at: 1002)).status == .accepted)
+    }
+
+    @Test func localChangesStandOverWhatTheStoreHasSeen() async throws {
+        // A watch whose clock runs an hour ahead.
+        let ahead = Int64(clock.now.timeIntervalSince1970 * 1000) + 3_600_000
+        _ = try await store.applyCompletion(messageID: "fast", key: key, outcome: outcome("watch", at: ahead))
+        try store.setOutcome(Outcome(state: .notCompleted, recordedAt: clock.now, device: "cli"), for: key)
+        let event = try store.event(key)
+        #expect(event.state == .notCompleted)
+        #expect(try #require(event.outcome?.clock) > HybridTimestamp(physical: ahead, node: "watch"))
+    }
+
+    @Test func invalidCompletionsAreRejectedAndRemembered() async throws {
+        let cases: [(EventKey, CompletionReceipt.Rejection)] = [
+            (EventKey(activityID: "pear", day: monday, occurrence: 0), .unknownActivity),
+            (EventKey(activityID: "apple", day: monday, occurrence: 5), .noSuchOccurrence),
+            (EventKey(activityID: "apple", day: monday.adding(days: -3), occurrence: 0), .outsidePlanVersion),
+        ]
+        let revision = try store.revision()
+        for (index, (key, rejection)) in cases.enumerated() {
+            let receipt = try await store.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
+            #expect(receipt.status == .rejected)
+            #expect(receipt.rejection == rejection)
+            #expect(receipt.detail?.isEmpty == false)
+            let again = try await store.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
+            #expect(again.isRepeat && again.rejection == rejection)
+        }
+        #expect(try store.revision() == revision)
+    }
+
+    @Test func completionsWakeObservers() async throws {
+        let start = try store.revision()
+        let changes = store.changes(after: start, pollInterval: .seconds(3600))
+        _ = try await store.applyCompletion(messageID: "m", key: key, outcome: outcome("watch", at: 1000))
+        for try await change in changes {
+            #expect(change.revision == start + 1)
+            #expect(change.outcome?.clock == HybridTimestamp(physical: 1000, node: "watch"))
+            break
+        }
+    }
+}
