@@ -8,18 +8,31 @@ let package = Package(
         .library(name: "CarePlan", targets: ["CarePlan"]),
         .library(name: "CarePlanStore", targets: ["CarePlanStore"]),
         .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
+        .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
         .target(name: "CarePlan"),
         // The JSON care-plan document: decoding with path-aware errors and validation.
         .target(name: "CarePlanDocument", dependencies: ["CarePlan"]),
+        // The wire protocol of Protocol/: framing, messages, version negotiation. No sockets.
+        .target(
+            name: "SyncProtocol",
+            dependencies: [
+                "CarePlan",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Generated/README.md"]
+        ),
         // The authoritative store on SQLite.
         .target(
             name: "CarePlanStore",
@@ -42,6 +55,10 @@ let package = Package(
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
+        .testTarget(
+            name: "SyncProtocolTests",
+            dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
         // End-to-end: runs the built executables as processes.
         .testTarget(name: "CommandLineTests"),
     ],

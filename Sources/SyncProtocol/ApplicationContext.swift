@@ -1,0 +1,153 @@
+import CarePlan
+import Foundation
+
+/// A companion's view of the care plan (WatchConnectivity's application context): the
+/// events of today, and of tomorrow for a watch near midnight. Latest state wins: each
+/// context replaces the one before.
+public struct ApplicationContext: Sendable, Hashable, Codable {
+    public struct Day: Sendable, Hashable, Codable {
+        public var day: CalendarDay
+        public var events: [Item]
+
+        public init(day: CalendarDay, events: [Item]) {
+            self.day = day
+            self.events = events
+        }
+    }
+
+    /// One event with what a companion shows of it.
+    public struct Item: Sendable, Hashable, Codable {
+        public var key: EventKey
+        public var title: String
+        public var kind: ActivityKind
+        public var time: TimeOfDay?
+        public var state: EventState
+        public var values: [OutcomeValue]
+        public var instructions: String?
+        public var group: String?
+        public var version: Int
+        public var recordedBy: String?
+        public var recordedAt: Date?
+
+        public init(
+            key: EventKey, title: String, kind: ActivityKind, time: TimeOfDay?, state: EventState,
+            values: [OutcomeValue], instructions: String?, group: String?, version: Int,
+            recordedBy: String?, recordedAt: Date?
+        ) {
+            self.key = key
+            self.title = title
+            self.kind = kind
+            self.time = time
+            self.state = state
+            self.values = values
+            self.instructions = instructions
+            self.group = group
+            self.version = version
+            self.recordedBy = recordedBy
+            self.recordedAt = recordedAt
+        }
+    }
+
+    /// The store revision the context reflects.
+    public var revision: Int
+    public var planID: String
+    public var planTitle: String
+    public var timeZone: String
+    public var days: [Day]
+    public var generatedAt: Date
+    /// The primary's clock when it made the context.
+    public var clock: HybridTimestamp?
+
+    public init(
+        revision: Int, planID: String, planTitle: String, timeZone: String, days: [Day],
+        generatedAt: Date, clock: HybridTimestamp?
+    ) {
+        self.revision = revision
+        self.planID = planID
+        self.planTitle = planTitle
+        self.timeZone = timeZone
+        self.days = days
+        self.generatedAt = generatedAt
+        self.clock = clock
+    }
+
+    /// Events not yet completed or marked not done, day by day.
+    public var incomplete: [Item] {
+        days.flatMap(\.events).filter { $0.state == .initial }
+    }
+
+    /// The item for `key`, if the context has it.
+    public func item(_ key: EventKey) -> Item? {
+        days.first { $0.day == key.day }?.events.first { $0.key == key }
+    }
+}
+
+extension ApplicationContext.Item {
+    /// The item for a computed event with its outcome.
+    public init(_ event: Event) {
+        self.init(
+            key: event.key, title: event.activity.title, kind: event.activity.kind, time: event.time,
+            state: event.state, values: event.outcome?.values ?? [], instructions: event.activity.instructions,
+            group: event.activity.groupIdentifier, version: event.version, recordedBy: event.outcome?.device,
+            recordedAt: event.outcome?.recordedAt)
+    }
+}
+
+extension ApplicationContext {
+    public init(wire: Caresync_V1_ApplicationContext) throws(ProtocolError) {
+        var days: [Day] = []
+        for wireDay in wire.days {
+            guard let day = CalendarDay(wireDay.day) else { throw .malformed("day \"\(wireDay.day)\" is not YYYY-MM-DD") }
+            var items: [Item] = []
+            for event in wireDay.events {
+                var values: [OutcomeValue] = []
+                for value in event.values { values.append(try OutcomeValue(wire: value)) }
+                items.append(Item(
+                    key: EventKey(activityID: event.activityID, day: day, occurrence: Int(event.occurrence)),
+                    title: event.title, kind: try ActivityKind(wire: event.kind),
+                    time: event.timeOfDay.isEmpty ? nil : TimeOfDay(event.timeOfDay),
+                    state: try EventState(wire: event.state), values: values,
+                    instructions: event.instructions.nilIfEmpty, group: event.groupID.nilIfEmpty,
+                    version: Int(event.version), recordedBy: event.recordedBy.nilIfEmpty,
+                    recordedAt: event.recordedAtMs == 0 ? nil : Date(timeIntervalSince1970: Double(event.recordedAtMs) / 1000)))
+            }
+            days.append(Day(day: day, events: items))
+        }
+        self.init(
+            revision: Int(wire.revision), planID: wire.planID, planTitle: wire.planTitle, timeZone: wire.timeZone,
+            days: days, generatedAt: Date(timeIntervalSince1970: Double(wire.generatedAtMs) / 1000),
+            clock: wire.hasClock ? HybridTimestamp(wire: wire.clock) : nil)
+    }
+
+    public var wire: Caresync_V1_ApplicationContext {
+        .with { context in
+            context.revision = UInt64(revision)
+            context.planID = planID
+            context.planTitle = planTitle
+            context.timeZone = timeZone
+            context.generatedAtMs = generatedAt.millisecondsSince1970
+            if let clock { context.clock = clock.wire }
+            context.days = days.map { day in
+                .with { wireDay in
+                    wireDay.day = day.day.description
+                    wireDay.events = day.events.map { item in
+                        .with {
+                            $0.activityID = item.key.activityID
+                            $0.title = item.title
+                            $0.kind = item.kind.wire
+                            $0.occurrence = UInt32(item.key.occurrence)
+                            $0.timeOfDay = item.time?.description ?? ""
+                            $0.state = item.state.wire
+                            $0.values = item.values.map(\.wire)
+                            $0.instructions = item.instructions ?? ""
+                            $0.groupID = item.group ?? ""
+                            $0.version = UInt32(item.version)
+                            $0.recordedBy = item.recordedBy ?? ""
+                            $0.recordedAtMs = item.recordedAt?.millisecondsSince1970 ?? 0
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

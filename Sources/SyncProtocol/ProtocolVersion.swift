@@ -1,0 +1,21 @@
+/// Protocol versions and their negotiation.
+public enum ProtocolVersion {
+    /// Every version this implementation speaks.
+    public static let supported: [UInt32] = [1]
+
+    /// The highest version both sides speak.
+    ///
+    /// - Throws: `VERSION_MISMATCH`, naming both sides' versions, when there is none.
+    public static func negotiate(offered: [UInt32], supported: [UInt32] = supported) throws(ProtocolError) -> UInt32 {
+        guard let chosen = Set(offered).intersection(supported).max() else {
+            throw ProtocolError(
+                .versionMismatch,
+                "no common protocol version: the companion offers \(list(offered)), the primary speaks \(list(supported))")
+        }
+        return chosen
+    }
+
+    private static func list(_ versions: [UInt32]) -> String {
+        versions.isEmpty ? "none" : versions.sorted().map(String.init).joined(separator: ", ")
+    }
+}
