@@ -9,8 +9,11 @@ let package = Package(
         .library(name: "CarePlanStore", targets: ["CarePlanStore"]),
         .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
+        .library(name: "SyncNode", targets: ["SyncNode"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
+        .executable(name: "watch-sim", targets: ["watch-sim"]),
+        .executable(name: "widget-sim", targets: ["widget-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -38,10 +41,21 @@ let package = Package(
             name: "CarePlanStore",
             dependencies: ["CarePlan", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Primary and companion nodes over TCP.
+        .target(
+            name: "SyncNode",
+            dependencies: [
+                "CarePlan", "CarePlanStore", "SyncProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "SyncNode",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +65,28 @@ let package = Package(
                 "CarePlan", "CarePlanStore", "CarePlanDocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Companion simulators: a watch app and a home-screen widget.
+        .target(
+            name: "SimulatorSupport",
+            dependencies: ["SyncNode", "SyncProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Simulators/Support"
+        ),
+        .executableTarget(
+            name: "watch-sim",
+            dependencies: [
+                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Simulators/Watch"
+        ),
+        .executableTarget(
+            name: "widget-sim",
+            dependencies: [
+                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Simulators/Widget"
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),

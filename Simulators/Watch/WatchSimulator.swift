@@ -1,0 +1,71 @@
+import ArgumentParser
+import CarePlan
+import Foundation
+import SimulatorSupport
+import SyncNode
+import SyncProtocol
+
+@main
+struct WatchSimulator: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch-sim",
+        abstract: "A watch app: shows today's incomplete activities and records completions.",
+        discussion: """
+            Commands, one per line on stdin:
+              list                                  today's incomplete activities
+              complete ACTIVITY OCCURRENCE [VALUE…] record it as done (values: numbers or text)
+              skip ACTIVITY OCCURRENCE [REASON…]    record it as not done
+              quit                                  say goodbye and exit
+            With --json every context, reply and error is written as one JSON line.
+            """)
+
+    @OptionGroup var options: CompanionOptions
+
+    func run() async throws {
+        let node = try CompanionNode(configuration: options.configuration(role: .watch, defaultName: "Watch"))
+        let output = EventOutput(json: options.json)
+        if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await node.run() }
+            group.addTask {
+                for await event in node.events { output.show(event) }
+            }
+            for await line in StandardInput.lines() {
+                let words = line.split(separator: " ")
+                guard let command = words.first else { continue }
+                switch command {
+                case "quit":
+                    await node.stop()
+                    return
+                case "list":
+                    if let context = node.context { output.show(context, type: "list", pending: node.pending) }
+                    else { output.showError(code: "NO_CONTEXT", message: "no context received yet") }
+                case "complete", "skip":
+                    await record(words, notDone: command == "skip", node: node, output: output)
+                default:
+                    output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use list, complete, skip or quit")
+                }
+            }
+            await node.stop()
+        }
+    }
+
+    private func record(_ words: [Substring], notDone: Bool, node: CompanionNode, output: EventOutput) async {
+        guard words.count >= 3, let occurrence = Int(words[2]) else {
+            output.showError(code: "USAGE", message: "\(words[0]) ACTIVITY OCCURRENCE [VALUE…]")
+            return
+        }
+        let day = node.context?.days.first?.day ?? CalendarDay.containing(Date(), in: .current)
+        let key = EventKey(activityID: String(words[1]), day: day, occurrence: occurrence)
+        let extra = words.dropFirst(3)
+        do {
+            let result = try await node.complete(
+                key, state: notDone ? .notCompleted : .completed, values: notDone ? [] : outcomeValues(extra),
+                reason: notDone && !extra.isEmpty ? extra.joined(separator: " ") : nil)
+            // Replies that arrive in time are reported by the event stream; a queued one here.
+            if result == .queued { output.show(result, key: key, messageID: "") }
+        } catch {
+            output.showError(code: "OUTBOX", message: "could not queue the completion: \(error)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NIOCore
+import SyncProtocol
+
+/// Where a companion finds its primary. Discovery will add another way.
+public struct PrimaryEndpoint: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT`.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (1...65_535).contains(port), colon > text.startIndex else { return nil }
+        self.init(host: String(text[..<colon]), port: port)
+    }
+
+    public var description: String { "\(host):\(port)" }
+}
+
+/// How a companion node connects, waits and retries.
+public struct CompanionConfiguration: Sendable {
+    public var role: Caresync_V1_Role
+    /// A human label, such as "Kitchen watch".
+    public var name: String
+    /// Where the node keeps its id, its last context and its outbox.
+    public var stateDirectory: String
+    public var endpoint: PrimaryEndpoint
+    public var softwareVersion = "caresync \(CareSyncVersion.current)"
+    /// How long to wait for a completion's reply before leaving it to the outbox.
+    public var replyTimeout: Duration = .seconds(10)
+    public var connectTimeout: TimeAmount = .seconds(5)
+    /// The primary must answer the Hello within this time.
+    public var handshakeTimeout: TimeAmount = .seconds(5)
+    /// A connection that has received nothing (not even a Pong) for this long is given
+    /// up and made again.
+    public var idleTimeout: TimeAmount = .seconds(45)
+    /// The first retry waits this long; each failure doubles it, up to `maximumBackoff`.
+    public var initialBackoff: Duration = .milliseconds(100)
+    public var maximumBackoff: Duration = .seconds(5)
+    /// Each wait is shortened by a random fraction up to this, so companions do not
+    /// reconnect in lockstep.
+    public var jitter = 0.3
+    public var maximumFrameBytes = Frame.defaultMaximumBytes
+    /// The wall clock, for completions' device time and clocks.
+    public var now: @Sendable () -> Date = { Date() }
+    /// Waits between retries and pings; tests can pass their own.
+    public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+
+    public init(role: Caresync_V1_Role, name: String, stateDirectory: String, endpoint: PrimaryEndpoint) {
+        self.role = role
+        self.name = name
+        self.stateDirectory = stateDirectory
+        self.endpoint = endpoint
+    }
+
+    /// The wait before retry number `attempt` (0-based), with jitter from `random`.
+    func backoff(attempt: Int, random: Double) -> Duration {
+        let base = min(maximumBackoff, initialBackoff * Int(pow(2.0, Double(min(attempt, 20)))))
+        return base * (1 - jitter * random)
+    }
+}

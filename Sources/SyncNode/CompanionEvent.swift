@@ -1,0 +1,24 @@
+import CarePlan
+import SyncProtocol
+
+/// What became of a completion.
+public enum CompletionResult: Sendable, Hashable {
+    /// Committed at the primary. `superseded`: kept in the history, but a later change to
+    /// the event stands, whose state is `state`.
+    case accepted(revision: Int, superseded: Bool, state: EventState)
+    /// Refused for good; it has left the outbox.
+    case rejected(reason: String, detail: String)
+    /// In the outbox: it will be delivered, in order and once, when the primary is reachable.
+    case queued
+}
+
+/// Everything a companion node reports, in order.
+public enum CompanionEvent: Sendable {
+    case connected(primaryID: String, primaryName: String)
+    case disconnected(reason: String)
+    case context(ApplicationContext)
+    case reply(messageID: String, key: EventKey, result: CompletionResult)
+    case reminder(Caresync_V1_Reminder)
+    /// An Error message from the primary, or a local failure worth showing.
+    case error(code: String, message: String)
+}

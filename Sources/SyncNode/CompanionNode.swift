@@ -1,0 +1,119 @@
+import CarePlan
+import Foundation
+import NIOCore
+import Synchronization
+import SyncProtocol
+
+/// A companion (watch, widget or household device) that follows a primary: it keeps the
+/// last application context so today's list shows while offline, queues completions in a
+/// persistent outbox that is delivered in order and exactly once, and reconnects with
+/// exponential backoff and jitter.
+public final class CompanionNode: Sendable {
+    public let configuration: CompanionConfiguration
+    /// The node's stable id, kept in its state directory.
+    public let nodeID: String
+    /// Connections, contexts, replies and errors, in order. One consumer.
+    public let events: AsyncStream<CompanionEvent>
+
+    let state: CompanionState
+    let clock: HybridClock
+    let eventSink: AsyncStream<CompanionEvent>.Continuation
+    /// Replies from the primary, by message id, for the session's sender.
+    let wireReplies = Waiters<WireAnswer>()
+    /// Final results, by message id, for callers of `complete`.
+    let results = Waiters<CompletionResult>()
+    let session = Mutex<SessionHandle?>(nil)
+    private let stopped = Mutex(false)
+
+    /// What the sender learns about a completion it sent.
+    enum WireAnswer: Sendable {
+        case reply(Caresync_V1_CompletionReply)
+        /// The primary could not record it now (a full disk, say): keep it and retry.
+        case retryLater(String)
+        /// The primary refused the message itself: it can never succeed.
+        case refused(code: String, message: String)
+    }
+
+    /// The connection in progress: how to wake its sender and how to end it.
+    struct SessionHandle: Sendable {
+        var wakeSender: AsyncStream<Void>.Continuation
+        var channel: any Channel
+    }
+
+    public init(configuration: CompanionConfiguration) throws {
+        self.configuration = configuration
+        state = try CompanionState(directory: configuration.stateDirectory)
+        nodeID = try state.nodeID(prefix: String(describing: configuration.role))
+        clock = HybridClock(node: nodeID)
+        (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
+        if let cached = try state.cachedContext(), let reading = cached.clock { clock.observe(reading) }
+    }
+
+    /// The last context received, kept across restarts.
+    public var context: ApplicationContext? {
+        try? state.cachedContext()
+    }
+
+    /// Events with a completion still waiting in the outbox, oldest first.
+    public var pending: [EventKey] {
+        ((try? state.pending()) ?? []).compactMap { try? $0.eventKey() }
+    }
+
+    /// Whether a connection to the primary is up.
+    public var isConnected: Bool {
+        session.withLock { $0 != nil }
+    }
+
+    /// Records an outcome: durably in the outbox first, then at the primary. Returns the
+    /// primary's answer if it arrives within the reply timeout, otherwise `.queued`.
+    public func complete(
+        _ key: EventKey, state eventState: EventState = .completed, values: [OutcomeValue] = [], reason: String? = nil
+    ) async throws -> CompletionResult {
+        let now = configuration.now()
+        let completion = Caresync_V1_Completion.with {
+            $0.messageID = UUID().uuidString.lowercased()
+            $0.activityID = key.activityID
+            $0.day = key.day.description
+            $0.occurrence = UInt32(key.occurrence)
+            $0.state = eventState.wire
+            $0.values = values.map(\.wire)
+            $0.deviceTimeMs = now.millisecondsSince1970
+            $0.clock = clock.tick(now: now).wire
+            $0.reason = reason ?? ""
+        }
+        results.expect(completion.messageID)
+        try state.enqueue(completion)
+        guard let current = session.withLock({ $0 }) else {
+            results.resolve(completion.messageID, nil)
+            return .queued
+        }
+        current.wakeSender.yield()
+        return await results.wait(completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
+    }
+
+    /// Connects and stays connected until ``stop()``: reconnects after every failure, with
+    /// exponential backoff and jitter.
+    public func run() async {
+        var attempt = 0
+        while !stopped.withLock({ $0 }) && !Task.isCancelled {
+            let end = await CompanionSession(node: self).run()
+            if stopped.withLock({ $0 }) { break }
+            eventSink.yield(.disconnected(reason: end.reason))
+            attempt = end.wasEstablished ? 0 : attempt + 1
+            try? await configuration.sleep(configuration.backoff(attempt: attempt, random: Double.random(in: 0..<1)))
+        }
+        eventSink.finish()
+    }
+
+    /// Says Goodbye to the primary, closes the connection and ends ``run()``.
+    public func stop() async {
+        stopped.withLock { $0 = true }
+        if let current = session.withLock({ $0 }) {
+            let goodbye = try? Frame.encode(.with { $0.goodbye = .with { $0.reason = .quit } })
+            if let goodbye { try? await current.channel.writeAndFlush(goodbye) }
+            try? await current.channel.close()
+        }
+    }
+
+    var isStopped: Bool { stopped.withLock { $0 } }
+}

@@ -1,0 +1,192 @@
+import CarePlan
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import SyncProtocol
+
+/// One connection of a companion to its primary, from connect to close.
+struct CompanionSession: Sendable {
+    /// The first reason a session ended.
+    final class FirstEnd: Sendable {
+        let value = Mutex<End?>(nil)
+    }
+
+    struct End: Sendable {
+        var reason: String
+        /// Whether the handshake succeeded (a later failure starts backoff afresh).
+        var wasEstablished: Bool
+    }
+
+    let node: CompanionNode
+
+    private var configuration: CompanionConfiguration { node.configuration }
+
+    func run() async -> End {
+        let channel: FramedChannel
+        do {
+            let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
+            let maximumFrameBytes = configuration.maximumFrameBytes
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(configuration.connectTimeout)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: configuration.endpoint.host, port: configuration.endpoint.port) { channel in
+                    FramedChannel.configure(channel, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
+                }
+        } catch {
+            return End(reason: "cannot reach the primary at \(configuration.endpoint): \(error)", wasEstablished: false)
+        }
+        var established = false
+        do {
+            return try await channel.executeThenClose { inbound, outbound in
+                var frames = inbound.makeAsyncIterator()
+                let ack = try await handshake(&frames, outbound)
+                established = true
+                let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                node.session.withLock { $0 = CompanionNode.SessionHandle(wakeSender: wakeSender, channel: channel.channel) }
+                defer { node.session.withLock { $0 = nil } }
+                if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
+                node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName))
+                let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
+                // The sender and the pinger run beside the receiver; whichever ends first
+                // ends the connection, and its reason is the session's.
+                let firstEnd = FirstEnd()
+                let connection = channel.channel
+                let finish: @Sendable (End) -> Void = { end in
+                    firstEnd.value.withLock { $0 = $0 ?? end }
+                    connection.close(promise: nil)
+                }
+                return try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        finish((try? await sendOutbox(outbound, wake: wake)) ?? End(reason: "connection lost", wasEstablished: true))
+                    }
+                    group.addTask {
+                        finish((try? await keepAlive(outbound, every: ping)) ?? End(reason: "connection lost", wasEstablished: true))
+                    }
+                    defer { group.cancelAll() }
+                    finish(try await receive(&frames))
+                    return firstEnd.value.withLock { $0! }
+                }
+            }
+        } catch let error as ProtocolError {
+            node.eventSink.yield(.error(code: error.code.description, message: error.message))
+            return End(reason: error.message, wasEstablished: established)
+        } catch {
+            return End(reason: "connection lost: \(error)", wasEstablished: established)
+        }
+    }
+
+    private func handshake(
+        _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws -> Caresync_V1_HelloAck {
+        try await outbound.send(.with {
+            $0.hello = .with {
+                $0.protocolVersions = ProtocolVersion.supported
+                $0.nodeID = node.nodeID
+                $0.role = configuration.role
+                $0.softwareVersion = configuration.softwareVersion
+                $0.planID = node.context?.planID ?? ""
+                $0.displayName = configuration.name
+            }
+        })
+        guard let answer = try await frames.nextEnvelope() else {
+            throw ProtocolError(.notReachable, "the primary closed the connection during the handshake")
+        }
+        switch answer.body {
+        case .helloAck(let ack): return ack
+        case .error(let error): throw ProtocolError(error.code, error.message)
+        default: throw ProtocolError.unexpected("\(PrimaryConnection.name(of: answer))", during: "instead of HelloAck")
+        }
+    }
+
+    /// Contexts, replies and reminders from the primary, until it closes or says Goodbye.
+    private func receive(_ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> End {
+        while let envelope = try await frames.nextEnvelope() {
+            switch envelope.body {
+            case .applicationContext(let wire):
+                let context = try ApplicationContext(wire: wire)
+                if let reading = context.clock { node.clock.observe(reading) }
+                try node.state.cache(context)
+                node.eventSink.yield(.context(context))
+            case .completionReply(let reply):
+                node.wireReplies.resolve(reply.messageID, .reply(reply))
+            case .error(let error) where !error.inReplyTo.isEmpty:
+                let answer: CompanionNode.WireAnswer = error.code == .internal
+                    ? .retryLater(error.message) : .refused(code: error.code.description, message: error.message)
+                node.wireReplies.resolve(error.inReplyTo, answer)
+            case .error(let error):
+                node.eventSink.yield(.error(code: error.code.description, message: error.message))
+                if error.fatal { return End(reason: error.message, wasEstablished: true) }
+            case .reminder(let reminder):
+                node.eventSink.yield(.reminder(reminder))
+            case .goodbye(let goodbye):
+                return End(reason: "the primary said goodbye (\(goodbye.detail.isEmpty ? "\(goodbye.reason)" : goodbye.detail))", wasEstablished: true)
+            case .pong, .ping, nil:
+                continue
+            case .hello, .helloAck, .completion:
+                throw ProtocolError.unexpected(PrimaryConnection.name(of: envelope), during: "from the primary")
+            }
+        }
+        return End(reason: "the primary closed the connection", wasEstablished: true)
+    }
+
+    /// Delivers the outbox in order, one completion at a time, each removed only once the
+    /// primary has answered it. A reply that does not come ends the connection.
+    private func sendOutbox(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, wake: AsyncStream<Void>) async throws -> End {
+        var wakeups = wake.makeAsyncIterator()
+        var retry = 0
+        while !Task.isCancelled {
+            guard var completion = try node.state.oldest() else {
+                guard await wakeups.next() != nil else { break }
+                continue
+            }
+            // Nobody waits for it: it waited in the outbox (WatchConnectivity's transferUserInfo).
+            completion.queued = !node.results.isExpecting(completion.messageID)
+            node.wireReplies.expect(completion.messageID)
+            try await outbound.send(.with { $0.completion = completion })
+            guard let answer = await node.wireReplies.wait(
+                completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
+            else {
+                return End(reason: "no reply to \(completion.messageID) within \(configuration.replyTimeout)", wasEstablished: true)
+            }
+            let key = (try? completion.eventKey()) ?? EventKey(activityID: completion.activityID, day: CalendarDay(daysSinceEpoch: 0), occurrence: 0)
+            let result: CompletionResult
+            switch answer {
+            case .reply(let reply):
+                result = Self.result(of: reply)
+            case .refused(let code, let message):
+                result = .rejected(reason: code, detail: message)
+            case .retryLater(let message):
+                node.eventSink.yield(.error(code: "INTERNAL", message: message))
+                retry += 1
+                try await configuration.sleep(configuration.backoff(attempt: retry, random: Double.random(in: 0..<1)))
+                continue
+            }
+            retry = 0
+            try node.state.remove(completion.messageID)
+            node.results.resolve(completion.messageID, result)
+            node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
+        }
+        return End(reason: "stopped", wasEstablished: true)
+    }
+
+    private func keepAlive(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, every interval: Duration) async throws -> End {
+        var nonce: UInt64 = 0
+        while !Task.isCancelled {
+            try await configuration.sleep(interval)
+            nonce += 1
+            try await outbound.send(.with { $0.ping = .with { [nonce] in $0.nonce = nonce } })
+        }
+        return End(reason: "stopped", wasEstablished: true)
+    }
+
+    static func result(of reply: Caresync_V1_CompletionReply) -> CompletionResult {
+        switch reply.status {
+        case .accepted:
+            .accepted(revision: Int(reply.revision), superseded: reply.superseded,
+                      state: (try? EventState(wire: reply.currentState)) ?? .initial)
+        default:
+            .rejected(reason: "\(reply.reason)", detail: reply.detail)
+        }
+    }
+}

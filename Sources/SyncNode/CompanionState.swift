@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import SyncProtocol
+
+/// What a companion keeps between runs, in one SQLite file in its state directory: its
+/// node id, the last application context, and the outbox of completions not yet answered.
+final class CompanionState: Sendable {
+    private let queue: DatabaseQueue
+
+    init(directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        queue = try DatabaseQueue(path: directory + "/companion.sqlite", configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 companion") { db in
+            try db.execute(sql: """
+                CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                CREATE TABLE outbox (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    message_id TEXT NOT NULL UNIQUE,
+                    completion BLOB NOT NULL
+                );
+                """)
+        }
+        try migrator.migrate(queue)
+    }
+
+    /// The node's id, made on first use.
+    func nodeID(prefix: String) throws -> String {
+        try queue.write { db in
+            if let id = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'nodeID'") { return id }
+            let id = "\(prefix)-\(UUID().uuidString.lowercased().prefix(8))"
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('nodeID', ?)", arguments: [id])
+            return id
+        }
+    }
+
+    /// The last context received, if any.
+    func cachedContext() throws -> ApplicationContext? {
+        guard let bytes = try queue.read({ db in
+            try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'")
+        }) else { return nil }
+        return try ApplicationContext(wire: Caresync_V1_ApplicationContext(serializedBytes: bytes))
+    }
+
+    func cache(_ context: ApplicationContext) throws {
+        let bytes: Data = try context.wire.serializedBytes()
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO setting (key, value) VALUES ('context', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [bytes])
+        }
+    }
+
+    /// Appends a completion; it stays until the primary has answered it.
+    func enqueue(_ completion: Caresync_V1_Completion) throws {
+        let bytes: Data = try completion.serializedBytes()
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [completion.messageID, bytes])
+        }
+    }
+
+    /// The oldest unanswered completion.
+    func oldest() throws -> Caresync_V1_Completion? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT completion FROM outbox ORDER BY sequence LIMIT 1")
+        }.map { try Caresync_V1_Completion(serializedBytes: $0) }
+    }
+
+    /// Every unanswered completion, oldest first.
+    func pending() throws -> [Caresync_V1_Completion] {
+        try queue.read { db in
+            try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence")
+        }.map { try Caresync_V1_Completion(serializedBytes: $0) }
+    }
+
+    func remove(_ messageID: String) throws {
+        try queue.write { db in try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID]) }
+    }
+}

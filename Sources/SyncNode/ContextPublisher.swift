@@ -1,0 +1,94 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import NIOCore
+import Synchronization
+import SyncProtocol
+
+/// Builds application contexts from the store and tells connections when a newer one
+/// exists. One context frame is built per revision and day, and shared by every
+/// connection that needs it; a slow connection only ever receives the newest.
+final class ContextPublisher: Sendable {
+    /// Which context a companion receives.
+    struct Variant: Hashable, Sendable {
+        var today: CalendarDay
+        var includesTomorrow: Bool
+    }
+
+    private struct State {
+        var generation = 0
+        var frames: [Variant: (generation: Int, frame: Task<ByteBuffer, any Error>)] = [:]
+        var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let store: CarePlanStore
+    private let nodeID: String
+    private let now: @Sendable () -> Date
+    private let tomorrowFrom: TimeOfDay
+    private let state = Mutex(State())
+
+    init(store: CarePlanStore, nodeID: String, now: @escaping @Sendable () -> Date, tomorrowFrom: TimeOfDay) {
+        self.store = store
+        self.nodeID = nodeID
+        self.now = now
+        self.tomorrowFrom = tomorrowFrom
+    }
+
+    /// A stream that yields whenever a newer context may exist (newest only), starting
+    /// with one yield for the context as it is now.
+    func subscribe() -> (id: Int, updates: AsyncStream<Void>) {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.yield()
+        let id = state.withLock { state in
+            state.nextSubscriber += 1
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        return (id, stream)
+    }
+
+    func unsubscribe(_ id: Int) {
+        state.withLock { $0.subscribers.removeValue(forKey: id) }?.finish()
+    }
+
+    /// The store changed or the day rolled over: every subscriber gets the newer context.
+    func invalidate() {
+        state.withLock { state in
+            state.generation += 1
+            state.frames.removeAll()
+            for subscriber in state.subscribers.values { subscriber.yield() }
+        }
+    }
+
+    /// The variant a companion of `role` receives now.
+    func variant(for role: Caresync_V1_Role, timeZone: TimeZone) -> Variant {
+        let instant = now()
+        let today = CalendarDay.containing(instant, in: timeZone)
+        let tomorrowAt = today.date(at: tomorrowFrom, in: timeZone)
+        return Variant(today: today, includesTomorrow: role == .watch && instant >= tomorrowAt)
+    }
+
+    /// The framed context for `variant`, built once per generation.
+    func frame(_ variant: Variant) async throws -> ByteBuffer {
+        let task = state.withLock { state -> Task<ByteBuffer, any Error> in
+            if let cached = state.frames[variant], cached.generation == state.generation { return cached.frame }
+            let task = Task { [self] in try Frame.encode(.with { $0.applicationContext = try build(variant).wire }) }
+            state.frames[variant] = (state.generation, task)
+            return task
+        }
+        return try await task.value
+    }
+
+    /// Reads the plan's events for the variant's days and the revision they reflect.
+    func build(_ variant: Variant) throws -> ApplicationContext {
+        let info = try store.planInfo()
+        let revision = try store.revision()
+        let days = variant.includesTomorrow ? [variant.today, variant.today.adding(days: 1)] : [variant.today]
+        let instant = now()
+        return ApplicationContext(
+            revision: revision, planID: info.planID, planTitle: info.title ?? "", timeZone: info.timeZone?.identifier ?? "",
+            days: try days.map { day in ApplicationContext.Day(day: day, events: try store.events(on: day).map(ApplicationContext.Item.init)) },
+            generatedAt: instant, clock: HybridTimestamp.next(after: nil, now: instant, node: nodeID))
+    }
+}

@@ -1,0 +1,34 @@
+import NIOCore
+import SyncProtocol
+
+/// A TCP connection carrying frames: inbound frame payloads, outbound framed bytes.
+typealias FramedChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+
+extension FramedChannel {
+    /// Installs the frame decoder and the deadline handler, then wraps the channel for
+    /// async use. Must run on the channel's event loop (a bootstrap's initializer does).
+    static func configure(_ channel: Channel, maximumFrameBytes: Int, deadlines: ConnectionDeadlines) -> EventLoopFuture<FramedChannel> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(FrameDecoder(maximumBytes: maximumFrameBytes)),
+                DeadlineHandler(deadlines),
+            ])
+            return try FramedChannel(wrappingChannelSynchronously: channel)
+        }
+    }
+}
+
+extension NIOAsyncChannelOutboundWriter<ByteBuffer> {
+    /// Frames and writes one envelope.
+    func send(_ envelope: Caresync_V1_Envelope) async throws {
+        try await write(Frame.encode(envelope))
+    }
+}
+
+extension NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator {
+    /// The next envelope, or `nil` when the peer has closed.
+    mutating func nextEnvelope() async throws -> Caresync_V1_Envelope? {
+        guard let payload = try await next() else { return nil }
+        return try Frame.decode(payload)
+    }
+}

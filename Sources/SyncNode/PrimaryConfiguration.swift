@@ -1,0 +1,36 @@
+import CarePlan
+import Foundation
+import NIOCore
+import SyncProtocol
+
+/// How a primary node listens and what it promises its companions.
+public struct PrimaryConfiguration: Sendable {
+    /// The address to listen on; loopback unless the household network should reach it.
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port = 0
+    /// A human label for the primary, such as "Kitchen tablet".
+    public var name = "CareSync primary"
+    public var nodeID: String
+    public var softwareVersion = "caresync \(CareSyncVersion.current)"
+    /// Companions ping when they have sent nothing for this long.
+    public var pingInterval: TimeAmount = .seconds(15)
+    /// A connection that has received nothing for this long is closed.
+    public var idleTimeout: TimeAmount = .seconds(45)
+    /// A connection must send its Hello within this time.
+    public var handshakeTimeout: TimeAmount = .seconds(5)
+    public var maximumFrameBytes = Frame.defaultMaximumBytes
+    /// From this time of day a watch also receives tomorrow's events.
+    public var tomorrowFrom = TimeOfDay(hour: 20, minute: 0)!
+    /// The wall clock: decides which day it is.
+    public var now: @Sendable () -> Date = { Date() }
+
+    public init(nodeID: String) {
+        self.nodeID = nodeID
+    }
+}
+
+/// The version of CareSync's software, as nodes report it in their handshake.
+public enum CareSyncVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,152 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import NIOCore
+import SyncProtocol
+
+/// One companion's connection to the primary: handshake, then completions in and
+/// contexts out, until either side closes.
+struct PrimaryConnection {
+    /// Who is on the other end, from its Hello.
+    struct Peer {
+        var nodeID: String
+        var role: Caresync_V1_Role
+        var name: String
+    }
+
+    let node: PrimaryNode
+    let channel: FramedChannel
+
+    func serve() async {
+        try? await channel.executeThenClose { inbound, outbound in
+            var frames = inbound.makeAsyncIterator()
+            do {
+                let peer = try await handshake(&frames, outbound)
+                let registration = node.connections.register { [channel] reason, detail in
+                    try? await outbound.send(.with { $0.goodbye = .with { $0.reason = reason; $0.detail = detail } })
+                    try? await channel.channel.close()
+                }
+                defer { node.connections.remove(registration) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await sendContexts(to: peer, outbound) }
+                    defer { group.cancelAll() }
+                    try await receive(&frames, from: peer, outbound)
+                }
+            } catch let error as ProtocolError {
+                try? await outbound.send(error.envelope())
+            }
+        }
+    }
+
+    private func handshake(
+        _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws -> Peer {
+        guard let first = try await frames.nextEnvelope() else { throw CancellationError() }
+        guard case .hello(let hello) = first.body else {
+            throw ProtocolError.unexpected(Self.name(of: first), during: "before Hello")
+        }
+        let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
+        guard [.watch, .widget, .household].contains(hello.role) else {
+            throw ProtocolError(.notPermitted, "a node with role \(hello.role) cannot follow a primary")
+        }
+        let info = try node.store.planInfo()
+        guard hello.planID.isEmpty || hello.planID == info.planID else {
+            throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
+        }
+        let configuration = node.configuration
+        try await outbound.send(.with {
+            $0.helloAck = .with {
+                $0.protocolVersion = version
+                $0.nodeID = configuration.nodeID
+                $0.role = .primary
+                $0.softwareVersion = configuration.softwareVersion
+                $0.planID = info.planID
+                $0.displayName = configuration.name
+                $0.pingIntervalMs = UInt32(configuration.pingInterval.nanoseconds / 1_000_000)
+                $0.idleTimeoutMs = UInt32(configuration.idleTimeout.nanoseconds / 1_000_000)
+                $0.maxFrameBytes = UInt32(configuration.maximumFrameBytes)
+            }
+        })
+        return Peer(nodeID: hello.nodeID, role: hello.role, name: hello.displayName)
+    }
+
+    /// Handles the companion's messages in order; returns when it says Goodbye or closes.
+    private func receive(
+        _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, from peer: Peer,
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws {
+        while let envelope = try await frames.nextEnvelope() {
+            switch envelope.body {
+            case .completion(let completion):
+                try await outbound.send(await judge(completion, from: peer))
+            case .ping(let ping):
+                try await outbound.send(.with { $0.pong = .with { $0.nonce = ping.nonce } })
+            case .pong:
+                continue
+            case .goodbye:
+                return
+            case .error(let error):
+                if error.fatal { return }
+            case nil:
+                try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
+            case .hello, .helloAck, .applicationContext, .completionReply, .reminder:
+                throw ProtocolError.unexpected(Self.name(of: envelope), during: "from a companion")
+            }
+        }
+    }
+
+    /// The reply to a completion, sent only after the store has committed it.
+    private func judge(_ completion: Caresync_V1_Completion, from peer: Peer) async -> Caresync_V1_Envelope {
+        var reply = Caresync_V1_CompletionReply.with { $0.messageID = completion.messageID }
+        guard peer.role != .household else {
+            reply.status = .rejected
+            reply.reason = .notPermitted
+            reply.detail = "a household device may not record outcomes"
+            return .with { $0.completionReply = reply }
+        }
+        do {
+            guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
+            let receipt = try await node.store.applyCompletion(
+                messageID: completion.messageID, key: completion.eventKey(), outcome: completion.outcome(device: peer.nodeID))
+            reply.status = receipt.status == .accepted ? .accepted : .rejected
+            reply.revision = UInt64(receipt.revision ?? 0)
+            reply.superseded = receipt.superseded
+            reply.currentState = receipt.currentState.wire
+            reply.reason = receipt.rejection.map(Self.wireReason) ?? .unspecified
+            reply.detail = receipt.detail ?? ""
+            return .with { $0.completionReply = reply }
+        } catch let error as ProtocolError {
+            var refusal = error
+            refusal.isFatal = false
+            return refusal.envelope(inReplyTo: completion.messageID)
+        } catch {
+            return ProtocolError(.internal, "the store could not record it: \(error)", fatal: false)
+                .envelope(inReplyTo: completion.messageID)
+        }
+    }
+
+    /// Sends the newest context whenever there may be a newer one; while the companion
+    /// is slow to read, updates coalesce into one.
+    private func sendContexts(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        let (id, updates) = node.publisher.subscribe()
+        defer { node.publisher.unsubscribe(id) }
+        for await _ in updates {
+            let zone = (try? node.store.planInfo().timeZone) ?? .gmt
+            try await outbound.write(node.publisher.frame(node.publisher.variant(for: peer.role, timeZone: zone)))
+        }
+    }
+
+    private static func wireReason(_ rejection: CompletionReceipt.Rejection) -> Caresync_V1_RejectReason {
+        switch rejection {
+        case .unknownActivity: .unknownActivity
+        case .noSuchOccurrence: .noSuchOccurrence
+        case .outsidePlanVersion: .outsidePlanVersion
+        case .invalidResult: .invalidResult
+        case .notPermitted: .notPermitted
+        }
+    }
+
+    static func name(of envelope: Caresync_V1_Envelope) -> String {
+        envelope.body.map { String(describing: $0).prefix { $0 != "(" }.description } ?? "empty message"
+    }
+}

@@ -1,0 +1,87 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import SyncProtocol
+
+/// Serves the authoritative store to companions: sends each the newest application
+/// context on connect, after every store change (from any process) and when the day rolls
+/// over; records their completions and replies once they are committed.
+public final class PrimaryNode: Sendable {
+    public let configuration: PrimaryConfiguration
+    let store: CarePlanStore
+    let publisher: ContextPublisher
+    let connections = ConnectionRegistry()
+    private let serverChannel = Mutex<(any Channel)?>(nil)
+    private let stopping = Mutex(false)
+
+    public init(store: CarePlanStore, configuration: PrimaryConfiguration) {
+        self.store = store
+        self.configuration = configuration
+        publisher = ContextPublisher(
+            store: store, nodeID: configuration.nodeID, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
+    }
+
+    /// Listens and serves until ``shutdown()`` (or cancellation); calls `onListening` with
+    /// the bound address first.
+    public func run(onListening: @Sendable (SocketAddress) -> Void = { _ in }) async throws {
+        let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
+        let maximumFrameBytes = configuration.maximumFrameBytes
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                FramedChannel.configure(channel, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
+            }
+        serverChannel.withLock { $0 = server.channel }
+        if stopping.withLock({ $0 }) { server.channel.close(promise: nil) }
+        onListening(server.channel.localAddress!)
+        try await withThrowingTaskGroup(of: Void.self) { watchers in
+            let revision = try store.revision()
+            watchers.addTask { try await self.followStore(after: revision) }
+            watchers.addTask { try await self.followDays() }
+            await withDiscardingTaskGroup { sessions in
+                try? await server.executeThenClose { inbound in
+                    for try await channel in inbound {
+                        sessions.addTask { await PrimaryConnection(node: self, channel: channel).serve() }
+                    }
+                }
+                await connections.sayGoodbye(.shutdown, "primary stopping")
+            }
+            watchers.cancelAll()
+        }
+    }
+
+    /// Says Goodbye to every companion, closes their connections and stops listening.
+    public func shutdown() {
+        stopping.withLock { $0 = true }
+        serverChannel.withLock { $0 }?.close(promise: nil)
+    }
+
+    /// Every committed change, by this process or another, makes a newer context.
+    private func followStore(after revision: Int) async throws {
+        for try await _ in store.changes(after: revision) {
+            publisher.invalidate()
+        }
+    }
+
+    /// At midnight in the plan's time zone (and when watches start to see tomorrow) the
+    /// context changes without any store change.
+    private func followDays() async throws {
+        while !Task.isCancelled {
+            let zone = (try? store.planInfo().timeZone) ?? .gmt
+            let now = configuration.now()
+            let today = CalendarDay.containing(now, in: zone)
+            let boundaries = [today.date(at: configuration.tomorrowFrom, in: zone), today.adding(days: 1).start(in: zone)]
+            let next = boundaries.first { $0 > now } ?? boundaries[1]
+            // Wake at the boundary, or within a minute to notice a change of time zone.
+            try await Task.sleep(for: .seconds(min(60, max(0.05, next.timeIntervalSince(now) + 0.01))))
+            if CalendarDay.containing(configuration.now(), in: zone) != today || configuration.now() >= next {
+                publisher.invalidate()
+            }
+        }
+    }
+}

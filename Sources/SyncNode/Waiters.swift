@@ -1,0 +1,69 @@
+import Synchronization
+
+/// Values that arrive for a key, awaited with a timeout. A value that arrives before its
+/// waiter is kept for it, so `expect` then send then `wait` cannot miss a fast answer.
+final class Waiters<Value: Sendable>: Sendable {
+    private enum Slot {
+        case expecting
+        case arrived(Value)
+        case waiting(CheckedContinuation<Value?, Never>)
+    }
+
+    private let slots = Mutex<[String: Slot]>([:])
+
+    /// Starts keeping a value that arrives for `key`.
+    func expect(_ key: String) {
+        slots.withLock { slots in
+            if slots[key] == nil { slots[key] = .expecting }
+        }
+    }
+
+    /// The value for `key`, or `nil` if none arrives within `timeout` (or the task is cancelled).
+    func wait(_ key: String, timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async -> Value? {
+        await withTaskGroup(of: Value?.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let early: Value?? = self.slots.withLock { slots in
+                        if case .arrived(let value) = slots[key] {
+                            slots.removeValue(forKey: key)
+                            return .some(value)
+                        }
+                        slots[key] = .waiting(continuation)
+                        return .none
+                    }
+                    if let early { continuation.resume(returning: early) }
+                }
+            }
+            group.addTask {
+                try? await sleep(timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            resolve(key, nil)
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Whether a value for `key` is expected or awaited.
+    func isExpecting(_ key: String) -> Bool {
+        slots.withLock { $0[key] != nil }
+    }
+
+    /// Delivers `value` (or `nil`: give up) to the waiter for `key`, if one is expected.
+    func resolve(_ key: String, _ value: Value?) {
+        let waiter: CheckedContinuation<Value?, Never>? = slots.withLock { slots in
+            switch slots[key] {
+            case .waiting(let continuation):
+                slots.removeValue(forKey: key)
+                return continuation
+            case .expecting:
+                if let value { slots[key] = .arrived(value) } else { slots.removeValue(forKey: key) }
+                return nil
+            case .arrived, nil:
+                return nil
+            }
+        }
+        waiter?.resume(returning: value)
+    }
+}
