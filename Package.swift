@@ -62,7 +62,10 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "SyncNode", "SyncProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,7 +99,7 @@ let package = Package(
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         // End-to-end: runs the built executables as processes.
-        .testTarget(name: "CommandLineTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SyncProtocol", .product(name: "NIOCore", package: "swift-nio")]),
     ],
     swiftLanguageModes: [.v6]
 )

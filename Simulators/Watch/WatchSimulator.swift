@@ -15,6 +15,7 @@ struct WatchSimulator: AsyncParsableCommand {
               list                                  today's incomplete activities
               complete ACTIVITY OCCURRENCE [VALUE…] record it as done (values: numbers or text)
               skip ACTIVITY OCCURRENCE [REASON…]    record it as not done
+            ACTIVITY is an id, for today's event, or ID@YYYY-MM-DD for another day's.
               quit                                  say goodbye and exit
             With --json every context, reply and error is written as one JSON line.
             """)
@@ -55,8 +56,13 @@ struct WatchSimulator: AsyncParsableCommand {
             output.showError(code: "USAGE", message: "\(words[0]) ACTIVITY OCCURRENCE [VALUE…]")
             return
         }
-        let day = node.context?.days.first?.day ?? CalendarDay.containing(Date(), in: .current)
-        let key = EventKey(activityID: String(words[1]), day: day, occurrence: occurrence)
+        let target = words[1].split(separator: "@", maxSplits: 1)
+        let today = node.context?.days.first?.day ?? CalendarDay.containing(Date(), in: .current)
+        guard let day = target.count == 2 ? CalendarDay(String(target[1])) : today else {
+            output.showError(code: "USAGE", message: "\(words[1]): the day must be YYYY-MM-DD")
+            return
+        }
+        let key = EventKey(activityID: String(target[0]), day: day, occurrence: occurrence)
         let extra = words.dropFirst(3)
         do {
             let result = try await node.complete(

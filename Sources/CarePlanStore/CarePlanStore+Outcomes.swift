@@ -51,8 +51,8 @@ extension CarePlanStore {
         let stands = current?.clock.map { clock > $0 } ?? true
         let change = try StoreChange(
             kind: stands ? .outcomeRecorded : .outcomeSuperseded, event: key, outcome: outcome,
-            version: version.version, device: outcome.device, committedAt: now()
-        ).append(to: db, messageID: messageID)
+            version: version.version, messageID: messageID, device: outcome.device, committedAt: now()
+        ).append(to: db)
         guard stands else { return change }
         // The outcome itself lives in the change log; this row points at the one that stands.
         try db.run("""

@@ -29,6 +29,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
     /// The day an activity change takes effect.
     public var effectiveFrom: CalendarDay?
     public var contactID: String?
+    /// The message id of a completion from another node.
+    public var messageID: String?
     /// The node that made the change.
     public var device: String
     /// When the store committed it.
@@ -36,7 +38,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case revision, kind, activityID = "activity", event, outcome, version, effectiveFrom
-        case contactID = "contact", device, committedAt
+        case contactID = "contact", messageID, device, committedAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -49,6 +51,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         version = try c.decodeIfPresent(Int.self, forKey: .version)
         effectiveFrom = try c.decodeIfPresent(CalendarDay.self, forKey: .effectiveFrom)
         contactID = try c.decodeIfPresent(String.self, forKey: .contactID)
+        messageID = try c.decodeIfPresent(String.self, forKey: .messageID)
         device = try c.decode(String.self, forKey: .device)
         guard let date = ISO8601.date(from: try c.decode(String.self, forKey: .committedAt)) else {
             throw DecodingError.dataCorruptedError(
@@ -67,6 +70,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         try c.encodeIfPresent(version, forKey: .version)
         try c.encodeIfPresent(effectiveFrom, forKey: .effectiveFrom)
         try c.encodeIfPresent(contactID, forKey: .contactID)
+        try c.encodeIfPresent(messageID, forKey: .messageID)
         try c.encode(device, forKey: .device)
         try c.encode(ISO8601.string(from: committedAt), forKey: .committedAt)
     }
@@ -74,7 +78,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
     init(
         revision: Int = 0, kind: Kind, activityID: String? = nil, event: EventKey? = nil,
         outcome: Outcome? = nil, version: Int? = nil, effectiveFrom: CalendarDay? = nil,
-        contactID: String? = nil, device: String, committedAt: Date
+        contactID: String? = nil, messageID: String? = nil, device: String, committedAt: Date
     ) {
         self.revision = revision
         self.kind = kind
@@ -84,6 +88,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         self.version = version
         self.effectiveFrom = effectiveFrom
         self.contactID = contactID
+        self.messageID = messageID
         self.device = device
         self.committedAt = committedAt
     }
@@ -92,16 +97,16 @@ public struct StoreChange: Sendable, Hashable, Codable {
 extension StoreChange {
     /// The columns ``init(row:)`` reads, in its order.
     static let columns = "revision, kind, activity_id, day, occurrence, version, effective_from, contact_id, device, committed_at, "
-        + OutcomeColumns.names
+        + OutcomeColumns.names + ", message_id"
 
     private static let insert: String = {
         let names = columns.split(separator: ",").dropFirst()
-        return "INSERT INTO change (\(names.joined(separator: ",")), message_id) VALUES ("
-            + Array(repeating: "?", count: names.count + 1).joined(separator: ", ") + ")"
+        return "INSERT INTO change (\(names.joined(separator: ","))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
     }()
 
     /// Appends this change to the log and returns it with its new revision.
-    func append(to db: Database, messageID: String? = nil) throws -> StoreChange {
+    func append(to db: Database) throws -> StoreChange {
         let fields: [(any DatabaseValueConvertible)?] = [
             kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
             effectiveFrom?.daysSinceEpoch, contactID, outcome?.device ?? device, committedAt.timeIntervalSince1970,
@@ -130,6 +135,6 @@ extension StoreChange {
             outcome: try OutcomeColumns.decode(row, at: 10, device: device),
             version: row[5],
             effectiveFrom: (row[6] as Int?).map(CalendarDay.init(daysSinceEpoch:)),
-            contactID: row[7], device: device, committedAt: Date(timeIntervalSince1970: row[9]))
+            contactID: row[7], messageID: row[17], device: device, committedAt: Date(timeIntervalSince1970: row[9]))
     }
 }

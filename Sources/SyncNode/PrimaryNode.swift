@@ -32,6 +32,8 @@ public final class PrimaryNode: Sendable {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // A peer that stops sending mid-frame still hears why it is being closed.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .bind(host: configuration.host, port: configuration.port) { channel in
                 FramedChannel.configure(channel, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)

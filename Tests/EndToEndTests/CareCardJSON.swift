@@ -61,6 +61,7 @@ struct Change: Decodable {
     var kind: String
     var activity: String?
     var event: Key?
+    var messageID: String?
     var device: String
 }
 

@@ -72,19 +72,26 @@ struct CommandFailed: Error, CustomStringConvertible {
     var description: String { "exit \(result.status): \(result.stderr)" }
 }
 
-/// A long-running process whose output lines can be awaited.
+/// A long-running process whose output lines can be awaited and whose input can be written.
 final class RunningProcess: Sendable {
     private let process: Process
+    private let input: FileHandle
     private let lines = Mutex<[String]>([])
     private let condition = NSCondition()
+    private let running = DispatchGroup()
 
     init(_ executable: URL, _ arguments: [String]) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
+        let stdin = Pipe()
         process.standardOutput = out
+        process.standardInput = stdin
         process.standardError = FileHandle.nullDevice
+        input = stdin.fileHandleForWriting
+        running.enter()
+        process.terminationHandler = { [running] _ in running.leave() }
         try process.run()
         let reader = out.fileHandleForReading
         Thread { [self] in readLines(from: reader) }.start()
@@ -105,23 +112,54 @@ final class RunningProcess: Sendable {
                 condition.unlock()
             }
         }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Every line written so far.
+    var output: [String] { lines.withLock { $0 } }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes one line to the process's standard input.
+    func send(_ line: String) {
+        try? input.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Waits until a line satisfies `predicate`, or `timeout` passes.
-    func waitForLine(timeout: TimeInterval = 20, where predicate: (String) -> Bool) -> String? {
+    func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
+        waitForLines(count: 1, timeout: timeout, where: predicate)?.first
+    }
+
+    /// Waits until `count` lines satisfy `predicate`, or `timeout` passes.
+    func waitForLines(count: Int, timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> [String]? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = lines.withLock({ $0.first(where: predicate) }) { return line }
+            let matching = lines.withLock { $0.filter(predicate) }
+            if matching.count >= count { return matching }
             guard condition.wait(until: deadline) else { return nil }
         }
     }
 
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
+    /// Waits up to `timeout` for the process to end by itself.
+    @discardableResult
+    func waitForExit(timeout: TimeInterval = 30) -> Bool {
+        running.wait(timeout: .now() + timeout) == .success
     }
+
+    /// Sends `signal`, waits for the process to end, and kills it if it does not.
+    func stop(signal: Int32 = SIGTERM) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        if !waitForExit(timeout: 15) {
+            kill(process.processIdentifier, SIGKILL)
+            waitForExit()
+        }
+    }
+
+    var terminationStatus: Int32 { process.terminationStatus }
 }
 
 /// A directory for one test, removed afterwards.

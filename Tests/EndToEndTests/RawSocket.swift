@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain TCP client on loopback for sending bytes no well-behaved peer would.
+final class RawSocket {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw ProcessFailed(description: "connect failed: errno \(errno)") }
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        guard write(descriptor, bytes, bytes.count) == bytes.count else {
+            throw ProcessFailed(description: "write failed: errno \(errno)")
+        }
+    }
+
+    func shutdownWrite() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Reads until the peer closes or `timeout` passes.
+    func receiveAll(timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
+        var interval = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(timeout)
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count == 0 { return (received, true) }
+            if count > 0 { received += chunk[0..<count] }
+            if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return (received, true) }
+        }
+        return (received, false)
+    }
+
+    deinit { close(descriptor) }
+}

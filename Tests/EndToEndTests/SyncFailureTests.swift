@@ -1,0 +1,135 @@
+import Foundation
+import NIOCore
+import SyncProtocol
+import Testing
+
+/// The sync protocol when things go wrong: a killed primary, a race, a hostile peer.
+@Suite(.serialized) struct SyncFailureTests {
+    let scratch = Scratch()
+
+    /// (3) The primary is killed during a burst of completions from several watches: after
+    /// a restart, every acknowledged completion is in the store, and none twice.
+    @Test func aKilledPrimaryLosesNoAcknowledgedCompletion() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let port = primary.port
+        let watches = try (0..<3).map { try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-\($0)")) }
+        for watch in watches { try watch.waitFor("context") }
+        // 3 watches × 14 days × 3 occurrences of golden apples, all distinct events.
+        let days = (8...21).map { String(format: "2026-11-%02d", $0) }
+        for (index, watch) in watches.enumerated() {
+            for day in days {
+                for occurrence in 0..<3 { watch.send("complete golden-apple@\(day) \(occurrence) w\(index)") }
+            }
+        }
+        try watches[0].waitFor("reply", count: 5) { $0["status"] as? String == "accepted" }
+        primary.stop(signal: SIGKILL)
+        let acknowledgedBeforeKill = Set(watches.flatMap { $0.messages("reply") }
+            .filter { $0["status"] as? String == "accepted" }.compactMap { $0["messageID"] as? String })
+        #expect(!acknowledgedBeforeKill.isEmpty)
+
+        let restarted = try PrimaryProcess(store: caresync.store, port: port)
+        defer { restarted.stop() }
+        let perWatch = days.count * 3
+        var acknowledged: [String] = []
+        for watch in watches {
+            let replies = try watch.waitFor("reply", count: perWatch, timeout: 60) { $0["status"] as? String == "accepted" }
+            acknowledged += replies.compactMap { $0["messageID"] as? String }
+        }
+        let recorded = try caresync.run("history", "--json").lines.map {
+            try JSONDecoder().decode(Change.self, from: Data($0.utf8))
+        }.compactMap(\.messageID)
+        #expect(recorded.count == Set(recorded).count, "a message was applied twice")
+        #expect(Set(acknowledged).count == 3 * perWatch)
+        #expect(Set(acknowledged).isSubset(of: Set(recorded)))
+        #expect(acknowledgedBeforeKill.isSubset(of: Set(recorded)))
+        let card = try caresync.json(EventList.self, "events", "golden-apple", "--from", days.first!, "--to", days.last!, "--json")
+        #expect(card.events.allSatisfy { $0.state == "completed" })
+    }
+
+    /// (4) Two companions complete the same event at once: every node converges on the
+    /// primary's result, and the loser stays in the history.
+    @Test func concurrentCompletionsOfOneEventConverge() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let first = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-a"))
+        let second = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-b"))
+        try first.waitForState("pain", 0, "initial")
+        try second.waitForState("pain", 0, "initial")
+        first.send("complete pain 0 3")
+        second.send("complete pain 0 8")
+        let replies = try [first, second].map { try $0.waitFor("reply").last! }
+        #expect(replies.allSatisfy { $0["status"] as? String == "accepted" })
+        #expect(replies.filter { $0["superseded"] as? Bool == true }.count <= 1)
+
+        let stored = try #require(try caresync.json(CareCard.self, "today", "--json").events.first { $0.activity == "pain" })
+        let winner = try #require(stored.values.first?.integer)
+        #expect([3, 8].contains(winner))
+        let revision = try caresync.json(CareCard.self, "today", "--json").revision
+        for watch in [first, second] {
+            let context = try watch.waitFor("context") { ($0["revision"] as? Int ?? 0) >= revision }.last!
+            #expect(WatchProcess.event(in: context, "pain", 0)?["values"] as? [String] == ["\(winner)"])
+        }
+        let kinds = try caresync.run("history", "--json", "--activity", "pain").lines.map {
+            try JSONDecoder().decode(Change.self, from: Data($0.utf8)).kind
+        }
+        #expect(kinds.filter { $0.hasPrefix("outcome") }.count == 2)
+    }
+
+    /// (5) Garbage, a truncated frame and an oversized length each get an Error and a
+    /// close; a connected watch notices nothing.
+    @Test func hostilePeersAreClosedAndOthersNoticeNothing() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        try watch.waitFor("context")
+        let cases: [(bytes: [UInt8], halfClose: Bool, code: Caresync_V1_ErrorCode)] = [
+            ([0, 0, 0, 4, 0xFF, 0xFF, 0xFF, 0xFF], false, .malformedFrame),
+            ([0, 0, 0, 10, 0x0A, 0x03], true, .malformedFrame),
+            ([0x7F, 0xFF, 0xFF, 0xFF], false, .payloadTooLarge),
+        ]
+        for (bytes, halfClose, code) in cases {
+            let socket = try RawSocket(port: primary.port)
+            try socket.send(bytes)
+            if halfClose { socket.shutdownWrite() }
+            let answer = socket.receiveAll(timeout: 10)
+            #expect(answer.closed, "the primary did not close the connection")
+            let error = try #require(try Self.firstFrame(answer.bytes), "no Error frame for \(bytes)").error
+            #expect(error.code == code, "\(error)")
+            #expect(error.fatal)
+        }
+        watch.send("complete golden-apple 0")
+        let reply = try watch.waitFor("reply").last!
+        #expect(reply["status"] as? String == "accepted")
+        #expect(watch.messages("disconnected").isEmpty)
+        #expect(watch.messages("error").isEmpty)
+    }
+
+    /// A client that connects and says nothing, or trickles bytes, is dropped after the
+    /// handshake deadline.
+    @Test func silentAndTricklingClientsAreDropped() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let silent = try RawSocket(port: primary.port)
+        let trickler = try RawSocket(port: primary.port)
+        // A Hello's first bytes, one every half second, never a whole frame.
+        for byte: UInt8 in [0, 0, 0, 40, 0x0A, 0x26] {
+            try trickler.send([byte])
+            usleep(500_000)
+        }
+        for socket in [silent, trickler] {
+            let answer = socket.receiveAll(timeout: 15)
+            #expect(answer.closed)
+            #expect(try Self.firstFrame(answer.bytes)?.error.code == .handshakeTimeout)
+        }
+    }
+
+    /// The first whole frame in `bytes`, decoded.
+    static func firstFrame(_ bytes: [UInt8]) throws -> Caresync_V1_Envelope? {
+        var buffer = ByteBuffer(bytes: bytes)
+        guard let length = buffer.readInteger(as: UInt32.self), let payload = buffer.readSlice(length: Int(length)) else {
+            return nil
+        }
+        return try Frame.decode(payload)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// The sync protocol end to end: a real primary, watch and widget, each its own process.
+@Suite(.serialized) struct SyncScenarioTests {
+    let scratch = Scratch()
+
+    func today(_ caresync: CareSyncCommand) throws -> CareCard {
+        try caresync.json(CareCard.self, "today", "--json")
+    }
+
+    func widget(_ endpoint: String, _ arguments: String...) throws -> CareSyncCommand.Result {
+        try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+            ["--connect", endpoint, "--state-dir", scratch.path("widget"), "--json"] + arguments)
+    }
+
+    /// (1) A completion on the watch reaches the primary's store and the widget's next refresh.
+    @Test func aWatchCompletionReachesTheStoreAndTheWidget() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        try watch.waitForState("golden-apple", 1, "initial")
+        watch.send("complete golden-apple 1")
+        let reply = try watch.waitFor("reply").last!
+        #expect(reply["status"] as? String == "accepted")
+        let revision = try #require(reply["revision"] as? Int)
+        // The watch's own next context shows it done.
+        try watch.waitForState("golden-apple", 1, "completed")
+
+        let card = try today(caresync)
+        #expect(card.revision >= revision)
+        let stored = try #require(card.events.first { $0.activity == "golden-apple" && $0.occurrence == 1 })
+        #expect(stored.state == "completed")
+        #expect(stored.device?.hasPrefix("watch-") == true)
+
+        let refresh = try widget(primary.endpoint)
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let context = try #require(refresh.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "context" })
+        #expect(WatchProcess.event(in: context, "golden-apple", 1)?["state"] as? String == "completed")
+        let incomplete = try #require(context["incomplete"] as? [[String: Any]])
+        #expect(!incomplete.contains { $0["activity"] as? String == "golden-apple" && $0["occurrence"] as? Int == 1 })
+        #expect(incomplete.contains { $0["activity"] as? String == "golden-apple" && $0["occurrence"] as? Int == 0 })
+    }
+
+    /// (2) Completions made while the primary is down wait in the watch's outbox, survive a
+    /// restart of the watch, and are applied once each, in order, when the primary returns.
+    @Test func offlineCompletionsAreAppliedOnceInOrder() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let port = primary.port
+        var watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        try watch.waitFor("context")
+        primary.stop()
+        try watch.waitFor("disconnected")
+        let start = try caresync.run("history", "--json").lines.count
+        let offline = ["golden-apple 0", "pain 0 4", "golden-apple 2"]
+        for command in offline { watch.send("complete \(command)") }
+        try watch.waitFor("reply", count: 3) { $0["status"] as? String == "queued" }
+        #expect(watch.quit())
+        // A new watch process on the same state directory holds the same outbox.
+        watch = try WatchProcess(endpoint: "127.0.0.1:\(port)", stateDir: scratch.path("watch"))
+        try watch.waitFor("cached")
+
+        let restarted = try PrimaryProcess(store: caresync.store, port: port)
+        defer { restarted.stop() }
+        let replies = try watch.waitFor("reply", count: 3, timeout: 40) { $0["status"] as? String == "accepted" }
+        #expect(replies.map { $0["activity"] as? String } == ["golden-apple", "pain", "golden-apple"])
+        let changes = try caresync.run("history", "--json", "--after", "\(start)").lines.map {
+            try JSONDecoder().decode(Change.self, from: Data($0.utf8))
+        }
+        #expect(changes.map(\.kind) == ["outcomeRecorded", "outcomeRecorded", "outcomeRecorded"])
+        #expect(changes.map { "\($0.activity ?? "") \($0.event?.occurrence ?? -1)" } == ["golden-apple 0", "pain 0", "golden-apple 2"])
+        #expect(Set(changes.compactMap(\.messageID)).count == 3)
+        #expect(replies.map { $0["revision"] as? Int } == changes.map(\.revision))
+    }
+
+    /// (6) A `caresync complete` from another process reaches connected companions.
+    @Test func aCommandLineCompletionReachesCompanions() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        try watch.waitForState("pain", 0, "initial")
+        let result = try caresync.run("complete", "pain", "--occurrence", "0", "--value", "6")
+        #expect(result.status == 0, "\(result.stderr)")
+        let context = try watch.waitForState("pain", 0, "completed")
+        #expect(WatchProcess.event(in: context, "pain", 0)?["values"] as? [String] == ["6"])
+    }
+}

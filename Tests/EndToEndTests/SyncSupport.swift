@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// A `caresync primary` process on loopback.
+final class PrimaryProcess {
+    let process: RunningProcess
+    let port: Int
+
+    /// Starts a primary on `store` (a free port unless one is given) and waits until it listens.
+    init(store: String, port: Int = 0) throws {
+        process = try RunningProcess(
+            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store])
+        guard let line = process.waitForLine(where: { $0.contains("\"listening\"") }),
+              let listening = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let bound = listening["port"] as? Int
+        else { throw ProcessFailed(description: "the primary did not start listening: \(process.output)") }
+        self.port = bound
+    }
+
+    var endpoint: String { "127.0.0.1:\(port)" }
+
+    func stop(signal: Int32 = SIGTERM) {
+        process.stop(signal: signal)
+    }
+
+    deinit { process.stop(signal: SIGKILL) }
+}
+
+/// A `watch-sim --json` process.
+final class WatchProcess {
+    let process: RunningProcess
+
+    init(endpoint: String, stateDir: String) throws {
+        process = try RunningProcess(
+            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            ["--connect", endpoint, "--state-dir", stateDir, "--json"])
+    }
+
+    /// Every JSON line of `type` so far.
+    func messages(_ type: String) -> [[String: Any]] {
+        process.output.compactMap(Self.object).filter { $0["type"] as? String == type }
+    }
+
+    /// Waits for `count` JSON lines of `type` that satisfy `predicate`.
+    @discardableResult
+    func waitFor(_ type: String, count: Int = 1, timeout: TimeInterval = 30,
+                 where predicate: @escaping ([String: Any]) -> Bool = { _ in true }) throws -> [[String: Any]] {
+        guard let lines = process.waitForLines(count: count, timeout: timeout, where: { line in
+            guard let object = Self.object(line) else { return false }
+            return object["type"] as? String == type && predicate(object)
+        }) else {
+            throw ProcessFailed(description: "no \(count) × \(type) within \(timeout) s; output:\n" + process.output.suffix(20).joined(separator: "\n"))
+        }
+        return lines.compactMap(Self.object)
+    }
+
+    /// Waits for a context in which `activity` `occurrence` (today) has `state`.
+    @discardableResult
+    func waitForState(_ activity: String, _ occurrence: Int, _ state: String, timeout: TimeInterval = 30) throws -> [String: Any] {
+        try waitFor("context", timeout: timeout) { context in
+            Self.event(in: context, activity, occurrence)?["state"] as? String == state
+        }.last!
+    }
+
+    func send(_ command: String) {
+        process.send(command)
+    }
+
+    /// Asks the watch to say goodbye and exit; returns whether it did.
+    @discardableResult
+    func quit() -> Bool {
+        process.send("quit")
+        return process.waitForExit(timeout: 15)
+    }
+
+    static func event(in context: [String: Any], _ activity: String, _ occurrence: Int) -> [String: Any]? {
+        (context["events"] as? [[String: Any]])?.first {
+            $0["activity"] as? String == activity && $0["occurrence"] as? Int == occurrence
+        }
+    }
+
+    static func object(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+
+    deinit { process.stop(signal: SIGKILL) }
+}
+
+struct ProcessFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A store with the example plan loaded, for sync tests.
+func exampleStore(in scratch: Scratch) throws -> CareSyncCommand {
+    let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+    let load = try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
+    guard load.status == 0 else { throw CommandFailed(result: load) }
+    return caresync
+}
