@@ -21,6 +21,15 @@ extension CarePlanStore {
         return result.0
     }
 
+    /// The latest clock any recorded outcome carries, so a node can continue after it.
+    public func latestClock() throws(CarePlanStoreError) -> HybridTimestamp? {
+        try read { db in
+            try db.row(
+                "SELECT clock_ms, clock_logical, device FROM change WHERE clock_ms IS NOT NULL ORDER BY clock_ms DESC, clock_logical DESC, device DESC LIMIT 1"
+            ).map { HybridTimestamp(physical: $0[0], logical: UInt32($0[1] as Int64), node: $0[2]) }
+        }
+    }
+
     private func judge(_ db: Database, messageID: String, key: EventKey, outcome: Outcome) throws -> (CompletionReceipt, changed: Bool) {
         if let stored = try db.value(String.self, "SELECT receipt FROM sync_message WHERE message_id = ?", arguments: [messageID]) {
             var receipt = try StoredJSON.decode(CompletionReceipt.self, from: stored)
@@ -37,8 +46,9 @@ extension CarePlanStore {
         } catch let error as CarePlanStoreError {
             guard let rejection = CompletionReceipt.Rejection(error) else { throw error }
             receipt = CompletionReceipt(
-                messageID: messageID, status: .rejected, currentState: .initial, rejection: rejection,
-                detail: error.description)
+                messageID: messageID, status: .rejected,
+                currentState: rejection == .unknownActivity ? .initial : try currentOutcome(db, key)?.state ?? .initial,
+                rejection: rejection, detail: error.description)
         }
         try db.run(
             "INSERT INTO sync_message (message_id, revision, receipt) VALUES (?, ?, ?)",

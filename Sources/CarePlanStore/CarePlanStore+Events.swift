@@ -4,21 +4,33 @@ import GRDB
 extension CarePlanStore {
     /// The events of `day`, optionally of one kind, with their outcomes, in plan order.
     public func events(on day: CalendarDay, kind: ActivityKind? = nil) throws(CarePlanStoreError) -> [Event] {
+        try read { db in try events(db, on: day, kind: kind) }
+    }
+
+    /// The plan, its revision and the events of `days`, read in one transaction so that
+    /// the revision is exactly the one the events reflect.
+    public func snapshot(of days: [CalendarDay]) throws(CarePlanStoreError) -> PlanSnapshot {
         try read { db in
-            var sql = """
-                SELECT v.* FROM activity_version v JOIN activity a ON a.id = v.activity_id
-                WHERE v.effective_from <= ? AND (v.effective_until IS NULL OR v.effective_until > ?)
-                """
-            var arguments: StatementArguments = [day.daysSinceEpoch, day.daysSinceEpoch]
-            if let kind {
-                sql += " AND a.kind = ?"
-                arguments += [kind.rawValue]
-            }
-            sql += " ORDER BY a.position, a.id"
-            let versions = try db.rows(sql, arguments: arguments).map(version)
-            let outcomes = try Self.outcomes(db, sql: "WHERE o.day = ?", arguments: [day.daysSinceEpoch])
-            return versions.flatMap { $0.events(on: day) }.map { $0.with(outcomes[$0.key]) }
+            PlanSnapshot(
+                info: try Self.planInfo(db), revision: try Self.revision(db),
+                days: try days.map { ($0, try events(db, on: $0, kind: nil)) })
         }
+    }
+
+    func events(_ db: Database, on day: CalendarDay, kind: ActivityKind?) throws -> [Event] {
+        var sql = """
+            SELECT \(Self.versionColumns) FROM activity_version v JOIN activity a ON a.id = v.activity_id
+            WHERE v.effective_from <= ? AND (v.effective_until IS NULL OR v.effective_until > ?)
+            """
+        var arguments: StatementArguments = [day.daysSinceEpoch, day.daysSinceEpoch]
+        if let kind {
+            sql += " AND a.kind = ?"
+            arguments += [kind.rawValue]
+        }
+        sql += " ORDER BY a.position, a.id"
+        let versions = try db.rows(sql, arguments: arguments).map(version)
+        let outcomes = try Self.outcomes(db, sql: "WHERE o.day = ?", arguments: [day.daysSinceEpoch])
+        return versions.flatMap { $0.events(on: day) }.map { $0.with(outcomes[$0.key]) }
     }
 
     /// The events of one activity on `day`.

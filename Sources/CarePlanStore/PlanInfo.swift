@@ -12,6 +12,13 @@ public struct PlanInfo: Sendable, Hashable {
     public var start: CalendarDay?
 }
 
+/// The plan and the events of some days at one revision.
+public struct PlanSnapshot: Sendable {
+    public var info: PlanInfo
+    public var revision: Int
+    public var days: [(day: CalendarDay, events: [Event])]
+}
+
 extension CarePlanStore {
     /// The plan's id, title, time zone and start day.
     public func planInfo() throws(CarePlanStoreError) -> PlanInfo {

@@ -31,8 +31,9 @@ public struct CompanionConfiguration: Sendable {
     public var stateDirectory: String
     public var endpoint: PrimaryEndpoint
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
-    /// How long to wait for a completion's reply before leaving it to the outbox.
-    public var replyTimeout: Duration = .seconds(10)
+    /// How long to wait for a completion's reply before leaving it to the outbox (longer
+    /// than the store's 10 s busy timeout, so a locked store does not look like a dead link).
+    public var replyTimeout: Duration = .seconds(15)
     public var connectTimeout: TimeAmount = .seconds(5)
     /// The primary must answer the Hello within this time.
     public var handshakeTimeout: TimeAmount = .seconds(5)

@@ -92,15 +92,19 @@ public final class CompanionNode: Sendable {
     }
 
     /// Connects and stays connected until ``stop()``: reconnects after every failure, with
-    /// exponential backoff and jitter.
+    /// exponential backoff and jitter. Returns early if the primary refuses the companion
+    /// for good (VERSION_MISMATCH, PLAN_MISMATCH, NOT_PERMITTED in the handshake).
     public func run() async {
-        var attempt = 0
+        var failures = 0
         while !stopped.withLock({ $0 }) && !Task.isCancelled {
             let end = await CompanionSession(node: self).run()
             if stopped.withLock({ $0 }) { break }
             eventSink.yield(.disconnected(reason: end.reason))
-            attempt = end.wasEstablished ? 0 : attempt + 1
-            try? await configuration.sleep(configuration.backoff(attempt: attempt, random: Double.random(in: 0..<1)))
+            // Refused for good (no common version, another plan, a forbidden role): retrying
+            // cannot help until the companion itself changes.
+            if end.isFinal { break }
+            failures = end.wasEstablished ? 0 : failures + 1
+            try? await configuration.sleep(configuration.backoff(attempt: max(0, failures - 1), random: Double.random(in: 0..<1)))
         }
         eventSink.finish()
     }

@@ -16,7 +16,12 @@ struct CompanionSession: Sendable {
         var reason: String
         /// Whether the handshake succeeded (a later failure starts backoff afresh).
         var wasEstablished: Bool
+        /// Whether the primary refused the companion for good.
+        var isFinal = false
     }
+
+    /// Handshake refusals that retrying cannot fix.
+    static let finalRefusals: Set<Caresync_V1_ErrorCode> = [.versionMismatch, .planMismatch, .notPermitted]
 
     let node: CompanionNode
 
@@ -40,7 +45,13 @@ struct CompanionSession: Sendable {
         do {
             return try await channel.executeThenClose { inbound, outbound in
                 var frames = inbound.makeAsyncIterator()
-                let ack = try await handshake(&frames, outbound)
+                let ack: Caresync_V1_HelloAck
+                do {
+                    ack = try await handshake(&frames, outbound)
+                } catch let error as ProtocolError where error.code == .protocolViolation || error.code == .malformedFrame {
+                    try? await outbound.send(error.envelope())
+                    throw error
+                }
                 established = true
                 let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 node.session.withLock { $0 = CompanionNode.SessionHandle(wakeSender: wakeSender, channel: channel.channel) }
@@ -64,13 +75,20 @@ struct CompanionSession: Sendable {
                         finish((try? await keepAlive(outbound, every: ping)) ?? End(reason: "connection lost", wasEstablished: true))
                     }
                     defer { group.cancelAll() }
-                    finish(try await receive(&frames))
+                    do {
+                        finish(try await receive(&frames))
+                    } catch let error as ProtocolError {
+                        try? await outbound.send(error.envelope())
+                        throw error
+                    }
                     return firstEnd.value.withLock { $0! }
                 }
             }
         } catch let error as ProtocolError {
             node.eventSink.yield(.error(code: error.code.description, message: error.message))
-            return End(reason: error.message, wasEstablished: established)
+            return End(
+                reason: error.message, wasEstablished: established,
+                isFinal: !established && Self.finalRefusals.contains(error.code))
         } catch {
             return End(reason: "connection lost: \(error)", wasEstablished: established)
         }
@@ -93,7 +111,12 @@ struct CompanionSession: Sendable {
             throw ProtocolError(.notReachable, "the primary closed the connection during the handshake")
         }
         switch answer.body {
-        case .helloAck(let ack): return ack
+        case .helloAck(let ack):
+            guard ProtocolVersion.supported.contains(ack.protocolVersion), ack.role == .primary else {
+                throw ProtocolError(
+                    .protocolViolation, "the HelloAck chose version \(ack.protocolVersion) and role \(ack.role); expected a primary speaking \(ProtocolVersion.supported)")
+            }
+            return ack
         case .error(let error): throw ProtocolError(error.code, error.message)
         default: throw ProtocolError.unexpected("\(PrimaryConnection.name(of: answer))", during: "instead of HelloAck")
         }
@@ -147,7 +170,9 @@ struct CompanionSession: Sendable {
             guard let answer = await node.wireReplies.wait(
                 completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
             else {
-                return End(reason: "no reply to \(completion.messageID) within \(configuration.replyTimeout)", wasEstablished: true)
+                let reason = "no reply to \(completion.messageID) within \(configuration.replyTimeout)"
+                try? await outbound.send(ProtocolError(.replyTimedOut, reason).envelope(inReplyTo: completion.messageID))
+                return End(reason: reason, wasEstablished: true)
             }
             let key = (try? completion.eventKey()) ?? EventKey(activityID: completion.activityID, day: CalendarDay(daysSinceEpoch: 0), occurrence: 0)
             let result: CompletionResult

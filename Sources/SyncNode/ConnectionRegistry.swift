@@ -5,10 +5,12 @@ import SyncProtocol
 final class ConnectionRegistry: Sendable {
     typealias Goodbye = @Sendable (Caresync_V1_GoodbyeReason, String) async -> Void
 
-    private let entries = Mutex<(next: Int, goodbyes: [Int: Goodbye])>((0, [:]))
+    private let entries = Mutex<(next: Int, goodbyes: [Int: Goodbye], closed: Bool)>((0, [:], false))
 
-    func register(_ goodbye: @escaping Goodbye) -> Int {
+    /// Registers an open connection; `nil` once the primary has started saying goodbye.
+    func register(_ goodbye: @escaping Goodbye) -> Int? {
         entries.withLock { entries in
+            guard !entries.closed else { return nil }
             entries.next += 1
             entries.goodbyes[entries.next] = goodbye
             return entries.next
@@ -23,7 +25,10 @@ final class ConnectionRegistry: Sendable {
 
     /// Tells every connection why it is closing and closes it.
     func sayGoodbye(_ reason: Caresync_V1_GoodbyeReason, _ detail: String) async {
-        let goodbyes = entries.withLock { Array($0.goodbyes.values) }
+        let goodbyes = entries.withLock { entries in
+            entries.closed = true
+            return Array(entries.goodbyes.values)
+        }
         await withDiscardingTaskGroup { group in
             for goodbye in goodbyes { group.addTask { await goodbye(reason, detail) } }
         }

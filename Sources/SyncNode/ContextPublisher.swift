@@ -23,14 +23,14 @@ final class ContextPublisher: Sendable {
     }
 
     private let store: CarePlanStore
-    private let nodeID: String
+    private let clock: HybridClock
     private let now: @Sendable () -> Date
     private let tomorrowFrom: TimeOfDay
     private let state = Mutex(State())
 
-    init(store: CarePlanStore, nodeID: String, now: @escaping @Sendable () -> Date, tomorrowFrom: TimeOfDay) {
+    init(store: CarePlanStore, clock: HybridClock, now: @escaping @Sendable () -> Date, tomorrowFrom: TimeOfDay) {
         self.store = store
-        self.nodeID = nodeID
+        self.clock = clock
         self.now = now
         self.tomorrowFrom = tomorrowFrom
     }
@@ -77,18 +77,26 @@ final class ContextPublisher: Sendable {
             state.frames[variant] = (state.generation, task)
             return task
         }
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            // A failed build is not kept: the next request tries again.
+            state.withLock { state in
+                if state.frames[variant]?.frame == task { state.frames.removeValue(forKey: variant) }
+            }
+            throw error
+        }
     }
 
     /// Reads the plan's events for the variant's days and the revision they reflect.
     func build(_ variant: Variant) throws -> ApplicationContext {
-        let info = try store.planInfo()
-        let revision = try store.revision()
         let days = variant.includesTomorrow ? [variant.today, variant.today.adding(days: 1)] : [variant.today]
+        let snapshot = try store.snapshot(of: days)
         let instant = now()
         return ApplicationContext(
-            revision: revision, planID: info.planID, planTitle: info.title ?? "", timeZone: info.timeZone?.identifier ?? "",
-            days: try days.map { day in ApplicationContext.Day(day: day, events: try store.events(on: day).map(ApplicationContext.Item.init)) },
-            generatedAt: instant, clock: HybridTimestamp.next(after: nil, now: instant, node: nodeID))
+            revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",
+            timeZone: snapshot.info.timeZone?.identifier ?? "",
+            days: snapshot.days.map { ApplicationContext.Day(day: $0.day, events: $0.events.map(ApplicationContext.Item.init)) },
+            generatedAt: instant, clock: clock.tick(now: instant))
     }
 }

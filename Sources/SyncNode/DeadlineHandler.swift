@@ -20,7 +20,7 @@ final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let deadlines: ConnectionDeadlines
     private var sawFrame = false
-    private var lastFrame = NIODeadline.now()
+    private var lastFrame = NIODeadline.uptimeNanoseconds(0)
     private var check: Scheduled<Void>?
 
     init(_ deadlines: ConnectionDeadlines) {
@@ -38,7 +38,7 @@ final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         sawFrame = true
-        lastFrame = .now()
+        lastFrame = context.eventLoop.now
         context.fireChannelRead(data)
     }
 

@@ -21,10 +21,12 @@ final class HybridClock: Sendable {
         }
     }
 
-    /// Merges another node's reading, so later ticks come after it.
-    func observe(_ reading: HybridTimestamp) {
+    /// Merges another node's reading, so later ticks come after it; returns the reading.
+    @discardableResult
+    func observe(_ reading: HybridTimestamp) -> HybridTimestamp {
         latest.withLock { latest in
             if latest.map({ $0 < reading }) ?? true { latest = reading }
         }
+        return reading
     }
 }

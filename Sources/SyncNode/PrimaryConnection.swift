@@ -22,18 +22,37 @@ struct PrimaryConnection {
             var frames = inbound.makeAsyncIterator()
             do {
                 let peer = try await handshake(&frames, outbound)
-                let registration = node.connections.register { [channel] reason, detail in
+                let goodbye: ConnectionRegistry.Goodbye = { [channel] reason, detail in
                     try? await outbound.send(.with { $0.goodbye = .with { $0.reason = reason; $0.detail = detail } })
                     try? await channel.channel.close()
                 }
+                // A connection made while the primary shuts down is told so at once.
+                guard let registration = node.connections.register(goodbye) else {
+                    await goodbye(.shutdown, "primary stopping")
+                    return
+                }
                 defer { node.connections.remove(registration) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await sendContexts(to: peer, outbound) }
+                    group.addTask {
+                        // Contexts stop only when the connection cannot carry them: close it,
+                        // so the companion reconnects rather than wait for contexts that never come.
+                        do {
+                            try await sendContexts(to: peer, outbound)
+                        } catch {
+                            let reason = (error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")
+                            try? await outbound.send(reason.envelope())
+                        }
+                        try? await channel.channel.close()
+                    }
                     defer { group.cancelAll() }
                     try await receive(&frames, from: peer, outbound)
                 }
             } catch let error as ProtocolError {
                 try? await outbound.send(error.envelope())
+            } catch is CancellationError {
+                return
+            } catch {
+                try? await outbound.send(ProtocolError(.internal, "the primary failed: \(error)").envelope())
             }
         }
     }
@@ -106,8 +125,11 @@ struct PrimaryConnection {
         }
         do {
             guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
+            var outcome = try completion.outcome(device: peer.nodeID)
+            // The primary's clock orders a completion that brings none by its arrival.
+            outcome.clock = outcome.clock.map(node.clock.observe) ?? node.clock.tick(now: node.configuration.now())
             let receipt = try await node.store.applyCompletion(
-                messageID: completion.messageID, key: completion.eventKey(), outcome: completion.outcome(device: peer.nodeID))
+                messageID: completion.messageID, key: completion.eventKey(), outcome: outcome)
             reply.status = receipt.status == .accepted ? .accepted : .rejected
             reply.revision = UInt64(receipt.revision ?? 0)
             reply.superseded = receipt.superseded
@@ -131,8 +153,12 @@ struct PrimaryConnection {
         let (id, updates) = node.publisher.subscribe()
         defer { node.publisher.unsubscribe(id) }
         for await _ in updates {
-            let zone = (try? node.store.planInfo().timeZone) ?? .gmt
-            try await outbound.write(node.publisher.frame(node.publisher.variant(for: peer.role, timeZone: zone)))
+            let zone = try node.store.planInfo().timeZone ?? .gmt
+            let frame = try await node.publisher.frame(node.publisher.variant(for: peer.role, timeZone: zone))
+            guard frame.readableBytes - 4 <= node.configuration.maximumFrameBytes else {
+                throw ProtocolError.frameTooLarge(announced: frame.readableBytes - 4, limit: node.configuration.maximumFrameBytes)
+            }
+            try await outbound.write(frame)
         }
     }
 

@@ -13,6 +13,8 @@ public final class PrimaryNode: Sendable {
     public let configuration: PrimaryConfiguration
     let store: CarePlanStore
     let publisher: ContextPublisher
+    /// The primary's hybrid clock: later than every clock it has recorded or sent.
+    let clock: HybridClock
     let connections = ConnectionRegistry()
     private let serverChannel = Mutex<(any Channel)?>(nil)
     private let stopping = Mutex(false)
@@ -20,8 +22,8 @@ public final class PrimaryNode: Sendable {
     public init(store: CarePlanStore, configuration: PrimaryConfiguration) {
         self.store = store
         self.configuration = configuration
-        publisher = ContextPublisher(
-            store: store, nodeID: configuration.nodeID, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
+        clock = HybridClock(node: configuration.nodeID)
+        publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
     }
 
     /// Listens and serves until ``shutdown()`` (or cancellation); calls `onListening` with
@@ -43,7 +45,8 @@ public final class PrimaryNode: Sendable {
         onListening(server.channel.localAddress!)
         try await withThrowingTaskGroup(of: Void.self) { watchers in
             let revision = try store.revision()
-            watchers.addTask { try await self.followStore(after: revision) }
+            if let latest = try store.latestClock() { clock.observe(latest) }
+            watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays() }
             await withDiscardingTaskGroup { sessions in
                 try? await server.executeThenClose { inbound in
@@ -63,10 +66,20 @@ public final class PrimaryNode: Sendable {
         serverChannel.withLock { $0 }?.close(promise: nil)
     }
 
-    /// Every committed change, by this process or another, makes a newer context.
-    private func followStore(after revision: Int) async throws {
-        for try await _ in store.changes(after: revision) {
-            publisher.invalidate()
+    /// Every committed change, by this process or another, makes a newer context and
+    /// advances the primary's clock past the change's. A failing read is retried.
+    private func followStore(after revision: Int) async {
+        var last = revision
+        while !Task.isCancelled {
+            do {
+                for try await change in store.changes(after: last) {
+                    if let reading = change.outcome?.clock { clock.observe(reading) }
+                    last = change.revision
+                    publisher.invalidate()
+                }
+            } catch {
+                try? await Task.sleep(for: .milliseconds(200))
+            }
         }
     }
 

@@ -160,7 +160,6 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
   case outsidePlanVersion // = 3
   case notPermitted // = 4
   case invalidResult // = 5
-  case storeUnavailable // = 6
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -175,7 +174,6 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
     case 3: self = .outsidePlanVersion
     case 4: self = .notPermitted
     case 5: self = .invalidResult
-    case 6: self = .storeUnavailable
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -188,7 +186,6 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
     case .outsidePlanVersion: return 3
     case .notPermitted: return 4
     case .invalidResult: return 5
-    case .storeUnavailable: return 6
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -201,7 +198,6 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
     .outsidePlanVersion,
     .notPermitted,
     .invalidResult,
-    .storeUnavailable,
   ]
 
 }
@@ -210,7 +206,6 @@ public nonisolated enum Caresync_V1_GoodbyeReason: SwiftProtobuf.Enum, Swift.Cas
   public typealias RawValue = Int
   case unspecified // = 0
   case shutdown // = 1
-  case idleTimeout // = 2
   case quit // = 3
   case UNRECOGNIZED(Int)
 
@@ -222,7 +217,6 @@ public nonisolated enum Caresync_V1_GoodbyeReason: SwiftProtobuf.Enum, Swift.Cas
     switch rawValue {
     case 0: self = .unspecified
     case 1: self = .shutdown
-    case 2: self = .idleTimeout
     case 3: self = .quit
     default: self = .UNRECOGNIZED(rawValue)
     }
@@ -232,7 +226,6 @@ public nonisolated enum Caresync_V1_GoodbyeReason: SwiftProtobuf.Enum, Swift.Cas
     switch self {
     case .unspecified: return 0
     case .shutdown: return 1
-    case .idleTimeout: return 2
     case .quit: return 3
     case .UNRECOGNIZED(let i): return i
     }
@@ -242,7 +235,6 @@ public nonisolated enum Caresync_V1_GoodbyeReason: SwiftProtobuf.Enum, Swift.Cas
   public static let allCases: [Caresync_V1_GoodbyeReason] = [
     .unspecified,
     .shutdown,
-    .idleTimeout,
     .quit,
   ]
 
@@ -486,7 +478,7 @@ public nonisolated struct Caresync_V1_HelloAck: Sendable {
 
   public var displayName: String = String()
 
-  /// The companion should send a Ping when it has sent nothing for this long.
+  /// The companion sends a Ping this often, so that both sides see traffic.
   public var pingIntervalMs: UInt32 = 0
 
   /// Either side closes a connection that has received nothing for this long.
@@ -892,11 +884,11 @@ nonisolated extension Caresync_V1_EventState: SwiftProtobuf._ProtoNameProviding 
 }
 
 nonisolated extension Caresync_V1_RejectReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_UNKNOWN_ACTIVITY\0\u{1}REJECT_REASON_NO_SUCH_OCCURRENCE\0\u{1}REJECT_REASON_OUTSIDE_PLAN_VERSION\0\u{1}REJECT_REASON_NOT_PERMITTED\0\u{1}REJECT_REASON_INVALID_RESULT\0\u{1}REJECT_REASON_STORE_UNAVAILABLE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_UNKNOWN_ACTIVITY\0\u{1}REJECT_REASON_NO_SUCH_OCCURRENCE\0\u{1}REJECT_REASON_OUTSIDE_PLAN_VERSION\0\u{1}REJECT_REASON_NOT_PERMITTED\0\u{1}REJECT_REASON_INVALID_RESULT\0")
 }
 
 nonisolated extension Caresync_V1_GoodbyeReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GOODBYE_REASON_UNSPECIFIED\0\u{1}GOODBYE_REASON_SHUTDOWN\0\u{1}GOODBYE_REASON_IDLE_TIMEOUT\0\u{1}GOODBYE_REASON_QUIT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GOODBYE_REASON_UNSPECIFIED\0\u{1}GOODBYE_REASON_SHUTDOWN\0\u{2}\u{2}GOODBYE_REASON_QUIT\0")
 }
 
 nonisolated extension Caresync_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {

@@ -1,0 +1,91 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import SyncNode
+import SyncProtocol
+import Testing
+
+@Suite(.serialized) struct CompanionNodeTests {
+    @Test func aWatchReceivesContextsAndRecordsCompletions() async throws {
+        let primary = try await TestPrimary()
+        let watch = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let running = Task { await watch.run() }
+        let context = try #require(await firstEvent(of: watch) { if case .context(let c) = $0 { c } else { nil } })
+        #expect(context.planTitle == "Test")
+        #expect(context.incomplete.count == 3)
+        let key = context.incomplete[1].key
+        let result = try await watch.complete(key, values: [OutcomeValue(.integer(1))])
+        guard case .accepted(let revision, false, .completed) = result else {
+            Issue.record("unexpected \(result)")
+            return
+        }
+        #expect(try primary.store.event(key).state == .completed)
+        #expect(try primary.store.revision() == revision)
+        #expect(watch.pending.isEmpty)
+        // The next context reflects it, and the clock it carries is later than the completion's.
+        let next = try #require(await firstEvent(of: watch) { event -> ApplicationContext? in
+            if case .context(let c) = event, c.revision >= revision { c } else { nil }
+        })
+        #expect(next.item(key)?.state == .completed)
+        let stored = try #require(try primary.store.event(key).outcome?.clock)
+        #expect(try #require(next.clock) > stored)
+        await watch.stop()
+        await running.value
+        await primary.stop()
+    }
+
+    @Test func aHouseholdDeviceMayNotRecord() async throws {
+        let primary = try await TestPrimary()
+        let household = try makeCompanion(.household, endpoint: primary.endpoint)
+        let running = Task { await household.run() }
+        let context = try #require(await firstEvent(of: household) { if case .context(let c) = $0 { c } else { nil } })
+        let before = try primary.store.revision()
+        let result = try await household.complete(context.incomplete[0].key)
+        #expect(result == .rejected(reason: "notPermitted", detail: "a household device may not record outcomes"))
+        #expect(try primary.store.revision() == before)
+        #expect(household.pending.isEmpty)
+        await household.stop()
+        await running.value
+        await primary.stop()
+    }
+
+    @Test func shutdownSaysGoodbyeAndTheCompanionKeepsItsContext() async throws {
+        let primary = try await TestPrimary()
+        let widget = try makeCompanion(.widget, endpoint: primary.endpoint)
+        let running = Task { await widget.run() }
+        _ = await firstEvent(of: widget) { if case .context(let c) = $0 { c } else { nil } }
+        primary.node.shutdown()
+        let reason = await firstEvent(of: widget) { if case .disconnected(let r) = $0 { r } else { nil } }
+        #expect(reason?.contains("goodbye") == true)
+        // Offline: the cached context shows, and a completion waits in the outbox.
+        #expect(widget.context?.incomplete.count == 3)
+        let key = try #require(widget.context?.incomplete.first?.key)
+        #expect(try await widget.complete(key) == .queued)
+        #expect(widget.pending == [key])
+        await widget.stop()
+        await running.value
+        await primary.stop()
+    }
+
+    /// A companion that follows another plan is refused for good and stops retrying.
+    @Test func anotherPlansPrimaryRefusesForGood() async throws {
+        let first = try await TestPrimary()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let watch = try makeCompanion(.watch, endpoint: first.endpoint, stateDirectory: state)
+        let running = Task { await watch.run() }
+        _ = await firstEvent(of: watch) { if case .context(let c) = $0 { c } else { nil } }
+        await watch.stop()
+        await running.value
+        await first.stop()
+
+        let second = try await TestPrimary()
+        let moved = try makeCompanion(.watch, endpoint: second.endpoint, stateDirectory: state)
+        #expect(moved.nodeID == watch.nodeID)
+        let runAgain = Task { await moved.run() }
+        let code = await firstEvent(of: moved) { if case .error(let code, _) = $0 { code } else { nil } }
+        #expect(code == "PLAN_MISMATCH")
+        // run() returns by itself: retrying cannot help.
+        await runAgain.value
+        await second.stop()
+    }
+}

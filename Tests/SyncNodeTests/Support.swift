@@ -1,0 +1,73 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import NIOCore
+import SyncNode
+import SyncProtocol
+
+/// A primary on loopback in this process, over a fresh store with one activity.
+final class TestPrimary: Sendable {
+    let directory: URL
+    let store: CarePlanStore
+    let node: PrimaryNode
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    init(activityID: String = "apple") async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-node-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let today = CalendarDay.containing(Date(), in: .gmt)
+        let activity = try Activity(
+            identifier: activityID, kind: .intervention, title: "Apple",
+            schedule: .daily(occurrences: 3, start: today.adding(days: -30)))
+        try store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
+        var configuration = PrimaryConfiguration(nodeID: "primary-test")
+        configuration.port = 0
+        let node = PrimaryNode(store: store, configuration: configuration)
+        self.node = node
+        let (ports, portSink) = AsyncStream<Int>.makeStream()
+        task = Task { try await node.run { portSink.yield($0.port ?? 0) } }
+        var iterator = ports.makeAsyncIterator()
+        port = await iterator.next() ?? 0
+    }
+
+    var endpoint: PrimaryEndpoint { PrimaryEndpoint(host: "127.0.0.1", port: port) }
+
+    func stop() async {
+        node.shutdown()
+        _ = await task.result
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A companion node in this process with its own state directory.
+func makeCompanion(_ role: Caresync_V1_Role, endpoint: PrimaryEndpoint, stateDirectory: String? = nil) throws -> CompanionNode {
+    let directory = stateDirectory ?? FileManager.default.temporaryDirectory
+        .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+    var configuration = CompanionConfiguration(role: role, name: "Test \(role)", stateDirectory: directory, endpoint: endpoint)
+    configuration.initialBackoff = .milliseconds(20)
+    configuration.maximumBackoff = .milliseconds(200)
+    return try CompanionNode(configuration: configuration)
+}
+
+/// The first event of `node` that `match` accepts, within `timeout`.
+func firstEvent<T: Sendable>(
+    of node: CompanionNode, timeout: Duration = .seconds(20), _ match: @escaping @Sendable (CompanionEvent) -> T?
+) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask {
+            for await event in node.events {
+                if let found = match(event) { return found }
+            }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
