@@ -133,3 +133,69 @@ import Testing
         return try Frame.decode(payload)
     }
 }
+
+/// Peers that break the handshake or stop reading.
+@Suite(.serialized) struct SyncHandshakeAndBackpressureTests {
+    let scratch = Scratch()
+
+    @Test func noCommonVersionIsRefusedNamingBothSides() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let socket = try RawSocket(port: primary.port)
+        let hello = try Frame.encode(.with {
+            $0.hello = .with {
+                $0.protocolVersions = [2, 3]
+                $0.nodeID = "watch-from-the-future"
+                $0.role = .watch
+            }
+        })
+        try socket.send(Array(hello.readableBytesView))
+        let answer = socket.receiveAll(timeout: 10)
+        #expect(answer.closed)
+        let error = try #require(try SyncFailureTests.firstFrame(answer.bytes)).error
+        #expect(error.code == .versionMismatch)
+        #expect(error.message == "no common protocol version: the companion offers 2, 3, the primary speaks 1")
+    }
+
+    /// A companion that completes its handshake and then never reads: the primary keeps
+    /// at most a context or two for it while another watch goes on as usual.
+    @Test func aCompanionThatStopsReadingDelaysNobody() throws {
+        // 60 activities with long instructions make each context about 300 KB.
+        let activities = (0..<60).map { n in
+            #"{"id": "a\#(n)", "kind": "intervention", "title": "Activity \#(n)", "instructions": "\#(String(repeating: "x", count: 4000))", "schedule": {"occurrences": 1}}"#
+        }
+        let plan = scratch.path("big-plan.json")
+        try #"{"title": "Big", "timeZone": "UTC", "start": "2026-01-01", "activities": [\#(activities.joined(separator: ","))]}"#
+            .write(toFile: plan, atomically: true, encoding: .utf8)
+        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        #expect(try caresync.run("plan", "load", plan).status == 0)
+        let primary = try PrimaryProcess(store: caresync.store)
+
+        let stalled = try RawSocket(port: primary.port)
+        let hello = try Frame.encode(.with {
+            $0.hello = .with {
+                $0.protocolVersions = [1]
+                $0.nodeID = "stalled-widget"
+                $0.role = .widget
+            }
+        })
+        try stalled.send(Array(hello.readableBytesView))
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        try watch.waitFor("context")
+        let before = try residentMemory(of: primary.process.processIdentifier)
+        for n in 0..<60 { watch.send("complete a\(n) 0") }
+        let replies = try watch.waitFor("reply", count: 60, timeout: 90) { $0["status"] as? String == "accepted" }
+        let last = try #require(replies.compactMap { $0["revision"] as? Int }.max())
+        try watch.waitFor("context", timeout: 30) { ($0["revision"] as? Int ?? 0) >= last }
+        let after = try residentMemory(of: primary.process.processIdentifier)
+        // 60 contexts of ~300 KB queued for the stalled peer would be ~18 MB.
+        #expect(after - before < 12 << 20, "the primary grew by \(after - before) bytes")
+    }
+
+    /// VmRSS of a process, in bytes.
+    func residentMemory(of pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        return try #require(Int(line.split(separator: " ")[1])) * 1024
+    }
+}
