@@ -20,6 +20,12 @@ struct CompanionSession: Sendable {
         var isFinal = false
     }
 
+    /// The primary's Error in answer to the Hello.
+    struct Refusal: Error {
+        var code: Caresync_V1_ErrorCode
+        var message: String
+    }
+
     /// Handshake refusals that retrying cannot fix.
     static let finalRefusals: Set<Caresync_V1_ErrorCode> = [.versionMismatch, .planMismatch, .notPermitted]
 
@@ -84,11 +90,12 @@ struct CompanionSession: Sendable {
                     return firstEnd.value.withLock { $0! }
                 }
             }
+        } catch let refusal as Refusal {
+            node.eventSink.yield(.error(code: refusal.code.description, message: refusal.message))
+            return End(reason: refusal.message, wasEstablished: false, isFinal: Self.finalRefusals.contains(refusal.code))
         } catch let error as ProtocolError {
             node.eventSink.yield(.error(code: error.code.description, message: error.message))
-            return End(
-                reason: error.message, wasEstablished: established,
-                isFinal: !established && Self.finalRefusals.contains(error.code))
+            return End(reason: error.message, wasEstablished: established)
         } catch {
             return End(reason: "connection lost: \(error)", wasEstablished: established)
         }
@@ -117,7 +124,7 @@ struct CompanionSession: Sendable {
                     .protocolViolation, "the HelloAck chose version \(ack.protocolVersion) and role \(ack.role); expected a primary speaking \(ProtocolVersion.supported)")
             }
             return ack
-        case .error(let error): throw ProtocolError(error.code, error.message)
+        case .error(let error): throw Refusal(code: error.code, message: error.message)
         default: throw ProtocolError.unexpected("\(PrimaryConnection.name(of: answer))", during: "instead of HelloAck")
         }
     }

@@ -13,7 +13,7 @@ public struct PrimaryConfiguration: Sendable {
     public var name = "CareSync primary"
     public var nodeID: String
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
-    /// Companions ping when they have sent nothing for this long.
+    /// Companions send a Ping this often.
     public var pingInterval: TimeAmount = .seconds(15)
     /// A connection that has received nothing for this long is closed.
     public var idleTimeout: TimeAmount = .seconds(45)

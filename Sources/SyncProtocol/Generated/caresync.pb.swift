@@ -670,7 +670,8 @@ public nonisolated struct Caresync_V1_ApplicationContext: Sendable {
   fileprivate var _clock: Caresync_V1_HybridTimestamp? = nil
 }
 
-/// Companion -> primary: record an outcome. Answered by exactly one CompletionReply.
+/// Companion -> primary: record an outcome. Answered by exactly one CompletionReply, or by
+/// an Error whose in_reply_to is its message id.
 public nonisolated struct Caresync_V1_Completion: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
