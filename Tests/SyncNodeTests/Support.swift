@@ -13,7 +13,8 @@ final class TestPrimary: Sendable {
     let port: Int
     private let task: Task<Void, any Error>
 
-    init(activityID: String = "apple") async throws {
+    /// - Parameter now: the primary's wall clock (default: the real one).
+    init(activityID: String = "apple", now: (@Sendable () -> Date)? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-node-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
@@ -24,6 +25,7 @@ final class TestPrimary: Sendable {
         try store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(nodeID: "primary-test")
         configuration.port = 0
+        if let now { configuration.now = now }
         let node = PrimaryNode(store: store, configuration: configuration)
         self.node = node
         let (ports, portSink) = AsyncStream<Int>.makeStream()
