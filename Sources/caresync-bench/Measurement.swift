@@ -23,12 +23,23 @@ struct Samples {
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
+    /// Adds one duration, in seconds.
+    mutating func append(_ seconds: Double) {
+        self.seconds.append(seconds)
+    }
+
     var median: Double { percentile(50) }
     var total: Double { seconds.reduce(0, +) }
 
     /// `p50 … p99 … max …` in readable units.
     var summary: String {
         "p50 \(duration(percentile(50)))  p99 \(duration(percentile(99)))  max \(duration(percentile(100)))  (n=\(seconds.count))"
+    }
+
+    /// `p50 … p99 … p99.9 … max …`, for figures whose tail matters.
+    var tailSummary: String {
+        "p50 \(duration(percentile(50)))  p99 \(duration(percentile(99)))  p99.9 \(duration(percentile(99.9)))"
+            + "  max \(duration(percentile(100)))  (n=\(seconds.count))"
     }
 }
 
@@ -53,8 +64,23 @@ func bytes(_ count: Int) -> String {
 
 /// The process's peak resident memory, from /proc (Linux).
 func peakResidentMemory() -> Int? {
+    memoryStatus("VmHWM:")
+}
+
+/// The process's resident memory now, from /proc (Linux).
+func residentMemory() -> Int? {
+    memoryStatus("VmRSS:")
+}
+
+/// Starts ``peakResidentMemory()`` afresh from the current resident memory (Linux 4.0 and
+/// later); returns whether the kernel allowed it.
+func resetPeakResidentMemory() -> Bool {
+    (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+}
+
+private func memoryStatus(_ field: String) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
           let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
     return kib * 1024
 }

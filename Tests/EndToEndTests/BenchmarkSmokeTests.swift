@@ -20,4 +20,19 @@ struct BenchmarkSmokeTests {
         }
         #expect(result.lines.contains { $0.contains("p50") && $0.contains("p99") })
     }
+
+    @Test func syncBenchmarkPrintsEveryFigure() throws {
+        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
+        let result = try CareSyncCommand.run(executable: bench, [
+            "sync", "--companions", "1,3", "--completions", "15", "--seconds", "0.5", "--sustained-limit", "50",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        for figure in [
+            "TCP round trip + one commit (the floor)", "round trip: complete() until .accepted",
+            "fan-out: until every other companion has it", "sustained completions", "peak RSS", "round trip ÷ floor",
+        ] {
+            #expect(result.lines.contains { $0.contains(figure) }, "missing \(figure)")
+        }
+        #expect(result.lines.contains { $0.contains("3 companions") })
+    }
 }

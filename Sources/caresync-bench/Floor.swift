@@ -1,0 +1,125 @@
+import Foundation
+import GRDB
+import NIOCore
+import NIOPosix
+
+/// The floor under a completion's round trip: a loopback TCP echo over NIO whose server
+/// commits one SQLite row (WAL, `synchronous = FULL`, as the store asks for) before it answers.
+struct Floor {
+    /// Echo without the commit.
+    var roundTrip = Samples()
+    /// The commit alone.
+    var commit = Samples()
+    /// The commit alone at `synchronous = NORMAL`, where GRDB leaves a DatabasePool's writer.
+    var normalCommit = Samples()
+    /// Echo with the commit: the floor.
+    var both = Samples()
+
+    /// Measures each figure `count` times, stopping early at `deadline`.
+    static func measure(count: Int, until deadline: ContinuousClock.Instant) async throws -> Floor {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-floor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pool = try DatabasePool(path: directory.appendingPathComponent("floor.sqlite").path)
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE request (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)") }
+
+        var floor = Floor()
+        let clock = ContinuousClock()
+        for n in 0..<count where clock.now < deadline {
+            floor.normalCommit.append(try clock.measure { try insert(n, into: pool) }.seconds)
+        }
+        // A DatabasePool sets its writer to NORMAL as it opens (after any `prepareDatabase`),
+        // which syncs the WAL only at checkpoints; the floor commits as an outcome must.
+        let level = try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        guard level == 2 else { throw BenchmarkFailure("the floor's database would not take synchronous = FULL") }
+        for n in 0..<count where clock.now < deadline {
+            floor.commit.append(try clock.measure { try insert(n, into: pool) }.seconds)
+        }
+        floor.roundTrip = try await echo(count: count, committingTo: nil, until: deadline)
+        floor.both = try await echo(count: count, committingTo: pool, until: deadline)
+        try pool.close()
+        return floor
+    }
+
+    static func insert(_ n: Int, into pool: DatabasePool) throws {
+        try pool.write { db in try db.execute(sql: "INSERT INTO request (n) VALUES (?)", arguments: [n]) }
+    }
+
+    /// Round trips of an 8-byte request to a fresh echo server on 127.0.0.1, one at a time.
+    private static func echo(count: Int, committingTo pool: DatabasePool?, until deadline: ContinuousClock.Instant) async throws -> Samples {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(ByteToMessageHandler(RequestDecoder()), Echo(pool: pool))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let client = try await ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: "127.0.0.1", port: server.localAddress!.port!) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestDecoder()))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        var samples = Samples()
+        do {
+            try await client.executeThenClose { inbound, outbound in
+                var replies = inbound.makeAsyncIterator()
+                let clock = ContinuousClock()
+                for n in 0..<count where clock.now < deadline {
+                    let start = clock.now
+                    try await outbound.write(ByteBuffer(integer: UInt64(n)))
+                    guard try await replies.next() != nil else { throw BenchmarkFailure("the floor's echo server closed the connection") }
+                    samples.append(start.duration(to: clock.now).seconds)
+                }
+            }
+        } catch {
+            try? await server.close()
+            throw error
+        }
+        try await server.close()
+        return samples
+    }
+}
+
+/// Splits the stream into 8-byte requests.
+private struct RequestDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let request = buffer.readSlice(length: 8) else { return .needMoreData }
+        context.fireChannelRead(wrapInboundOut(request))
+        return .continue
+    }
+}
+
+/// Answers each request with itself, after committing it when there is a pool.
+private final class Echo: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    let pool: DatabasePool?
+
+    init(pool: DatabasePool?) {
+        self.pool = pool
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        do {
+            let request = unwrapInboundIn(data)
+            if let pool, let n = request.getInteger(at: request.readerIndex, as: UInt64.self) {
+                try Floor.insert(Int(n), into: pool)
+            }
+            context.writeAndFlush(data, promise: nil)
+        } catch {
+            context.close(promise: nil)
+        }
+    }
+}
