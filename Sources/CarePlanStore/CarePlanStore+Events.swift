@@ -10,11 +10,18 @@ extension CarePlanStore {
     /// The plan, its revision and the events of `days`, read in one transaction so that
     /// the revision is exactly the one the events reflect.
     public func snapshot(of days: [CalendarDay]) throws(CarePlanStoreError) -> PlanSnapshot {
-        try read { db in
-            PlanSnapshot(
-                info: try Self.planInfo(db), revision: try Self.revision(db),
-                days: try days.map { ($0, try events(db, on: $0, kind: nil)) })
-        }
+        try read { db in try snapshot(db, days) }
+    }
+
+    /// ``snapshot(of:)`` without holding a thread of the caller's while SQLite works.
+    public func snapshot(of days: [CalendarDay]) async throws(CarePlanStoreError) -> PlanSnapshot {
+        try await read { [self] db in try snapshot(db, days) }
+    }
+
+    private func snapshot(_ db: Database, _ days: [CalendarDay]) throws -> PlanSnapshot {
+        PlanSnapshot(
+            info: try Self.planInfo(db), revision: try Self.revision(db),
+            days: try days.map { ($0, try events(db, on: $0, kind: nil)) })
     }
 
     func events(_ db: Database, on day: CalendarDay, kind: ActivityKind?) throws -> [Event] {

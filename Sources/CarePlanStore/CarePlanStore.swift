@@ -29,18 +29,22 @@ public final class CarePlanStore: Sendable {
         var configuration = Configuration()
         configuration.label = "CarePlanStore"
         configuration.busyMode = .timeout(busyTimeout)
-        configuration.prepareDatabase { db in
-            // An acknowledged outcome must survive a power cut, not only a crash.
-            try db.run("PRAGMA synchronous = FULL")
-        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // An acknowledged outcome must survive a power cut, not only a crash. (GRDB puts
+            // the writer of a WAL pool at NORMAL once it is open, so this comes after.)
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             try Schema.migrate(pool)
         } catch let error as CarePlanStoreError {
             throw error
         } catch {
             throw CarePlanStoreError(error, path: path)
         }
+    }
+
+    /// The writer's `PRAGMA synchronous` level (2 is FULL).
+    func synchronousLevel() throws -> Int {
+        try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// The newest revision: 0 for an empty store.
@@ -50,6 +54,15 @@ public final class CarePlanStore: Sendable {
 
     static func revision(_ db: Database) throws -> Int {
         try db.value(Int.self, "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+    }
+
+    /// Runs `body` in a read transaction off the caller's thread, mapping errors.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(CarePlanStoreError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw CarePlanStoreError(error, path: path)
+        }
     }
 
     /// Runs `body` in a read transaction, mapping errors to ``CarePlanStoreError``.

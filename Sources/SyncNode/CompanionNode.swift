@@ -82,7 +82,7 @@ public final class CompanionNode: Sendable {
             $0.reason = reason ?? ""
         }
         results.expect(completion.messageID)
-        try state.enqueue(completion)
+        try await state.enqueue(completion)
         guard let current = session.withLock({ $0 }) else {
             results.resolve(completion.messageID, nil)
             return .queued

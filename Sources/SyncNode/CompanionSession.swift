@@ -131,12 +131,13 @@ struct CompanionSession: Sendable {
 
     /// Contexts, replies and reminders from the primary, until it closes or says Goodbye.
     private func receive(_ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> End {
-        while let envelope = try await frames.nextEnvelope() {
+        while let payload = try await frames.next() {
+            let envelope = try Frame.decode(payload)
             switch envelope.body {
             case .applicationContext(let wire):
                 let context = try ApplicationContext(wire: wire)
                 if let reading = context.clock { node.clock.observe(reading) }
-                try node.state.cache(context)
+                try await node.state.cache(contextFrame: Array(payload.readableBytesView))
                 node.eventSink.yield(.context(context))
             case .completionReply(let reply):
                 node.wireReplies.resolve(reply.messageID, .reply(reply))
@@ -166,7 +167,7 @@ struct CompanionSession: Sendable {
         var wakeups = wake.makeAsyncIterator()
         var retry = 0
         while !Task.isCancelled {
-            guard var completion = try node.state.oldest() else {
+            guard var completion = try await node.state.oldest() else {
                 guard await wakeups.next() != nil else { break }
                 continue
             }
@@ -195,9 +196,11 @@ struct CompanionSession: Sendable {
                 continue
             }
             retry = 0
-            try node.state.remove(completion.messageID)
+            // The caller hears at once; removing it from the outbox may follow, since a
+            // resent message id only gets its stored answer again.
             node.results.resolve(completion.messageID, result)
             node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
+            try await node.state.remove(completion.messageID)
         }
         return End(reason: "stopped", wasEstablished: true)
     }

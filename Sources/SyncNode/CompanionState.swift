@@ -11,7 +11,11 @@ final class CompanionState: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        // WAL: one sync per commit instead of a rollback journal's four; FULL: a queued
+        // completion survives a power cut.
+        configuration.journalMode = .wal
         queue = try DatabaseQueue(path: directory + "/companion.sqlite", configuration: configuration)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 companion") { db in
             try db.execute(sql: """
@@ -41,30 +45,30 @@ final class CompanionState: Sendable {
         guard let bytes = try queue.read({ db in
             try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'")
         }) else { return nil }
-        return try ApplicationContext(wire: Caresync_V1_ApplicationContext(serializedBytes: bytes))
+        return try ApplicationContext(wire: Caresync_V1_Envelope(serializedBytes: bytes).applicationContext)
     }
 
-    func cache(_ context: ApplicationContext) throws {
-        let bytes: Data = try context.wire.serializedBytes()
-        try queue.write { db in
+    /// Keeps the frame payload of the newest context as it arrived, without re-encoding it.
+    func cache(contextFrame payload: [UInt8]) async throws {
+        try await queue.write { db in
             try db.execute(
                 sql: "INSERT INTO setting (key, value) VALUES ('context', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [bytes])
+                arguments: [Data(payload)])
         }
     }
 
     /// Appends a completion; it stays until the primary has answered it.
-    func enqueue(_ completion: Caresync_V1_Completion) throws {
+    func enqueue(_ completion: Caresync_V1_Completion) async throws {
         let bytes: Data = try completion.serializedBytes()
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(
                 sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [completion.messageID, bytes])
         }
     }
 
     /// The oldest unanswered completion.
-    func oldest() throws -> Caresync_V1_Completion? {
-        try queue.read { db in
+    func oldest() async throws -> Caresync_V1_Completion? {
+        try await queue.read { db in
             try Data.fetchOne(db, sql: "SELECT completion FROM outbox ORDER BY sequence LIMIT 1")
         }.map { try Caresync_V1_Completion(serializedBytes: $0) }
     }
@@ -76,7 +80,7 @@ final class CompanionState: Sendable {
         }.map { try Caresync_V1_Completion(serializedBytes: $0) }
     }
 
-    func remove(_ messageID: String) throws {
-        try queue.write { db in try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID]) }
+    func remove(_ messageID: String) async throws {
+        try await queue.write { db in try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID]) }
     }
 }

@@ -17,6 +17,8 @@ final class ContextPublisher: Sendable {
 
     private struct State {
         var generation = 0
+        /// The plan's time zone, read again after every change.
+        var timeZone: TimeZone?
         var frames: [Variant: (generation: Int, frame: Task<ByteBuffer, any Error>)] = [:]
         var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextSubscriber = 0
@@ -57,12 +59,19 @@ final class ContextPublisher: Sendable {
         state.withLock { state in
             state.generation += 1
             state.frames.removeAll()
+            state.timeZone = nil
             for subscriber in state.subscribers.values { subscriber.yield() }
         }
     }
 
     /// The variant a companion of `role` receives now.
-    func variant(for role: Caresync_V1_Role, timeZone: TimeZone) -> Variant {
+    func variant(for role: Caresync_V1_Role) throws -> Variant {
+        let timeZone = try state.withLock { state in
+            if let zone = state.timeZone { return zone }
+            let zone = try store.planInfo().timeZone ?? .gmt
+            state.timeZone = zone
+            return zone
+        }
         let instant = now()
         let today = CalendarDay.containing(instant, in: timeZone)
         let tomorrowAt = today.date(at: tomorrowFrom, in: timeZone)
@@ -73,7 +82,10 @@ final class ContextPublisher: Sendable {
     func frame(_ variant: Variant) async throws -> ByteBuffer {
         let task = state.withLock { state -> Task<ByteBuffer, any Error> in
             if let cached = state.frames[variant], cached.generation == state.generation { return cached.frame }
-            let task = Task { [self] in try Frame.encode(.with { $0.applicationContext = try build(variant).wire }) }
+            let task = Task { [self] in
+                let context = try await build(variant)
+                return try Frame.encode(.with { $0.applicationContext = context.wire })
+            }
             state.frames[variant] = (state.generation, task)
             return task
         }
@@ -89,9 +101,9 @@ final class ContextPublisher: Sendable {
     }
 
     /// Reads the plan's events for the variant's days and the revision they reflect.
-    func build(_ variant: Variant) throws -> ApplicationContext {
+    func build(_ variant: Variant) async throws -> ApplicationContext {
         let days = variant.includesTomorrow ? [variant.today, variant.today.adding(days: 1)] : [variant.today]
-        let snapshot = try store.snapshot(of: days)
+        let snapshot = try await store.snapshot(of: days)
         let instant = now()
         return ApplicationContext(
             revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",

@@ -24,6 +24,9 @@ public struct PrimaryConfiguration: Sendable {
     public var tomorrowFrom = TimeOfDay(hour: 20, minute: 0)!
     /// The wall clock: decides which day it is.
     public var now: @Sendable () -> Date = { Date() }
+    /// How often the primary looks at `now` for a new day (it also wakes at each boundary
+    /// it foresees); tests with a clock of their own make it short.
+    public var dayCheckInterval: Duration = .seconds(60)
 
     public init(nodeID: String) {
         self.nodeID = nodeID

@@ -153,8 +153,7 @@ struct PrimaryConnection {
         let (id, updates) = node.publisher.subscribe()
         defer { node.publisher.unsubscribe(id) }
         for await _ in updates {
-            let zone = try node.store.planInfo().timeZone ?? .gmt
-            let frame = try await node.publisher.frame(node.publisher.variant(for: peer.role, timeZone: zone))
+            let frame = try await node.publisher.frame(node.publisher.variant(for: peer.role))
             guard frame.readableBytes - 4 <= node.configuration.maximumFrameBytes else {
                 throw ProtocolError.frameTooLarge(announced: frame.readableBytes - 4, limit: node.configuration.maximumFrameBytes)
             }

@@ -92,8 +92,9 @@ public final class PrimaryNode: Sendable {
             let today = CalendarDay.containing(now, in: zone)
             let boundaries = [today.date(at: configuration.tomorrowFrom, in: zone), today.adding(days: 1).start(in: zone)]
             let next = boundaries.first { $0 > now } ?? boundaries[1]
-            // Wake at the boundary, or within a minute to notice a change of time zone.
-            try await Task.sleep(for: .seconds(min(60, max(0.05, next.timeIntervalSince(now) + 0.01))))
+            // Wake at the boundary, or sooner to notice a changed time zone or clock.
+            let untilBoundary = Duration.seconds(max(0.05, next.timeIntervalSince(now) + 0.01))
+            try await Task.sleep(for: min(configuration.dayCheckInterval, untilBoundary))
             if CalendarDay.containing(configuration.now(), in: zone) != today || configuration.now() >= next {
                 publisher.invalidate()
             }

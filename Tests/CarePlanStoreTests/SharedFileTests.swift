@@ -1,5 +1,5 @@
 import CarePlan
-import CarePlanStore
+@testable import CarePlanStore
 import Foundation
 import Testing
 
@@ -66,5 +66,14 @@ struct SharedFileTests {
             return
         }
         #expect(reported == path)
+    }
+}
+
+/// Durability settings the store promises.
+struct DurabilityTests {
+    @Test func commitsAreSyncedToDisk() throws {
+        let scratch = Scratch()
+        let store = try CarePlanStore(path: scratch.path("store.sqlite"))
+        #expect(try store.synchronousLevel() == 2)
     }
 }

@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import Synchronization
 import SyncNode
 import SyncProtocol
 import Testing
@@ -7,20 +8,21 @@ import Testing
 /// Contexts follow the plan's calendar: tomorrow for a watch late in the evening, and a
 /// new day at midnight without any change to the store.
 @Suite(.serialized) struct DayRolloverTests {
-    /// A clock that starts `offset` seconds before the next midnight (UTC) and runs.
-    static func clock(secondsBeforeMidnight offset: Double) -> @Sendable () -> Date {
-        let started = Date()
-        let midnight = CalendarDay.containing(started, in: .gmt).adding(days: 1).start(in: .gmt)
-        return { midnight.addingTimeInterval(-offset + Date().timeIntervalSince(started)) }
+    /// A wall clock the test sets.
+    final class ManualClock: Sendable {
+        private let current: Mutex<Date>
+        init(_ start: Date) { current = Mutex(start) }
+        var now: Date { current.withLock { $0 } }
+        func set(_ date: Date) { current.withLock { $0 = date } }
     }
 
     @Test func aWatchSeesTomorrowInTheEveningAndTheNewDayAtMidnight() async throws {
-        let now = Self.clock(secondsBeforeMidnight: 1.5)
-        let primary = try await TestPrimary(now: now)
+        let today = CalendarDay.containing(Date(), in: .gmt)
+        let clock = ManualClock(today.date(at: TimeOfDay("23:00")!, in: .gmt))
+        let primary = try await TestPrimary(now: { clock.now })
         let watch = try makeCompanion(.watch, endpoint: primary.endpoint)
         let widget = try makeCompanion(.widget, endpoint: primary.endpoint)
         let tasks = [Task { await watch.run() }, Task { await widget.run() }]
-        let today = CalendarDay.containing(now(), in: .gmt)
 
         let evening = try #require(await firstEvent(of: watch) { if case .context(let c) = $0 { c } else { nil } })
         #expect(evening.days.map(\.day) == [today, today.adding(days: 1)])
@@ -29,6 +31,7 @@ import Testing
 
         // No store change: the context changes because the day does.
         let revision = try primary.store.revision()
+        clock.set(today.adding(days: 1).date(at: TimeOfDay("00:00")!, in: .gmt))
         let morning = try #require(await firstEvent(of: widget, timeout: .seconds(10)) { event -> ApplicationContext? in
             if case .context(let c) = event, c.days.first?.day == today.adding(days: 1) { c } else { nil }
         })

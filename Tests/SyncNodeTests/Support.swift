@@ -25,7 +25,10 @@ final class TestPrimary: Sendable {
         try store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(nodeID: "primary-test")
         configuration.port = 0
-        if let now { configuration.now = now }
+        if let now {
+            configuration.now = now
+            configuration.dayCheckInterval = .milliseconds(20)
+        }
         let node = PrimaryNode(store: store, configuration: configuration)
         self.node = node
         let (ports, portSink) = AsyncStream<Int>.makeStream()
