@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .library(name: "SyncNode", targets: ["SyncNode"]),
+        .library(name: "Discovery", targets: ["Discovery"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -41,6 +42,10 @@ let package = Package(
             name: "CarePlanStore",
             dependencies: ["CarePlan", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // DNS-SD through Avahi's Bonjour compatibility library.
+        .systemLibrary(name: "CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
+        // Advertise, browse and resolve services on the local network.
+        .target(name: "Discovery", dependencies: ["CDNSSD"]),
         // Primary and companion nodes over TCP.
         .target(
             name: "SyncNode",
@@ -93,6 +98,7 @@ let package = Package(
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -1,0 +1,121 @@
+import Discovery
+import Foundation
+import Testing
+
+/// Against the real Avahi daemon, running in the loopback-only namespace that
+/// `scripts/mdns-sandbox start` makes (scripts/test starts it).
+@Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
+struct DiscoveryTests {
+    let type = "_caresync._tcp"
+
+    /// A name no other test run uses.
+    func uniqueName(_ label: String) -> String {
+        "\(label) \(UUID().uuidString.prefix(6))"
+    }
+
+    @Test func advertiseBrowseResolve() async throws {
+        let name = uniqueName("Kitchen tablet")
+        let advertisement = try await ServiceAdvertisement.register(
+            name: name, type: type, port: 45_678, txt: ["txtvers": "1", "node": "primary-1", "role": "primary"])
+        defer { advertisement.cancel() }
+        #expect(advertisement.name == name)
+
+        let found = try #require(await firstFound(named: name))
+        let resolved = try await ServiceResolver.resolve(found)
+        #expect(resolved.port == 45_678)
+        #expect(resolved.address == "127.0.0.1")
+        #expect(resolved.txt == ["txtvers": "1", "node": "primary-1", "role": "primary"])
+    }
+
+    @Test func servicesPublishedByAvahiAreFoundAndOursAreListedByAvahi() async throws {
+        let theirs = uniqueName("Avahi published")
+        let publisher = Process()
+        publisher.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-publish")
+        publisher.arguments = ["-s", theirs, type, "7654", "txtvers=1", "role=primary"]
+        publisher.standardOutput = FileHandle.nullDevice
+        publisher.standardError = FileHandle.nullDevice
+        try publisher.run()
+        defer { publisher.terminate() }
+        let found = try #require(await firstFound(named: theirs))
+        #expect(try await ServiceResolver.resolve(found).txt["role"] == "primary")
+
+        let ours = "Ours-\(UUID().uuidString.prefix(6))"  // avahi-browse -p escapes spaces
+        let advertisement = try await ServiceAdvertisement.register(name: ours, type: type, port: 7655, txt: ["txtvers": "1", "plan": "p-1"])
+        defer { advertisement.cancel() }
+        let listing = try MDNSSandbox.run("/usr/bin/avahi-browse", ["-rpt", type])
+        let line = try #require(listing.split(separator: "\n").first { $0.hasPrefix("=") && $0.contains(ours) })
+        #expect(line.contains(";127.0.0.1;7655;"))
+        #expect(line.contains("\"plan=p-1\"") && line.contains("\"txtvers=1\""))
+    }
+
+    @Test func aNameConflictIsRenamedAndReported() async throws {
+        let name = uniqueName("Twin")
+        let first = try await ServiceAdvertisement.register(name: name, type: type, port: 7001, txt: [:])
+        defer { first.cancel() }
+        let second = try await ServiceAdvertisement.register(name: name, type: type, port: 7002, txt: [:])
+        defer { second.cancel() }
+        #expect(second.name == name + " #2")
+        let third = try await ServiceAdvertisement.register(name: name, type: type, port: 7004, txt: [:])
+        defer { third.cancel() }
+        #expect(third.name == name + " #3")
+    }
+
+    @Test func aWithdrawnServiceIsLost() async throws {
+        let name = uniqueName("Leaving")
+        let advertisement = try await ServiceAdvertisement.register(name: name, type: type, port: 7003, txt: [:])
+        let events = try ServiceBrowser.browse(type: type)
+        var sawFound = false
+        for await event in events {
+            switch event {
+            case .found(let service) where service.name == name:
+                sawFound = true
+                advertisement.cancel()
+            case .lost(let service) where service.name == name:
+                #expect(sawFound)
+                return
+            default:
+                continue
+            }
+        }
+        Issue.record("the browser ended without seeing the service leave")
+    }
+
+    func firstFound(named name: String, timeout: Duration = .seconds(10)) async -> DiscoveredService? {
+        guard let events = try? ServiceBrowser.browse(type: type) else { return nil }
+        return await withTaskGroup(of: DiscoveredService?.self) { group in
+            group.addTask {
+                for await event in events {
+                    if case .found(let service) = event, service.name == name { return service }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+enum MDNSSandbox {
+    static let isRunning: Bool = (try? run(repository + "/scripts/mdns-sandbox", ["status"]))?.hasPrefix("running") ?? false
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
