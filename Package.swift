@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "SyncNode",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "SyncNode", "SyncProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -77,7 +77,9 @@ let package = Package(
         // Companion simulators: a watch app and a home-screen widget.
         .target(
             name: "SimulatorSupport",
-            dependencies: ["SyncNode", "SyncProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Discovery", "SyncNode", "SyncProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Simulators/Support"
         ),
         .executableTarget(

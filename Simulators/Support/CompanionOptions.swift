@@ -5,8 +5,11 @@ import SyncProtocol
 
 /// Options every simulator takes.
 public struct CompanionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The primary's address.", valueName: "host:port"))
-    public var connect: String
+    @Option(help: ArgumentHelp("The primary's address; without it the primary is found on the network.", valueName: "host:port"))
+    public var connect: String?
+
+    @Option(help: ArgumentHelp("The primary to follow, by name or id, when several are on the network.", valueName: "name|id"))
+    public var primary: String?
 
     @Option(help: ArgumentHelp("Where the simulator keeps its id, last context and outbox.", valueName: "dir"))
     public var stateDir: String
@@ -20,12 +23,28 @@ public struct CompanionOptions: ParsableArguments {
     public init() {}
 
     public func validate() throws {
-        guard PrimaryEndpoint(connect) != nil else { throw ValidationError("--connect must be HOST:PORT, not \"\(connect)\"") }
+        if let connect, PrimaryEndpoint(connect) == nil {
+            throw ValidationError("--connect must be HOST:PORT, not \"\(connect)\"")
+        }
     }
 
-    /// The node's configuration for `role`.
-    public func configuration(role: Caresync_V1_Role, defaultName: String) -> CompanionConfiguration {
-        CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir, endpoint: PrimaryEndpoint(connect)!)
+    /// Where the primary is, for messages.
+    public var primaryDescription: String {
+        connect ?? primary.map { "\"\($0)\" on the network" } ?? "on the network"
+    }
+
+    /// The node's configuration for `role`: a fixed address, or discovery on the network
+    /// whose choice `report` hears about.
+    public func configuration(
+        role: Caresync_V1_Role, defaultName: String, report: @escaping @Sendable (String) -> Void
+    ) -> CompanionConfiguration {
+        if let connect, let endpoint = PrimaryEndpoint(connect) {
+            return CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir, endpoint: endpoint)
+        }
+        let discovery = PrimaryDiscovery(choice: primary, report: report)
+        return CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir) { known in
+            try await discovery.locate(knownPrimaryID: known)
+        }
     }
 }
 

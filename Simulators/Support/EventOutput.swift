@@ -67,6 +67,11 @@ public struct EventOutput: Sendable {
         write(fields, text: text)
     }
 
+    /// How discovery chose the primary.
+    public func showDiscovery(_ message: String) {
+        write(["type": "discovery", "message": message], text: message)
+    }
+
     public func showError(code: String, message: String) {
         write(["type": "error", "code": code, "message": message], text: "Error \(code): \(message)")
     }

@@ -23,8 +23,10 @@ struct WatchSimulator: AsyncParsableCommand {
     @OptionGroup var options: CompanionOptions
 
     func run() async throws {
-        let node = try CompanionNode(configuration: options.configuration(role: .watch, defaultName: "Watch"))
         let output = EventOutput(json: options.json)
+        let node = try CompanionNode(configuration: options.configuration(role: .watch, defaultName: "Watch") {
+            output.showDiscovery($0)
+        })
         if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await node.run() }

@@ -30,10 +30,10 @@ struct WidgetSimulator: AsyncParsableCommand {
 
     func run() async throws {
         let request = try complete.map(Self.parse)
-        var configuration = options.configuration(role: .widget, defaultName: "Widget")
+        let output = EventOutput(json: options.json)
+        var configuration = options.configuration(role: .widget, defaultName: "Widget") { output.showDiscovery($0) }
         configuration.replyTimeout = .seconds(timeout)
         let node = try CompanionNode(configuration: configuration)
-        let output = EventOutput(json: options.json)
         let runner = Task { await node.run() }
         let context = await firstContext(node, output: output)
         var status = Status.shown
@@ -43,7 +43,7 @@ struct WidgetSimulator: AsyncParsableCommand {
             output.show(cached, type: "cached", pending: node.pending)
             status = .unreachable
         } else {
-            output.showError(code: "NOT_REACHABLE", message: "no primary at \(options.connect) within \(timeout) s and nothing cached")
+            output.showError(code: "NOT_REACHABLE", message: "no primary \(options.primaryDescription) within \(timeout) s and nothing cached")
             status = .unreachable
         }
         if let (activity, occurrence, values) = request {

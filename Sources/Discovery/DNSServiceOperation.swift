@@ -14,6 +14,7 @@ final class DNSServiceOperation: @unchecked Sendable {
     /// Starts an operation: `create` calls the DNSService function with the context
     /// pointer it is given and returns its error code.
     init(_ create: (UnsafeMutablePointer<DNSServiceRef?>) -> DNSServiceErrorType) throws(DiscoveryError) {
+        _ = Self.quietCompatibilityWarning
         var ref: DNSServiceRef?
         let error = create(&ref)
         guard error == DNSServiceErrorType(kDNSServiceErr_NoError), let ref else { throw DiscoveryError(code: error) }
@@ -26,6 +27,11 @@ final class DNSServiceOperation: @unchecked Sendable {
         self.source = source
         source.resume()
     }
+
+    /// Avahi's compatibility layer prints a warning to stderr unless this is set first.
+    private static let quietCompatibilityWarning: Void = {
+        setenv("AVAHI_COMPAT_NOWARN", "1", 0)
+    }()
 
     /// Stops the callbacks and deallocates the ref; safe to call more than once.
     func cancel() {

@@ -7,11 +7,18 @@ public final class ServiceAdvertisement: Sendable {
     /// The name the daemon registered: the one asked for, or a renamed one ("… #2") after
     /// a conflict on the network.
     public let name: String
+    /// Yields once if the daemon drops the registration (when the daemon restarts, say);
+    /// the service is then no longer advertised and must be registered again.
+    public let ended: AsyncStream<DiscoveryError>
     private let operation: DNSServiceOperation
     private let box: CallbackBox<@Sendable (String?, DNSServiceErrorType) -> Void>
 
-    private init(name: String, operation: DNSServiceOperation, box: CallbackBox<@Sendable (String?, DNSServiceErrorType) -> Void>) {
+    private init(
+        name: String, ended: AsyncStream<DiscoveryError>, operation: DNSServiceOperation,
+        box: CallbackBox<@Sendable (String?, DNSServiceErrorType) -> Void>
+    ) {
         self.name = name
+        self.ended = ended
         self.operation = operation
         self.box = box
     }
@@ -46,8 +53,18 @@ public final class ServiceAdvertisement: Sendable {
         name: String, type: String, port: Int, txt: [String: String], timeout: Duration
     ) async throws(DiscoveryError) -> ServiceAdvertisement {
         let (confirmations, confirm) = AsyncStream<Result<String, DiscoveryError>>.makeStream()
+        let (ended, end) = AsyncStream<DiscoveryError>.makeStream()
+        let confirmed = Mutex(false)
         let box = CallbackBox<@Sendable (String?, DNSServiceErrorType) -> Void> { registered, error in
-            if error == DNSServiceErrorType(kDNSServiceErr_NoError), let registered {
+            let ok = error == DNSServiceErrorType(kDNSServiceErr_NoError)
+            if confirmed.withLock({ $0 }) {
+                // After confirmation only a failure is news: the registration is gone.
+                if !ok {
+                    end.yield(DiscoveryError(code: error))
+                    end.finish()
+                }
+            } else if ok, let registered {
+                confirmed.withLock { $0 = true }
                 confirm.yield(.success(registered))
             } else {
                 confirm.yield(.failure(DiscoveryError(code: error)))
@@ -80,7 +97,7 @@ public final class ServiceAdvertisement: Sendable {
         }
         switch first {
         case .success(let registered):
-            return ServiceAdvertisement(name: registered, operation: operation, box: box)
+            return ServiceAdvertisement(name: registered, ended: ended, operation: operation, box: box)
         case .failure(let error):
             operation.cancel()
             throw error

@@ -29,7 +29,9 @@ public struct CompanionConfiguration: Sendable {
     public var name: String
     /// Where the node keeps its id, its last context and its outbox.
     public var stateDirectory: String
-    public var endpoint: PrimaryEndpoint
+    /// Finds the primary before each connection attempt, given the id of the primary the
+    /// companion followed last (if any). The default returns a fixed address.
+    public var locate: @Sendable (_ knownPrimaryID: String?) async throws -> PrimaryEndpoint
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
     /// How long to wait for a completion's reply before leaving it to the outbox (longer
     /// than the store's 10 s busy timeout, so a locked store does not look like a dead link).
@@ -52,11 +54,20 @@ public struct CompanionConfiguration: Sendable {
     /// Waits between retries and pings; tests can pass their own.
     public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
+    /// A companion of a primary at a fixed address.
     public init(role: Caresync_V1_Role, name: String, stateDirectory: String, endpoint: PrimaryEndpoint) {
+        self.init(role: role, name: name, stateDirectory: stateDirectory) { _ in endpoint }
+    }
+
+    /// A companion that finds its primary with `locate` (on the network, say).
+    public init(
+        role: Caresync_V1_Role, name: String, stateDirectory: String,
+        locate: @escaping @Sendable (_ knownPrimaryID: String?) async throws -> PrimaryEndpoint
+    ) {
         self.role = role
         self.name = name
         self.stateDirectory = stateDirectory
-        self.endpoint = endpoint
+        self.locate = locate
     }
 
     /// The wait before retry number `attempt` (0-based), with jitter from `random`.

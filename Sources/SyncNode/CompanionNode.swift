@@ -59,6 +59,11 @@ public final class CompanionNode: Sendable {
         ((try? state.pending()) ?? []).compactMap { try? $0.eventKey() }
     }
 
+    /// The id of the primary this companion followed last, kept across restarts.
+    public var knownPrimaryID: String? {
+        try? state.primaryID()
+    }
+
     /// Whether a connection to the primary is up.
     public var isConnected: Bool {
         session.withLock { $0 != nil }

@@ -34,6 +34,12 @@ struct CompanionSession: Sendable {
     private var configuration: CompanionConfiguration { node.configuration }
 
     func run() async -> End {
+        let endpoint: PrimaryEndpoint
+        do {
+            endpoint = try await configuration.locate(node.knownPrimaryID)
+        } catch {
+            return End(reason: "cannot find the primary: \(error)", wasEstablished: false)
+        }
         let channel: FramedChannel
         do {
             let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
@@ -41,11 +47,11 @@ struct CompanionSession: Sendable {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(configuration.connectTimeout)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .connect(host: configuration.endpoint.host, port: configuration.endpoint.port) { channel in
+                .connect(host: endpoint.host, port: endpoint.port) { channel in
                     FramedChannel.configure(channel, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
                 }
         } catch {
-            return End(reason: "cannot reach the primary at \(configuration.endpoint): \(error)", wasEstablished: false)
+            return End(reason: "cannot reach the primary at \(endpoint): \(error)", wasEstablished: false)
         }
         var established = false
         do {
@@ -63,6 +69,7 @@ struct CompanionSession: Sendable {
                 node.session.withLock { $0 = CompanionNode.SessionHandle(wakeSender: wakeSender, channel: channel.channel) }
                 defer { node.session.withLock { $0 = nil } }
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
+                try await node.state.remember(primaryID: ack.nodeID)
                 node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName))
                 let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
                 // The sender and the pinger run beside the receiver; whichever ends first

@@ -40,6 +40,19 @@ final class CompanionState: Sendable {
         }
     }
 
+    /// The id of the primary this companion followed last.
+    func primaryID() throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'") }
+    }
+
+    func remember(primaryID: String) async throws {
+        try await queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO setting (key, value) VALUES ('primaryID', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [primaryID])
+        }
+    }
+
     /// The last context received, if any.
     func cachedContext() throws -> ApplicationContext? {
         guard let bytes = try queue.read({ db in

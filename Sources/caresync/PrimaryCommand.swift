@@ -1,9 +1,12 @@
 import ArgumentParser
 import CarePlanStore
+import Discovery
 import Dispatch
 import Foundation
 import NIOCore
+import Synchronization
 import SyncNode
+import SyncProtocol
 
 struct PrimaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +28,9 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: "The name companions see.")
     var name = "CareSync primary"
 
+    @Flag(inversion: .prefixedNo, help: "Advertise the primary on the local network with DNS-SD (_caresync._tcp).")
+    var advertise = true
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
@@ -41,15 +47,69 @@ struct PrimaryCommand: AsyncParsableCommand {
             defer { signals.cancel() }
             let json = json
             let nodeID = configuration.nodeID
+            let advertising = Advertising(enabled: advertise, json: json)
             try await node.run { address in
                 if json {
                     emit(#"{"event":"listening","host":"\#(address.ipAddress ?? "")","port":\#(address.port ?? 0),"nodeID":"\#(nodeID)","planID":"\#(info.planID)"}"#)
                 } else {
                     emit("Listening on \(address.ipAddress ?? ""):\(address.port ?? 0) as \"\(name)\" for plan \(info.planID)")
                 }
+                // No health information and no patient names: TXT records reach everyone.
+                advertising.start(name: name, port: address.port ?? 0, txt: [
+                    "txtvers": "1", "protocol": ProtocolVersion.supported.map(String.init).joined(separator: ","), "node": nodeID, "role": "primary",
+                    "plan": info.planID,
+                ])
             }
+            advertising.stop()
             emit(json ? #"{"event":"stopped"}"# : "Stopped.")
         }
+    }
+}
+
+/// The primary's DNS-SD advertisement, made once it listens. A missing daemon is reported
+/// once; the primary goes on serving its static address.
+final class Advertising: Sendable {
+    private let enabled: Bool
+    private let json: Bool
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    init(enabled: Bool, json: Bool) {
+        self.enabled = enabled
+        self.json = json
+    }
+
+    /// Advertises until ``stop()``, registering again whenever the daemon drops the
+    /// registration (a restarted daemon) and retrying while it is away.
+    func start(name: String, port: Int, txt: [String: String]) {
+        guard enabled else { return }
+        let json = json
+        let advertising = Task {
+            var reportedFailure = false
+            while !Task.isCancelled {
+                do {
+                    let advertisement = try await ServiceAdvertisement.register(
+                        name: name, type: "_caresync._tcp", port: port, txt: txt)
+                    reportedFailure = false
+                    emit(json ? #"{"event":"advertised","name":"\#(advertisement.name)","type":"_caresync._tcp"}"#
+                        : "Advertised as \"\(advertisement.name)\" (_caresync._tcp)")
+                    // Until the daemon drops it, or stop() cancels this task.
+                    for await _ in advertisement.ended { break }
+                    advertisement.cancel()
+                } catch {
+                    if !reportedFailure {
+                        try? FileHandle.standardError.write(contentsOf: Data("caresync: not advertised: \(error)\n".utf8))
+                        reportedFailure = true
+                    }
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        task.withLock { $0 = advertising }
+    }
+
+    /// Withdraws the advertisement.
+    func stop() {
+        task.withLock { $0 }?.cancel()
     }
 }
 

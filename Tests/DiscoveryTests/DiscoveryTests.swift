@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Against the real Avahi daemon, running in the loopback-only namespace that
-/// `scripts/mdns-sandbox start` makes (scripts/test starts it).
+/// `scripts/mdns-sandbox start` makes (scripts/test starts it). These services say
+/// `role=test`, so that companions looking for primaries meanwhile ignore them.
 @Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
 struct DiscoveryTests {
     let type = "_caresync._tcp"
@@ -16,7 +17,7 @@ struct DiscoveryTests {
     @Test func advertiseBrowseResolve() async throws {
         let name = uniqueName("Kitchen tablet")
         let advertisement = try await ServiceAdvertisement.register(
-            name: name, type: type, port: 45_678, txt: ["txtvers": "1", "node": "primary-1", "role": "primary"])
+            name: name, type: type, port: 45_678, txt: ["txtvers": "1", "node": "primary-1", "role": "test"])
         defer { advertisement.cancel() }
         #expect(advertisement.name == name)
 
@@ -24,20 +25,24 @@ struct DiscoveryTests {
         let resolved = try await ServiceResolver.resolve(found)
         #expect(resolved.port == 45_678)
         #expect(resolved.address == "127.0.0.1")
-        #expect(resolved.txt == ["txtvers": "1", "node": "primary-1", "role": "primary"])
+        #expect(resolved.txt == ["txtvers": "1", "node": "primary-1", "role": "test"])
     }
 
     @Test func servicesPublishedByAvahiAreFoundAndOursAreListedByAvahi() async throws {
         let theirs = uniqueName("Avahi published")
         let publisher = Process()
         publisher.executableURL = URL(fileURLWithPath: "/usr/bin/avahi-publish")
-        publisher.arguments = ["-s", theirs, type, "7654", "txtvers=1", "role=primary"]
+        publisher.arguments = ["-s", theirs, type, "7654", "txtvers=1", "role=test"]
         publisher.standardOutput = FileHandle.nullDevice
         publisher.standardError = FileHandle.nullDevice
         try publisher.run()
-        defer { publisher.terminate() }
+        defer {
+            // avahi-publish ignores SIGTERM while it waits on the daemon.
+            kill(publisher.processIdentifier, SIGKILL)
+            publisher.waitUntilExit()
+        }
         let found = try #require(await firstFound(named: theirs))
-        #expect(try await ServiceResolver.resolve(found).txt["role"] == "primary")
+        #expect(try await ServiceResolver.resolve(found).txt["role"] == "test")
 
         let ours = "Ours-\(UUID().uuidString.prefix(6))"  // avahi-browse -p escapes spaces
         let advertisement = try await ServiceAdvertisement.register(name: ours, type: type, port: 7655, txt: ["txtvers": "1", "plan": "p-1"])

@@ -6,10 +6,12 @@ final class PrimaryProcess {
     let process: RunningProcess
     let port: Int
 
-    /// Starts a primary on `store` (a free port unless one is given) and waits until it listens.
-    init(store: String, port: Int = 0) throws {
+    /// Starts a primary on `store` (a free port unless one is given) and waits until it
+    /// listens. It advertises itself on the network only if given a `name`.
+    init(store: String, port: Int = 0, name: String? = nil) throws {
+        let advertising = name.map { ["--name", $0] } ?? ["--no-advertise"]
         process = try RunningProcess(
-            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store])
+            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising)
         guard let line = process.waitForLine(where: { $0.contains("\"listening\"") }),
               let listening = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let bound = listening["port"] as? Int
@@ -34,6 +36,13 @@ final class WatchProcess {
         process = try RunningProcess(
             CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
             ["--connect", endpoint, "--state-dir", stateDir, "--json"])
+    }
+
+    /// A watch that finds its primary on the network (`--primary` chooses one by name or id).
+    init(discovering primary: String?, stateDir: String) throws {
+        process = try RunningProcess(
+            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            ["--state-dir", stateDir, "--json"] + (primary.map { ["--primary", $0] } ?? []))
     }
 
     /// Every JSON line of `type` so far.

@@ -1,0 +1,82 @@
+import Discovery
+import Foundation
+import SyncNode
+
+/// Finds the primary on the local network with DNS-SD: the one this companion followed
+/// before (by node id), or the one the user names, or on first use the only one there is.
+public struct PrimaryDiscovery: Sendable {
+    /// The service type every primary advertises.
+    public static let serviceType = "_caresync._tcp"
+
+    /// A primary's instance name or node id, from `--primary`.
+    public var choice: String?
+    /// How long to listen before deciding that every primary has been seen.
+    public var listening: Duration = .milliseconds(1500)
+    /// Told which primary was chosen and why, once per choice.
+    public var report: @Sendable (String) -> Void
+
+    public init(choice: String?, report: @escaping @Sendable (String) -> Void) {
+        self.choice = choice
+        self.report = report
+    }
+
+    public func locate(knownPrimaryID: String?) async throws -> PrimaryEndpoint {
+        let wanted = choice ?? knownPrimaryID
+        let primaries = try await browse(stopWhen: { service in wanted.map { Self.matches(service, $0) } ?? false })
+        let chosen: ResolvedService
+        if let wanted {
+            guard let match = primaries.first(where: { Self.matches($0, wanted) }) else {
+                throw DiscoveryFailure(description: "primary \"\(wanted)\" is not on the network" + Self.listing(primaries))
+            }
+            chosen = match
+        } else if primaries.count == 1 {
+            chosen = primaries[0]
+            report("found the only primary on the network: \(chosen.service.name) (\(chosen.txt["node"] ?? "?")) at \(chosen.address):\(chosen.port)")
+        } else if primaries.isEmpty {
+            throw DiscoveryFailure(description: "no CareSync primary found on the network; give its address with --connect HOST:PORT")
+        } else {
+            throw DiscoveryFailure(description: "several primaries on the network; choose one with --primary NAME|ID:" + Self.listing(primaries))
+        }
+        return PrimaryEndpoint(host: chosen.address, port: chosen.port)
+    }
+
+    /// Every primary heard within ``listening``, or fewer if `stopWhen` accepts one sooner.
+    private func browse(stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
+        let events = try ServiceBrowser.browse(type: Self.serviceType)
+        return await withTaskGroup(of: [ResolvedService]?.self) { group in
+            let (found, sink) = AsyncStream<ResolvedService>.makeStream()
+            group.addTask {
+                for await event in events {
+                    guard case .found(let service) = event,
+                          let resolved = try? await ServiceResolver.resolve(service) else { continue }
+                    sink.yield(resolved)
+                    if stopWhen(resolved) { break }
+                }
+                sink.finish()
+                return nil
+            }
+            group.addTask { [listening] in
+                try? await Task.sleep(for: listening)
+                sink.finish()
+                return nil
+            }
+            var primaries: [ResolvedService] = []
+            for await resolved in found where resolved.txt["role"] == "primary" { primaries.append(resolved) }
+            group.cancelAll()
+            return primaries
+        }
+    }
+
+    static func matches(_ service: ResolvedService, _ wanted: String) -> Bool {
+        service.service.name == wanted || service.txt["node"] == wanted
+    }
+
+    static func listing(_ primaries: [ResolvedService]) -> String {
+        primaries.map { "\n  \($0.service.name)  id \($0.txt["node"] ?? "?")  at \($0.address):\($0.port)" }.joined()
+    }
+}
+
+/// Why no primary could be chosen.
+public struct DiscoveryFailure: Error, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+enum MDNSSandbox {
+    static let isRunning = (try? CareSyncCommand.run(
+        executable: CareSyncCommand.repository.appendingPathComponent("scripts/mdns-sandbox"), ["status"]))?.status == 0
+}
+
+/// Primaries advertised with DNS-SD and watches that find them without an address, on the
+/// real Avahi daemon of the mDNS sandbox (scripts/test starts it).
+@Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
+struct DiscoveryScenarioTests {
+    let scratch = Scratch()
+
+    func name(_ label: String) -> String { "\(label) \(UUID().uuidString.prefix(4))" }
+
+    @Test func aWatchFindsTheOnlyPrimaryWithoutAnAddress() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primaryName = name("Kitchen tablet")
+        let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
+        let advertised = try #require(primary.process.waitForLine { $0.contains("\"advertised\"") })
+        #expect(advertised.contains("\"name\":\"\(primaryName)\""))
+        let watch = try WatchProcess(discovering: nil, stateDir: scratch.path("watch"))
+        let said = try watch.waitFor("discovery").last!
+        #expect((said["message"] as? String)?.contains("found the only primary on the network: \(primaryName)") == true)
+        let connected = try watch.waitFor("connected").last!
+        #expect(connected["name"] as? String == "CareSync primary" || connected["name"] as? String == primaryName)
+        try watch.waitFor("context")
+    }
+
+    @Test func withTwoPrimariesTheWatchListsThemOrTakesTheOneNamed() throws {
+        let first = try exampleStore(in: scratch)
+        let secondScratch = Scratch()
+        let second = try exampleStore(in: secondScratch)
+        let names = (name("Upstairs"), name("Downstairs"))
+        let one = try PrimaryProcess(store: first.store, name: names.0)
+        let two = try PrimaryProcess(store: second.store, name: names.1)
+        for primary in [one, two] { #expect(primary.process.waitForLine { $0.contains("\"advertised\"") } != nil) }
+
+        let undecided = try WatchProcess(discovering: nil, stateDir: scratch.path("undecided"))
+        let refusal = try undecided.waitFor("disconnected").last!
+        let reason = try #require(refusal["reason"] as? String)
+        #expect(reason.contains("several primaries") && reason.contains(names.0) && reason.contains(names.1))
+        #expect(undecided.messages("connected").isEmpty)
+
+        let decided = try WatchProcess(discovering: names.1, stateDir: scratch.path("decided"))
+        try decided.waitFor("connected")
+        let context = try decided.waitFor("context").last!
+        #expect(context["revision"] as? Int != nil)
+        #expect(decided.messages("discovery").isEmpty)
+    }
+
+    /// The primary comes back on another port: the running watch finds it by itself.
+    @Test func aRunningWatchFollowsItsPrimaryToANewPort() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primaryName = name("Moving tablet")
+        let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
+        let watch = try WatchProcess(discovering: primaryName, stateDir: scratch.path("watch"))
+        try watch.waitFor("connected")
+        let oldPort = primary.port
+        primary.stop()
+        try watch.waitFor("disconnected")
+        let moved = try PrimaryProcess(store: caresync.store, name: primaryName)
+        defer { moved.stop() }
+        #expect(moved.port != oldPort)
+        try watch.waitFor("connected", count: 2, timeout: 40)
+        watch.send("complete golden-apple 2")
+        #expect(try watch.waitFor("reply").last?["status"] as? String == "accepted")
+    }
+}
