@@ -100,7 +100,6 @@ let package = Package(
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
-        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]
@@ -111,7 +110,11 @@ let package = Package(
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         // End-to-end: runs the built executables as processes.
-        .testTarget(name: "EndToEndTests", dependencies: ["SyncProtocol", .product(name: "NIOCore", package: "swift-nio")]),
+        // End-to-end: the built executables as processes, and the real mDNS daemon.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Discovery", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,15 +1,20 @@
 import Foundation
 import Testing
 
+/// Everything that uses the real Avahi daemon, in the loopback-only namespace that
+/// `scripts/mdns-sandbox start` makes (scripts/test starts it). One serialized suite, since
+/// one of its tests restarts the daemon.
+@Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
+struct MDNSTests {}
+
 enum MDNSSandbox {
-    static let isRunning = (try? CareSyncCommand.run(
-        executable: CareSyncCommand.repository.appendingPathComponent("scripts/mdns-sandbox"), ["status"]))?.status == 0
+    static let script = CareSyncCommand.repository.appendingPathComponent("scripts/mdns-sandbox")
+    static let isRunning = (try? CareSyncCommand.run(executable: script, ["status"]))?.status == 0
 }
 
-/// Primaries advertised with DNS-SD and watches that find them without an address, on the
-/// real Avahi daemon of the mDNS sandbox (scripts/test starts it).
-@Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
-struct DiscoveryScenarioTests {
+extension MDNSTests {
+/// Primaries advertised with DNS-SD and watches that find them without an address.
+@Suite struct DiscoveryScenarioTests {
     let scratch = Scratch()
 
     func name(_ label: String) -> String { "\(label) \(UUID().uuidString.prefix(4))" }
@@ -67,4 +72,33 @@ struct DiscoveryScenarioTests {
         watch.send("complete golden-apple 2")
         #expect(try watch.waitFor("reply").last?["status"] as? String == "accepted")
     }
+
+    /// The daemon restarts: the primary advertises again, and a companion finds it.
+    @Test func aRestartedDaemonGetsTheAdvertisementBack() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primaryName = name("Steadfast")
+        let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
+        #expect(primary.process.waitForLine { $0.contains("\"advertised\"") } != nil)
+        let watch = try WatchProcess(discovering: primaryName, stateDir: scratch.path("watch"))
+        try watch.waitFor("connected")
+
+        let restart = try CareSyncCommand.run(executable: MDNSSandbox.script, ["restart"])
+        #expect(restart.status == 0, "\(restart.stderr)")
+        let advertised = primary.process.waitForLines(count: 2, timeout: 30) { $0.contains("\"advertised\"") }
+        #expect(advertised?.count == 2)
+        // The connection never depended on the daemon; a new companion finds the primary again.
+        #expect(watch.messages("disconnected").isEmpty)
+        let widget = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+            ["--primary", primaryName, "--state-dir", scratch.path("widget"), "--json"])
+        #expect(widget.status == 0, "\(widget.stdout)")
+        // And a running watch, when its primary moves, finds it through the new daemon.
+        let oldPort = primary.port
+        primary.stop()
+        let moved = try PrimaryProcess(store: caresync.store, name: primaryName)
+        defer { moved.stop() }
+        #expect(moved.port != oldPort)
+        try watch.waitFor("connected", count: 2, timeout: 40)
+    }
+}
 }

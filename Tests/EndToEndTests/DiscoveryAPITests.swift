@@ -2,11 +2,10 @@ import Discovery
 import Foundation
 import Testing
 
-/// Against the real Avahi daemon, running in the loopback-only namespace that
-/// `scripts/mdns-sandbox start` makes (scripts/test starts it). These services say
-/// `role=test`, so that companions looking for primaries meanwhile ignore them.
-@Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
-struct DiscoveryTests {
+extension MDNSTests {
+/// The Discovery module against the real daemon. These services say `role=test`, so that
+/// companions looking for primaries ignore them.
+@Suite struct DiscoveryAPITests {
     let type = "_caresync._tcp"
 
     /// A name no other test run uses.
@@ -47,7 +46,7 @@ struct DiscoveryTests {
         let ours = "Ours-\(UUID().uuidString.prefix(6))"  // avahi-browse -p escapes spaces
         let advertisement = try await ServiceAdvertisement.register(name: ours, type: type, port: 7655, txt: ["txtvers": "1", "plan": "p-1"])
         defer { advertisement.cancel() }
-        let listing = try MDNSSandbox.run("/usr/bin/avahi-browse", ["-rpt", type])
+        let listing = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/avahi-browse"), ["-rpt", type]).stdout
         let line = try #require(listing.split(separator: "\n").first { $0.hasPrefix("=") && $0.contains(ours) })
         #expect(line.contains(";127.0.0.1;7655;"))
         #expect(line.contains("\"plan=p-1\"") && line.contains("\"txtvers=1\""))
@@ -104,23 +103,4 @@ struct DiscoveryTests {
         }
     }
 }
-
-enum MDNSSandbox {
-    static let isRunning: Bool = (try? run(repository + "/scripts/mdns-sandbox", ["status"]))?.hasPrefix("running") ?? false
-
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
 }
