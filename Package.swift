@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "SyncNode", "SyncProtocol",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "SimulatorSupport", "SyncNode", "SyncProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -101,4 +101,12 @@ extension MDNSTests {
         try watch.waitFor("connected", count: 2, timeout: 40)
     }
 }
+
+    @Test func theDiscoveryBenchmarkPrintsItsFigures() throws {
+        let result = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"), ["discovery", "--runs", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.contains("primary start → companion connected") && $0.contains("worst") })
+        #expect(result.lines.contains { $0.contains("primary restart → companion reconnected") })
+    }
 }

@@ -1,0 +1,123 @@
+import ArgumentParser
+import CarePlan
+import CarePlanStore
+import Discovery
+import Foundation
+import NIOCore
+import SimulatorSupport
+import SyncNode
+
+struct DiscoveryBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "discovery",
+        abstract: "Time from a primary's start, and from its restart on a new port, until a companion is connected through mDNS.",
+        discussion: "Needs the mDNS daemon: scripts/mdns-sandbox start.")
+
+    @Option(help: "Runs to measure.")
+    var runs = 10
+
+    @Option(help: "Seconds to wait for a companion before giving up on a run.")
+    var timeout = 30.0
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-discovery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let today = CalendarDay.containing(Date(), in: .gmt)
+        try store.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
+
+        print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")
+        var starts = Samples()
+        var restarts = Samples()
+        for run in 0..<runs {
+            let name = "Bench primary \(run) \(UUID().uuidString.prefix(4))"
+            var configuration = CompanionConfiguration(
+                role: .watch, name: "Bench watch", stateDirectory: directory.appendingPathComponent("watch-\(run)").path
+            ) { known in try await PrimaryDiscovery(choice: name, report: { _ in }).locate(knownPrimaryID: known) }
+            configuration.replyTimeout = .seconds(timeout)
+            let watch = try CompanionNode(configuration: configuration)
+            let connections = Connections(watch)
+            let watching = Task { await watch.run() }
+
+            let clock = ContinuousClock()
+            var started = clock.now
+            var primary = try await AdvertisedPrimary(store: store, name: name)
+            try await connections.next(within: timeout, what: "a first connection in run \(run)")
+            starts.append((clock.now - started).seconds)
+
+            await primary.stop()
+            started = clock.now
+            primary = try await AdvertisedPrimary(store: store, name: name)
+            try await connections.next(within: timeout, what: "a reconnection in run \(run)")
+            restarts.append((clock.now - started).seconds)
+
+            await watch.stop()
+            await watching.value
+            await primary.stop()
+        }
+        report("primary start → companion connected", "median \(duration(starts.median))  worst \(duration(starts.percentile(100)))")
+        report("primary restart → companion reconnected", "median \(duration(restarts.median))  worst \(duration(restarts.percentile(100)))")
+    }
+}
+
+/// A primary on a free loopback port, advertised with DNS-SD.
+private struct AdvertisedPrimary {
+    let node: PrimaryNode
+    let task: Task<Void, any Error>
+    let advertisement: ServiceAdvertisement
+
+    init(store: CarePlanStore, name: String) async throws {
+        var configuration = PrimaryConfiguration(nodeID: "primary-bench")
+        configuration.port = 0
+        configuration.name = name
+        let node = PrimaryNode(store: store, configuration: configuration)
+        let (ports, sink) = AsyncStream<Int>.makeStream()
+        task = Task { try await node.run { sink.yield($0.port ?? 0) } }
+        var iterator = ports.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        self.node = node
+        advertisement = try await ServiceAdvertisement.register(
+            name: name, type: PrimaryDiscovery.serviceType, port: port,
+            txt: ["txtvers": "1", "role": "primary", "node": configuration.nodeID, "plan": try store.planInfo().planID])
+    }
+
+    func stop() async {
+        advertisement.cancel()
+        node.shutdown()
+        _ = await task.result
+    }
+}
+
+/// A companion's `.connected` events, awaited one at a time.
+private final class Connections: Sendable {
+    private let stream: AsyncStream<Void>
+
+    init(_ node: CompanionNode) {
+        let (stream, sink) = AsyncStream<Void>.makeStream()
+        self.stream = stream
+        Task {
+            for await event in node.events {
+                if case .connected = event { sink.yield() }
+            }
+            sink.finish()
+        }
+    }
+
+    func next(within seconds: Double, what: String) async throws {
+        let arrived = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [stream] in
+                for await _ in stream { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        guard arrived else { throw ValidationError("no \(what) within \(seconds) s") }
+    }
+}
