@@ -109,4 +109,30 @@ extension MDNSTests {
         #expect(result.lines.contains { $0.contains("primary start → companion connected") && $0.contains("worst") })
         #expect(result.lines.contains { $0.contains("primary restart → companion reconnected") })
     }
+
+    /// Without the daemon: one clear error that says what to do, and addresses still work.
+    @Test func withoutAvahiTheErrorSaysWhatToDoAndAddressesStillWork() throws {
+        let stop = try CareSyncCommand.run(
+            executable: URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", "caresync-mdns", "avahi-daemon", "-k"])
+        #expect(stop.status == 0, "\(stop.stderr)")
+        defer { _ = try? CareSyncCommand.run(executable: MDNSSandbox.script, ["restart"]) }
+        #expect((try CareSyncCommand.run(executable: MDNSSandbox.script, ["status"])).status != 0)
+
+        let scratch = Scratch()
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store, name: "Lonely \(UUID().uuidString.prefix(4))")
+        let complaint = try #require(primary.process.waitForLine { $0.hasPrefix("caresync: not advertised") })
+        #expect(complaint.contains("the mDNS daemon (Avahi) is not running") && complaint.contains("--connect HOST:PORT"))
+        let widget = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+            ["--connect", primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
+        #expect(widget.status == 0, "the static address must keep working: \(widget.stdout)")
+
+        let lost = try RunningProcess(
+            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"), ["--state-dir", scratch.path("watch"), "--json"])
+        defer { lost.stop() }
+        let reason = try #require(lost.waitForLine { $0.contains("\"disconnected\"") })
+        #expect(reason.contains("the mDNS daemon (Avahi) is not running"))
+        #expect(reason.contains("scripts/mdns-sandbox start") && reason.contains("--connect HOST:PORT"))
+    }
 }

@@ -72,7 +72,8 @@ struct CommandFailed: Error, CustomStringConvertible {
     var description: String { "exit \(result.status): \(result.stderr)" }
 }
 
-/// A long-running process whose output lines can be awaited and whose input can be written.
+/// A long-running process whose output lines (stdout and stderr together) can be awaited and
+/// whose input can be written.
 final class RunningProcess: Sendable {
     private let process: Process
     private let input: FileHandle
@@ -88,7 +89,7 @@ final class RunningProcess: Sendable {
         let stdin = Pipe()
         process.standardOutput = out
         process.standardInput = stdin
-        process.standardError = FileHandle.nullDevice
+        process.standardError = out  // stderr lines join stdout's, in order
         input = stdin.fileHandleForWriting
         running.enter()
         process.terminationHandler = { [running] _ in running.leave() }
