@@ -81,20 +81,8 @@ public final class ServiceAdvertisement: Sendable {
                     }, box.pointer)
             }
         }
-        let first = await withTaskGroup(of: Result<String, DiscoveryError>?.self) { group in
-            group.addTask {
-                for await confirmation in confirmations { return confirmation }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            confirm.finish()
-            return first
-        }
+        let first = await confirmations.first(within: timeout)
+        confirm.finish()
         switch first {
         case .success(let registered):
             return ServiceAdvertisement(name: registered, ended: ended, operation: operation, box: box)

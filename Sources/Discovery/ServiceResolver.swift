@@ -60,20 +60,8 @@ public enum ServiceResolver {
             operation.cancel()
             withExtendedLifetime(box) {}
         }
-        let first = await withTaskGroup(of: Answer?.self) { group in
-            group.addTask {
-                for await answer in answers { return answer }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            sink.finish()
-            return first
-        }
+        let first = await answers.first(within: timeout)
+        sink.finish()
         guard let first else { throw .timedOut(what) }
         return first
     }
