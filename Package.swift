@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .library(name: "SyncNode", targets: ["SyncNode"]),
         .library(name: "Discovery", targets: ["Discovery"]),
+        .library(name: "Reminders", targets: ["Reminders"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -46,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         // Advertise, browse and resolve services on the local network.
         .target(name: "Discovery", dependencies: ["CDNSSD"]),
+        // Reminders at the primary for events not yet done, planned on an injected clock.
+        .target(name: "Reminders", dependencies: ["CarePlan"]),
         // Primary and companion nodes over TCP.
         .target(
             name: "SyncNode",
@@ -100,6 +103,7 @@ let package = Package(
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
+        .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]

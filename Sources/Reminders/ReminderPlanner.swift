@@ -1,0 +1,81 @@
+import CarePlan
+import Foundation
+
+/// A reminder for one event, due at one instant.
+public struct Reminder: Sendable, Hashable, Codable, Comparable {
+    public var key: EventKey
+    public var title: String
+    /// The wall-clock time in the plan's time zone.
+    public var time: TimeOfDay
+    public var dueAt: Date
+
+    public init(key: EventKey, title: String, time: TimeOfDay, dueAt: Date) {
+        self.key = key
+        self.title = title
+        self.time = time
+        self.dueAt = dueAt
+    }
+
+    public static func < (lhs: Reminder, rhs: Reminder) -> Bool {
+        (lhs.dueAt, lhs.key) < (rhs.dueAt, rhs.key)
+    }
+}
+
+/// Plans the rolling window of pending reminders. Pure: the events and the current
+/// instant come in, so days of schedules can be planned in milliseconds.
+///
+/// Daylight saving: each wall time maps to exactly one instant (`CalendarDay.date(at:in:)`):
+/// a reminder at 02:30 on the spring-forward day is due once, at 03:30; on the autumn day a
+/// wall time that occurs twice is due at its first occurrence only.
+public struct ReminderPlanner: Sendable {
+    public var policy: ReminderPolicy
+    public var timeZone: TimeZone
+
+    public init(policy: ReminderPolicy = ReminderPolicy(), timeZone: TimeZone) {
+        self.policy = policy
+        self.timeZone = timeZone
+    }
+
+    /// The reminder for `event`, or `nil` if it needs none (done, or marked not done).
+    public func reminder(for event: Event) -> Reminder? {
+        guard event.state == .initial else { return nil }
+        let time = policy.time(of: event)
+        return Reminder(key: event.key, title: event.activity.title, time: time, dueAt: event.key.day.date(at: time, in: timeZone))
+    }
+
+    /// The pending window: reminders due at or after `instant` that have not fired, nearest
+    /// first, at most `policy.capacity`, looking no further than `policy.horizonDays`.
+    ///
+    /// - Parameters:
+    ///   - fired: reminders already delivered (or recorded as missed), which never come again;
+    ///     several reminders can fall due at one instant.
+    ///   - events: the events of a day, with their outcomes.
+    public func window(
+        from instant: Date, excluding fired: Set<EventKey> = [], events: (CalendarDay) throws -> [Event]
+    ) rethrows -> [Reminder] {
+        let today = CalendarDay.containing(instant, in: timeZone)
+        var window: [Reminder] = []
+        // Yesterday too: with a time-zone offset a day's reminders can start before "today".
+        for day in today.adding(days: -1)...today.adding(days: policy.horizonDays) {
+            window += try events(day).compactMap(reminder(for:)).filter { $0.dueAt >= instant && !fired.contains($0.key) }
+            // Days come in order, so once the window is full no later day can displace it.
+            if window.count >= policy.capacity, let last = window.max(), last.dueAt < day.adding(days: 1).start(in: timeZone) {
+                break
+            }
+        }
+        return Array(window.sorted().prefix(policy.capacity))
+    }
+
+    /// What happens to a reminder that fell due while the primary was down, seen at `now`.
+    public func catchUp(_ reminder: Reminder, now: Date) -> CatchUp {
+        now.timeIntervalSince(reminder.dueAt) <= Double(policy.gracePeriod.components.seconds) ? .fire : .missed
+    }
+}
+
+/// The start-up rule for reminders that fell due while the primary was down.
+public enum CatchUp: String, Sendable, Hashable, Codable {
+    /// Still within the grace period: fire it once, now.
+    case fire
+    /// Too late: record it as missed, never fire it.
+    case missed
+}
