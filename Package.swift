@@ -48,7 +48,7 @@ let package = Package(
         // Advertise, browse and resolve services on the local network.
         .target(name: "Discovery", dependencies: ["CDNSSD"]),
         // Reminders at the primary for events not yet done, planned on an injected clock.
-        .target(name: "Reminders", dependencies: ["CarePlan"]),
+        .target(name: "Reminders", dependencies: ["CarePlan", "CarePlanStore"]),
         // Primary and companion nodes over TCP.
         .target(
             name: "SyncNode",
@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
-        .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
+        .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -89,6 +89,22 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3 reminders") { db in
+            try db.execute(sql: """
+                CREATE TABLE reminder (
+                    activity_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    occurrence INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    time INTEGER NOT NULL,
+                    due_at REAL NOT NULL,
+                    status TEXT NOT NULL,
+                    decided_at REAL,
+                    PRIMARY KEY (activity_id, day, occurrence)
+                ) WITHOUT ROWID;
+                CREATE INDEX reminder_by_status ON reminder(status, due_at);
+                """)
+        }
         return migrator
     }
 

@@ -1,0 +1,112 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+
+/// The primary's reminders: keeps the pending window in the store, fires what falls due,
+/// and withdraws a reminder as soon as its event is done, whoever did it.
+///
+/// Every step takes the instant it runs at, so tests drive days of schedules in
+/// milliseconds; ``run(deliver:)`` is the thin loop that sleeps between steps.
+///
+/// Nothing fires twice: a reminder is recorded as fired in the store before it is
+/// delivered, so a restart never repeats it (a crash between the two loses that one
+/// delivery rather than doubling it).
+public final class ReminderScheduler: Sendable {
+    public let store: CarePlanStore
+    public let policy: ReminderPolicy
+    private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let wake = WakeSignal()
+
+    public init(
+        store: CarePlanStore, policy: ReminderPolicy = ReminderPolicy(), now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.store = store
+        self.policy = policy
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// Start-up: reminders that fell due while the primary was down fire now if they are
+    /// within the grace period, otherwise they are recorded as missed. Returns those to fire.
+    public func catchUp(at instant: Date) throws -> [Reminder] {
+        let planner = try planner()
+        var fire: [Reminder] = []
+        for entry in try store.reminders() where entry.reminder.dueAt <= instant {
+            guard try isStillDue(entry.reminder) else { continue }
+            switch planner.catchUp(entry.reminder, now: instant) {
+            case .fire:
+                if try store.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
+            case .missed:
+                try store.settle(entry.reminder, as: .missed, at: instant)
+            }
+        }
+        return fire
+    }
+
+    /// Fires every pending reminder due by `instant` whose event is still to do, then
+    /// plans the window again. Returns the reminders to deliver.
+    public func step(at instant: Date) throws -> [Reminder] {
+        var fire: [Reminder] = []
+        for entry in try store.reminders() where entry.reminder.dueAt <= instant {
+            if try isStillDue(entry.reminder), try store.settle(entry.reminder, as: .fired, at: instant) {
+                fire.append(entry.reminder)
+            }
+        }
+        _ = try replan(at: instant)
+        return fire
+    }
+
+    /// Plans the window from `instant` and keeps it in the store; returns when the next
+    /// reminder is due.
+    @discardableResult
+    public func replan(at instant: Date) throws -> Date? {
+        let planner = try planner()
+        let today = CalendarDay.containing(instant, in: planner.timeZone)
+        let settled = try store.settledReminderKeys(from: today.adding(days: -1))
+        let window = try planner.window(from: instant, excluding: settled) { try store.events(on: $0) }
+        try store.replacePendingReminders(with: window)
+        let snoozed = try store.reminders([.snoozed]).map(\.reminder)
+        return (window.map(\.dueAt) + snoozed.map(\.dueAt)).min()
+    }
+
+    /// Moves a reminder `minutes` later than `instant` (the watch's "snooze").
+    public func snooze(_ reminder: Reminder, minutes: Int, at instant: Date) throws {
+        var later = reminder
+        later.dueAt = instant.addingTimeInterval(Double(minutes) * 60)
+        try store.settle(later, as: .snoozed, at: instant)
+        wake.signal()
+    }
+
+    /// Catches up, then delivers reminders as they fall due until cancelled. Store changes
+    /// from any process (a completion withdraws a reminder) wake it to plan again.
+    public func run(deliver: @escaping @Sendable (Reminder) async -> Void) async throws {
+        for reminder in try catchUp(at: now()) { await deliver(reminder) }
+        let revision = try store.revision()
+        let changes = Task { [store, wake] in
+            for try await _ in store.changes(after: revision) { wake.signal() }
+        }
+        defer { changes.cancel() }
+        var next = try replan(at: now())
+        while !Task.isCancelled {
+            let delay = next.map { max(0, $0.timeIntervalSince(now())) } ?? 3600
+            await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep)
+            for reminder in try step(at: now()) { await deliver(reminder) }
+            next = try replan(at: now())
+        }
+    }
+
+    private func planner() throws -> ReminderPlanner {
+        ReminderPlanner(policy: policy, timeZone: try store.timeZone())
+    }
+
+    /// Whether the reminder's event still exists in the plan and is not done.
+    private func isStillDue(_ reminder: Reminder) throws -> Bool {
+        do {
+            return try store.event(reminder.key).state == .initial
+        } catch .unknownActivity, .outsideSchedule, .noSuchOccurrence {
+            return false
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Wakes one waiter early; a wake with nobody waiting is kept for the next wait.
+final class WakeSignal: Sendable {
+    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns when signalled or after `timeout`, whichever comes first.
+    func wait(timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let early = self.state.withLock { state -> Bool in
+                        if state.pending {
+                            state.pending = false
+                            return true
+                        }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if early { continuation.resume() }
+                }
+            }
+            group.addTask { try? await sleep(timeout) }
+            await group.next()
+            // Release the waiter if the timeout came first.
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+            group.cancelAll()
+        }
+    }
+}
