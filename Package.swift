@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CarePlan", "CarePlanStore", "SyncProtocol",
+                "CarePlan", "CarePlanStore", "Reminders", "SyncProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "SyncNode", "SyncProtocol",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "Reminders", "SyncNode", "SyncProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -15,6 +15,8 @@ struct WatchSimulator: AsyncParsableCommand {
               list                                  today's incomplete activities
               complete ACTIVITY OCCURRENCE [VALUE…] record it as done (values: numbers or text)
               skip ACTIVITY OCCURRENCE [REASON…]    record it as not done
+              done ACTIVITY OCCURRENCE              answer a reminder: the same as complete
+              snooze ACTIVITY OCCURRENCE MINUTES    answer a reminder: remind again later
             ACTIVITY is an id, for today's event, or ID@YYYY-MM-DD for another day's.
               quit                                  say goodbye and exit
             With --json every context, reply and error is written as one JSON line.
@@ -43,28 +45,48 @@ struct WatchSimulator: AsyncParsableCommand {
                 case "list":
                     if let context = node.context { output.show(context, type: "list", pending: node.pending) }
                     else { output.showError(code: "NO_CONTEXT", message: "no context received yet") }
-                case "complete", "skip":
+                case "complete", "done", "skip":
                     await record(words, notDone: command == "skip", node: node, output: output)
+                case "snooze":
+                    await snooze(words, node: node, output: output)
                 default:
-                    output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use list, complete, skip or quit")
+                    output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use list, complete, done, skip, snooze or quit")
                 }
             }
             await node.stop()
         }
     }
 
-    private func record(_ words: [Substring], notDone: Bool, node: CompanionNode, output: EventOutput) async {
+    /// The event named by `ACTIVITY[@DAY] OCCURRENCE` in a command, or `nil` after saying what is wrong.
+    private func eventKey(_ words: [Substring], usage: String, node: CompanionNode, output: EventOutput) -> EventKey? {
         guard words.count >= 3, let occurrence = Int(words[2]) else {
-            output.showError(code: "USAGE", message: "\(words[0]) ACTIVITY OCCURRENCE [VALUE…]")
-            return
+            output.showError(code: "USAGE", message: "\(words[0]) ACTIVITY OCCURRENCE \(usage)")
+            return nil
         }
         let target = words[1].split(separator: "@", maxSplits: 1)
         let today = node.context?.days.first?.day ?? CalendarDay.containing(Date(), in: .current)
         guard let day = target.count == 2 ? CalendarDay(String(target[1])) : today else {
             output.showError(code: "USAGE", message: "\(words[1]): the day must be YYYY-MM-DD")
+            return nil
+        }
+        return EventKey(activityID: String(target[0]), day: day, occurrence: occurrence)
+    }
+
+    private func snooze(_ words: [Substring], node: CompanionNode, output: EventOutput) async {
+        guard let key = eventKey(words, usage: "MINUTES", node: node, output: output),
+              let minutes = words.count > 3 ? Int(words[3]) : nil, minutes > 0 else {
+            output.showError(code: "USAGE", message: "snooze ACTIVITY OCCURRENCE MINUTES")
             return
         }
-        let key = EventKey(activityID: String(target[0]), day: day, occurrence: occurrence)
+        do {
+            try await node.snooze(key, minutes: minutes)
+        } catch {
+            output.showError(code: "NOT_REACHABLE", message: "\(error)")
+        }
+    }
+
+    private func record(_ words: [Substring], notDone: Bool, node: CompanionNode, output: EventOutput) async {
+        guard let key = eventKey(words, usage: "[VALUE…]", node: node, output: output) else { return }
         let extra = words.dropFirst(3)
         do {
             let result = try await node.complete(

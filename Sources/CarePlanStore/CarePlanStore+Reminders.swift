@@ -44,11 +44,15 @@ extension CarePlanStore {
     }
 
     /// Makes `window` the pending reminders: new ones are added, pending ones no longer in
-    /// it are dropped (their events were done, or the plan changed); others are untouched.
-    public func replacePendingReminders(with window: [Reminder]) throws(CarePlanStoreError) {
+    /// it are dropped (their events were done, or the plan changed); others are untouched,
+    /// and so are pending ones due before `instant`, which wait to be fired.
+    public func replacePendingReminders(with window: [Reminder], keepingDueBefore instant: Date) throws(CarePlanStoreError) {
         try write { db in
             let keys = Set(window.map(\.key))
-            for row in try db.rows("SELECT activity_id, day, occurrence FROM reminder WHERE status = 'pending'") {
+            for row in try db.rows(
+                "SELECT activity_id, day, occurrence FROM reminder WHERE status = 'pending' AND due_at >= ?",
+                arguments: [instant.timeIntervalSince1970]
+            ) {
                 let key = EventKey(activityID: row[0], day: CalendarDay(daysSinceEpoch: row[1]), occurrence: row[2])
                 if !keys.contains(key) {
                     try db.run("DELETE FROM reminder WHERE activity_id = ? AND day = ? AND occurrence = ?",
@@ -67,6 +71,15 @@ extension CarePlanStore {
                     arguments: [reminder.key.activityID, reminder.key.day.daysSinceEpoch, reminder.key.occurrence,
                                 reminder.title, reminder.time.minutes, reminder.dueAt.timeIntervalSince1970])
             }
+        }
+    }
+
+    /// Withdraws a pending or snoozed reminder whose event needs none any more.
+    public func withdrawReminder(_ key: EventKey) throws(CarePlanStoreError) {
+        try write { db in
+            try db.run(
+                "DELETE FROM reminder WHERE activity_id = ? AND day = ? AND occurrence = ? AND status IN ('pending', 'snoozed')",
+                arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])
         }
     }
 

@@ -34,7 +34,10 @@ public final class ReminderScheduler: Sendable {
         let planner = try planner()
         var fire: [Reminder] = []
         for entry in try store.reminders() where entry.reminder.dueAt <= instant {
-            guard try isStillDue(entry.reminder) else { continue }
+            guard try isStillDue(entry.reminder) else {
+                try store.withdrawReminder(entry.reminder.key)
+                continue
+            }
             switch planner.catchUp(entry.reminder, now: instant) {
             case .fire:
                 if try store.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
@@ -50,11 +53,13 @@ public final class ReminderScheduler: Sendable {
     public func step(at instant: Date) throws -> [Reminder] {
         var fire: [Reminder] = []
         for entry in try store.reminders() where entry.reminder.dueAt <= instant {
-            if try isStillDue(entry.reminder), try store.settle(entry.reminder, as: .fired, at: instant) {
+            if try !isStillDue(entry.reminder) {
+                try store.withdrawReminder(entry.reminder.key)
+            } else if try store.settle(entry.reminder, as: .fired, at: instant) {
                 fire.append(entry.reminder)
             }
         }
-        _ = try replan(at: instant)
+        try replan(at: instant)
         return fire
     }
 
@@ -66,7 +71,7 @@ public final class ReminderScheduler: Sendable {
         let today = CalendarDay.containing(instant, in: planner.timeZone)
         let settled = try store.settledReminderKeys(from: today.adding(days: -1))
         let window = try planner.window(from: instant, excluding: settled) { try store.events(on: $0) }
-        try store.replacePendingReminders(with: window)
+        try store.replacePendingReminders(with: window, keepingDueBefore: instant)
         let snoozed = try store.reminders([.snoozed]).map(\.reminder)
         return (window.map(\.dueAt) + snoozed.map(\.dueAt)).min()
     }
@@ -77,6 +82,15 @@ public final class ReminderScheduler: Sendable {
         later.dueAt = instant.addingTimeInterval(Double(minutes) * 60)
         try store.settle(later, as: .snoozed, at: instant)
         wake.signal()
+    }
+
+    /// Snoozes the reminder of `key`, fired or pending; false if the store has none.
+    public func snooze(_ key: EventKey, minutes: Int, at instant: Date) throws -> Bool {
+        guard let entry = try store.reminders(Set(ReminderStatus.allCases)).first(where: { $0.reminder.key == key }) else {
+            return false
+        }
+        try snooze(entry.reminder, minutes: minutes, at: instant)
+        return true
     }
 
     /// Catches up, then delivers reminders as they fall due until cancelled. Store changes
@@ -92,8 +106,10 @@ public final class ReminderScheduler: Sendable {
         while !Task.isCancelled {
             let delay = next.map { max(0, $0.timeIntervalSince(now())) } ?? 3600
             await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep)
-            for reminder in try step(at: now()) { await deliver(reminder) }
-            next = try replan(at: now())
+            // One instant for the whole step, so that nothing falls due between firing and planning.
+            let instant = now()
+            for reminder in try step(at: instant) { await deliver(reminder) }
+            next = try replan(at: instant)
         }
     }
 

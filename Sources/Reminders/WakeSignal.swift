@@ -19,28 +19,34 @@ final class WakeSignal: Sendable {
     /// Returns when signalled or after `timeout`, whichever comes first.
     func wait(timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let early = self.state.withLock { state -> Bool in
-                        if state.pending {
-                            state.pending = false
-                            return true
-                        }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if early { continuation.resume() }
-                }
-            }
+            group.addTask { await self.signalled() }
             group.addTask { try? await sleep(timeout) }
             await group.next()
-            // Release the waiter if the timeout came first.
+            group.cancelAll()
+        }
+    }
+
+    /// Waits for a signal; cancellation (before or after it starts waiting) ends the wait.
+    private func signalled() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    if Task.isCancelled { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 defer { state.waiter = nil }
                 return state.waiter
             }
             waiter?.resume()
-            group.cancelAll()
         }
     }
 }

@@ -96,6 +96,23 @@ public final class CompanionNode: Sendable {
         return await results.wait(completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
     }
 
+    /// Asks the primary to remind again `minutes` from now ("done" is ``complete(_:state:values:reason:)``).
+    /// - Throws: ``ProtocolError`` `NOT_REACHABLE` when no primary is connected.
+    public func snooze(_ key: EventKey, minutes: Int) async throws {
+        guard let current = session.withLock({ $0 }) else {
+            throw ProtocolError(.notReachable, "no primary is connected to snooze the reminder")
+        }
+        let frame = try Frame.encode(.with {
+            $0.snoozeReminder = .with {
+                $0.activityID = key.activityID
+                $0.day = key.day.description
+                $0.occurrence = UInt32(key.occurrence)
+                $0.minutes = UInt32(max(1, minutes))
+            }
+        })
+        try await current.channel.writeAndFlush(frame)
+    }
+
     /// Connects and stays connected until ``stop()``: reconnects after every failure, with
     /// exponential backoff and jitter. Returns early if the primary refuses the companion
     /// for good (VERSION_MISMATCH, PLAN_MISMATCH, NOT_PERMITTED in the handshake).

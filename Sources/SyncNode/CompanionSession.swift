@@ -161,7 +161,7 @@ struct CompanionSession: Sendable {
                 return End(reason: "the primary said goodbye (\(goodbye.detail.isEmpty ? "\(goodbye.reason)" : goodbye.detail))", wasEstablished: true)
             case .pong, .ping, nil:
                 continue
-            case .hello, .helloAck, .completion:
+            case .hello, .helloAck, .completion, .snoozeReminder:
                 throw ProtocolError.unexpected(PrimaryConnection.name(of: envelope), during: "from the primary")
             }
         }

@@ -27,7 +27,8 @@ struct PrimaryConnection {
                     try? await channel.channel.close()
                 }
                 // A connection made while the primary shuts down is told so at once.
-                guard let registration = node.connections.register(goodbye) else {
+                let send: ConnectionRegistry.Send = { envelope in try? await outbound.send(envelope) }
+                guard let registration = node.connections.register(role: peer.role, send: send, goodbye: goodbye) else {
                     await goodbye(.shutdown, "primary stopping")
                     return
                 }
@@ -102,6 +103,8 @@ struct PrimaryConnection {
                 try await outbound.send(.with { $0.pong = .with { $0.nonce = ping.nonce } })
             case .pong:
                 continue
+            case .snoozeReminder(let snooze):
+                if let refusal = await node.snooze(snooze, from: peer) { try await outbound.send(refusal) }
             case .goodbye:
                 return
             case .error(let error):

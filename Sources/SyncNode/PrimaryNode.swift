@@ -3,6 +3,7 @@ import CarePlanStore
 import Foundation
 import NIOCore
 import NIOPosix
+import Reminders
 import Synchronization
 import SyncProtocol
 
@@ -16,12 +17,23 @@ public final class PrimaryNode: Sendable {
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
     let connections = ConnectionRegistry()
+    /// Reminders for events not yet done, if the primary keeps them.
+    let reminders: ReminderScheduler?
+    private let onReminder: @Sendable (Reminder) -> Void
     private let serverChannel = Mutex<(any Channel)?>(nil)
     private let stopping = Mutex(false)
 
-    public init(store: CarePlanStore, configuration: PrimaryConfiguration) {
+    /// - Parameters:
+    ///   - reminders: the reminder policy, or `nil` for a primary that sends no reminders.
+    ///   - onReminder: told of every reminder as it fires (a log line, a desktop notification).
+    public init(
+        store: CarePlanStore, configuration: PrimaryConfiguration, reminders policy: ReminderPolicy? = nil,
+        onReminder: @escaping @Sendable (Reminder) -> Void = { _ in }
+    ) {
         self.store = store
         self.configuration = configuration
+        self.onReminder = onReminder
+        reminders = policy.map { ReminderScheduler(store: store, policy: $0, now: configuration.now) }
         clock = HybridClock(node: configuration.nodeID)
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
     }
@@ -48,6 +60,9 @@ public final class PrimaryNode: Sendable {
             if let latest = try store.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays() }
+            if let reminders {
+                watchers.addTask { try await reminders.run { reminder in await self.deliver(reminder) } }
+            }
             await withDiscardingTaskGroup { sessions in
                 try? await server.executeThenClose { inbound in
                     for try await channel in inbound {
@@ -57,6 +72,41 @@ public final class PrimaryNode: Sendable {
                 await connections.sayGoodbye(.shutdown, "primary stopping")
             }
             watchers.cancelAll()
+        }
+    }
+
+    /// A reminder reaches every connected watch and the primary's own listener.
+    private func deliver(_ reminder: Reminder) async {
+        onReminder(reminder)
+        await connections.broadcast(.with {
+            $0.reminder = .with {
+                $0.reminderID = reminder.key.description
+                $0.activityID = reminder.key.activityID
+                $0.day = reminder.key.day.description
+                $0.occurrence = UInt32(reminder.key.occurrence)
+                $0.title = reminder.title
+                $0.timeOfDay = reminder.time.description
+                $0.dueAtMs = reminder.dueAt.millisecondsSince1970
+            }
+        }, to: .watch)
+    }
+
+    /// A watch's "snooze": no answer when done, an Error when it cannot be.
+    func snooze(_ request: Caresync_V1_SnoozeReminder, from peer: PrimaryConnection.Peer) async -> Caresync_V1_Envelope? {
+        guard let reminders, peer.role == .watch else {
+            return ProtocolError(.notPermitted, "only a watch may snooze, and only where reminders are kept", fatal: false).envelope()
+        }
+        guard let day = CalendarDay(request.day), (1...24 * 60).contains(request.minutes) else {
+            return ProtocolError.malformed("snooze needs a YYYY-MM-DD day and 1 to 1440 minutes").withFatal(false).envelope()
+        }
+        let key = EventKey(activityID: request.activityID, day: day, occurrence: Int(request.occurrence))
+        do {
+            guard try reminders.snooze(key, minutes: Int(request.minutes), at: configuration.now()) else {
+                return ProtocolError(.protocolViolation, "no reminder for \(key) to snooze", fatal: false).envelope()
+            }
+            return nil
+        } catch {
+            return ProtocolError(.internal, "could not snooze: \(error)", fatal: false).envelope()
         }
     }
 

@@ -21,27 +21,37 @@ final class Waiters<Value: Sendable>: Sendable {
     /// The value for `key`, or `nil` if none arrives within `timeout` (or the task is cancelled).
     func wait(_ key: String, timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async -> Value? {
         await withTaskGroup(of: Value?.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let early: Value?? = self.slots.withLock { slots in
-                        if case .arrived(let value) = slots[key] {
-                            slots.removeValue(forKey: key)
-                            return .some(value)
-                        }
-                        slots[key] = .waiting(continuation)
-                        return .none
-                    }
-                    if let early { continuation.resume(returning: early) }
-                }
-            }
+            group.addTask { await self.arrival(key) }
             group.addTask {
                 try? await sleep(timeout)
                 return nil
             }
             let first = await group.next() ?? nil
-            resolve(key, nil)
             group.cancelAll()
             return first
+        }
+    }
+
+    /// Waits for the value of `key`; cancellation, before or after it starts waiting, gives `nil`.
+    private func arrival(_ key: String) async -> Value? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                let early: Value?? = slots.withLock { slots in
+                    if case .arrived(let value) = slots[key] {
+                        slots.removeValue(forKey: key)
+                        return .some(value)
+                    }
+                    if Task.isCancelled {
+                        slots.removeValue(forKey: key)
+                        return .some(nil)
+                    }
+                    slots[key] = .waiting(continuation)
+                    return .none
+                }
+                if let early { continuation.resume(returning: early) }
+            }
+        } onCancel: {
+            resolve(key, nil)
         }
     }
 

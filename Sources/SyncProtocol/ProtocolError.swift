@@ -14,6 +14,13 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String { "\(code): \(message)" }
 
+    /// The same error, fatal or not.
+    public func withFatal(_ fatal: Bool) -> ProtocolError {
+        var error = self
+        error.isFatal = fatal
+        return error
+    }
+
     /// The Error message that tells the peer.
     public func envelope(inReplyTo messageID: String = "") -> Caresync_V1_Envelope {
         .with {

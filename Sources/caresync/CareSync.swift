@@ -12,7 +12,7 @@ struct CareSync: AsyncParsableCommand {
             """,
         subcommands: [
             InitCommand.self, PlanCommand.self, TodayCommand.self, CompleteCommand.self,
-            EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self,
+            EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self, RemindersCommand.self,
         ]
     )
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CarePlanStore
 import Discovery
+import CarePlan
+import Reminders
 import Dispatch
 import Foundation
 import NIOCore
@@ -31,6 +33,18 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Advertise the primary on the local network with DNS-SD (_caresync._tcp).")
     var advertise = true
 
+    @Flag(inversion: .prefixedNo, help: "Remind of events not yet done (watches, this log, notify-send).")
+    var reminders = true
+
+    @Option(help: ArgumentHelp("The reminder time of occurrences without one.", valueName: "HH:MM"))
+    var reminderDefault = "12:00"
+
+    @Option(help: "Minutes a reminder missed while the primary was down may still fire at start-up.")
+    var graceMinutes = 15
+
+    @Option(help: ArgumentHelp("Run the primary's clock from this instant (for demos and tests).", valueName: "ISO 8601"))
+    var clockStart: String?
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
@@ -42,10 +56,25 @@ struct PrimaryCommand: AsyncParsableCommand {
             configuration.host = host
             configuration.port = port
             configuration.name = name
-            let node = PrimaryNode(store: store, configuration: configuration)
+            if let clockStart {
+                guard let start = ISO8601.date(from: clockStart) else {
+                    throw UsageError(description: "--clock-start must be an ISO 8601 instant, not \"\(clockStart)\"")
+                }
+                let began = Date()
+                configuration.now = { start.addingTimeInterval(Date().timeIntervalSince(began)) }
+            }
+            var policy = ReminderPolicy()
+            guard let defaultTime = TimeOfDay(reminderDefault) else {
+                throw UsageError(description: "--reminder-default must be HH:MM, not \"\(reminderDefault)\"")
+            }
+            policy.defaultTime = defaultTime
+            policy.gracePeriod = .seconds(graceMinutes * 60)
+            let json = json
+            let node = PrimaryNode(
+                store: store, configuration: configuration, reminders: reminders ? policy : nil,
+                onReminder: { ReminderNotice(json: json).show($0) })
             let signals = SignalHandlers { node.shutdown() }
             defer { signals.cancel() }
-            let json = json
             let nodeID = configuration.nodeID
             let advertising = Advertising(enabled: advertise, json: json)
             try await node.run { address in

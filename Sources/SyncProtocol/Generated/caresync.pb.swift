@@ -407,6 +407,14 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .error(newValue)}
   }
 
+  public var snoozeReminder: Caresync_V1_SnoozeReminder {
+    get {
+      if case .snoozeReminder(let v)? = body {return v}
+      return Caresync_V1_SnoozeReminder()
+    }
+    set {body = .snoozeReminder(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -420,6 +428,7 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case pong(Caresync_V1_Pong)
     case goodbye(Caresync_V1_Goodbye)
     case error(Caresync_V1_Error)
+    case snoozeReminder(Caresync_V1_SnoozeReminder)
 
   }
 
@@ -809,6 +818,25 @@ public nonisolated struct Caresync_V1_Reminder: Sendable {
   public init() {}
 }
 
+/// Watch -> primary: remind me again in a few minutes. (Done is an ordinary Completion.)
+public nonisolated struct Caresync_V1_SnoozeReminder: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var activityID: String = String()
+
+  public var day: String = String()
+
+  public var occurrence: UInt32 = 0
+
+  public var minutes: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Caresync_V1_Ping: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -898,7 +926,7 @@ nonisolated extension Caresync_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1036,6 +1064,19 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .error(v)
         }
       }()
+      case 11: try {
+        var v: Caresync_V1_SnoozeReminder?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .snoozeReminder(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .snoozeReminder(v)
+        }
+      }()
       default: break
       }
     }
@@ -1086,6 +1127,10 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
     case .error?: try {
       guard case .error(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .snoozeReminder?: try {
+      guard case .snoozeReminder(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
     }()
     case nil: break
     }
@@ -1764,6 +1809,51 @@ nonisolated extension Caresync_V1_Reminder: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.timeOfDay != rhs.timeOfDay {return false}
     if lhs.dueAtMs != rhs.dueAtMs {return false}
     if lhs.text != rhs.text {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_SnoozeReminder: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SnoozeReminder"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}minutes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.activityID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.day) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.occurrence) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.minutes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.activityID.isEmpty {
+      try visitor.visitSingularStringField(value: self.activityID, fieldNumber: 1)
+    }
+    if !self.day.isEmpty {
+      try visitor.visitSingularStringField(value: self.day, fieldNumber: 2)
+    }
+    if self.occurrence != 0 {
+      try visitor.visitSingularUInt32Field(value: self.occurrence, fieldNumber: 3)
+    }
+    if self.minutes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.minutes, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_SnoozeReminder, rhs: Caresync_V1_SnoozeReminder) -> Bool {
+    if lhs.activityID != rhs.activityID {return false}
+    if lhs.day != rhs.day {return false}
+    if lhs.occurrence != rhs.occurrence {return false}
+    if lhs.minutes != rhs.minutes {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,32 @@
+import CarePlan
+import Foundation
+
+/// How the primary shows a reminder that fires: a line in its log and, where there is
+/// one, a desktop notification through notify-send (never required).
+struct ReminderNotice: Sendable {
+    let json: Bool
+
+    func show(_ reminder: Reminder) {
+        if json {
+            emit(#"{"event":"reminder","activity":"\#(reminder.key.activityID)","day":"\#(reminder.key.day)","occurrence":\#(reminder.key.occurrence),"title":\#(quoted(reminder.title)),"time":"\#(reminder.time)","dueAt":"\#(ISO8601.string(from: reminder.dueAt))"}"#)
+        } else {
+            emit("Reminder: \(reminder.title) (\(reminder.time)) — \(reminder.key)")
+        }
+        notifyDesktop(reminder)
+    }
+
+    private func quoted(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+
+    private func notifyDesktop(_ reminder: Reminder) {
+        guard let notifySend = ["/usr/bin/notify-send", "/usr/local/bin/notify-send"]
+            .first(where: FileManager.default.isExecutableFile(atPath:)) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: notifySend)
+        process.arguments = ["CareSync", "\(reminder.title) — \(reminder.time)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import CarePlan
+import CarePlanStore
+import Foundation
+
+struct RemindersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reminders", abstract: "The primary's pending reminders.",
+        subcommands: [List.self, Next.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pending reminders, nearest first (at most 64).")
+
+        @OptionGroup var options: StoreOptions
+
+        @Flag(help: "Print one JSON object per reminder and line.")
+        var json = false
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try options.open()
+                let (_, zone) = try store.configuredPlan()
+                for entry in try store.reminders() { show(entry, zone: zone, json: json) }
+            }
+        }
+    }
+
+    struct Next: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The next reminder due.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Flag(help: "Print it as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try options.open()
+                let (_, zone) = try store.configuredPlan()
+                guard let next = try store.reminders().first else {
+                    emit(json ? "null" : "No reminder pending.")
+                    return
+                }
+                show(next, zone: zone, json: json)
+            }
+        }
+    }
+}
+
+/// One reminder as `reminders --json` prints it.
+struct ReminderJSON: Encodable {
+    var activity: String
+    var day: CalendarDay
+    var occurrence: Int
+    var title: String
+    var time: TimeOfDay
+    var dueAt: String
+    var status: ReminderStatus
+}
+
+private func show(_ entry: ReminderEntry, zone: TimeZone, json: Bool) {
+    let reminder = entry.reminder
+    if json {
+        try? printJSON(ReminderJSON(
+            activity: reminder.key.activityID, day: reminder.key.day, occurrence: reminder.key.occurrence, title: reminder.title,
+            time: reminder.time, dueAt: ISO8601.string(from: reminder.dueAt, in: zone), status: entry.status))
+    } else {
+        emit("\(ISO8601.string(from: reminder.dueAt, in: zone))  \(reminder.title)  \(reminder.key)" + (entry.status == .snoozed ? "  (snoozed)" : ""))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Reminders in real time: the primary's clock starts seconds before 08:00, so a reminder
+/// falls due while the test watches.
+@Suite(.serialized) struct ReminderScenarioTests {
+    let scratch = Scratch()
+    let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+
+    /// A store with two 08:00 activities in UTC: `dose`, and `vitamin` as a sentinel.
+    func store() throws -> CareSyncCommand {
+        let plan = scratch.path("plan.json")
+        try #"""
+        {"title": "Reminders", "timeZone": "UTC", "start": "\#(today)", "activities": [
+          {"id": "dose", "kind": "intervention", "title": "Dose", "schedule": {"times": ["08:00"]}},
+          {"id": "vitamin", "kind": "intervention", "title": "Vitamin", "schedule": {"times": ["08:00"]}}]}
+        """#.write(toFile: plan, atomically: true, encoding: .utf8)
+        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        let load = try caresync.run("plan", "load", plan, "--effective", today)
+        guard load.status == 0 else { throw CommandFailed(result: load) }
+        return caresync
+    }
+
+    func primary(_ caresync: CareSyncCommand, secondsBefore: Int) throws -> RunningProcess {
+        let process = try RunningProcess(CareSyncCommand.executable, [
+            "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store,
+            "--clock-start", "\(today)T07:59:\(60 - secondsBefore)Z",
+        ])
+        guard process.waitForLine(where: { $0.contains("\"listening\"") }) != nil else {
+            throw ProcessFailed(description: "the primary did not start: \(process.output)")
+        }
+        return process
+    }
+
+    func port(of primary: RunningProcess) throws -> Int {
+        let line = try #require(primary.output.first { $0.contains("\"listening\"") })
+        return try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["port"] as? Int)
+    }
+
+    @Test func aReminderDueInTwoSecondsReachesTheWatch() throws {
+        let caresync = try store()
+        let primary = try primary(caresync, secondsBefore: 2)
+        defer { primary.stop() }
+        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"))
+        let reminders = try watch.waitFor("reminder", count: 2, timeout: 30)
+        #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
+        #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
+        // The primary's log has them too.
+        #expect(primary.output.filter { $0.contains("\"event\":\"reminder\"") }.count == 2)
+
+        // Snooze the dose: the primary keeps it, snoozed, for later.
+        watch.send("snooze dose 0 5")
+        let listing = try #require(try waitForSnoozed(caresync))
+        #expect(listing.contains("\"activity\":\"dose\""))
+    }
+
+    @Test func completingTheEventFirstMeansNoReminder() throws {
+        let caresync = try store()
+        let primary = try primary(caresync, secondsBefore: 4)
+        defer { primary.stop() }
+        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"))
+        try watch.waitFor("context")
+        let done = try caresync.run("complete", "dose", "--occurrence", "0", "--date", today)
+        #expect(done.status == 0, "\(done.stderr)")
+        // The vitamin's reminder proves 08:00 has passed at the primary.
+        try watch.waitFor("reminder", timeout: 30) { $0["activity"] as? String == "vitamin" }
+        #expect(watch.messages("reminder").allSatisfy { $0["activity"] as? String != "dose" })
+    }
+
+    /// `reminders list --json` once it shows a snoozed reminder (the primary writes it).
+    func waitForSnoozed(_ caresync: CareSyncCommand) throws -> String? {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if let line = try caresync.run("reminders", "list", "--json").lines.first(where: { $0.contains("\"snoozed\"") }) {
+                return line
+            }
+            usleep(100_000)
+        }
+        return nil
+    }
+}
