@@ -70,8 +70,8 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "SimulatorSupport", "SyncNode", "SyncProtocol",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "Reminders", "SimulatorSupport", "SyncNode",
+                "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -35,4 +35,14 @@ struct BenchmarkSmokeTests {
         }
         #expect(result.lines.contains { $0.contains("3 companions") })
     }
+
+    @Test func reminderBenchmarkPrintsItsFigures() throws {
+        let result = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"),
+            ["reminders", "--activities", "20", "--repetitions", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.contains("plan the window (64 pending)") && $0.contains("p50") })
+        #expect(result.lines.contains { $0.contains("pending after planning") && $0.hasSuffix("64") })
+        #expect(result.lines.contains { $0.contains("one completion, then re-plan") })
+    }
 }
