@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SyncNode", targets: ["SyncNode"]),
         .library(name: "Discovery", targets: ["Discovery"]),
         .library(name: "Reminders", targets: ["Reminders"]),
+        .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -22,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
@@ -49,11 +53,20 @@ let package = Package(
         .target(name: "Discovery", dependencies: ["CDNSSD"]),
         // Reminders at the primary for events not yet done, planned on an injected clock.
         .target(name: "Reminders", dependencies: ["CarePlan", "CarePlanStore"]),
+        // Each node's persistent key pair and self-signed certificate; its fingerprint.
+        .target(
+            name: "NodeIdentity",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Primary and companion nodes over TCP.
         .target(
             name: "SyncNode",
             dependencies: [
-                "CarePlan", "CarePlanStore", "Reminders", "SyncProtocol",
+                "CarePlan", "CarePlanStore", "NodeIdentity", "Reminders", "SyncProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -62,8 +75,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "Reminders", "SyncNode", "SyncProtocol",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders", "SyncNode",
+                "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,6 +117,7 @@ let package = Package(
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
+        .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]

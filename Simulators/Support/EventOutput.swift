@@ -67,6 +67,11 @@ public struct EventOutput: Sendable {
         write(fields, text: text)
     }
 
+    /// The node's identity, as people compare it.
+    public func showIdentity(fingerprint: String, display: String) {
+        write(["type": "identity", "fingerprint": fingerprint], text: "Identity \(display)")
+    }
+
     /// How discovery chose the primary.
     public func showDiscovery(_ message: String) {
         write(["type": "discovery", "message": message], text: message)

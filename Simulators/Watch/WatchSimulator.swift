@@ -29,6 +29,7 @@ struct WatchSimulator: AsyncParsableCommand {
         let node = try CompanionNode(configuration: options.configuration(role: .watch, defaultName: "Watch") {
             output.showDiscovery($0)
         })
+        output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
         if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await node.run() }

@@ -1,6 +1,7 @@
 import CarePlan
 import Foundation
 import NIOCore
+import NodeIdentity
 import Synchronization
 import SyncProtocol
 
@@ -12,6 +13,8 @@ public final class CompanionNode: Sendable {
     public let configuration: CompanionConfiguration
     /// The node's stable id, kept in its state directory.
     public let nodeID: String
+    /// The node's key pair and certificate, made on first start in its state directory.
+    public let identity: NodeIdentity
     /// Connections, contexts, replies and errors, in order. One consumer.
     public let events: AsyncStream<CompanionEvent>
 
@@ -44,6 +47,7 @@ public final class CompanionNode: Sendable {
         self.configuration = configuration
         state = try CompanionState(directory: configuration.stateDirectory)
         nodeID = try state.nodeID(prefix: String(describing: configuration.role))
+        identity = try NodeIdentity.loadOrCreate(in: configuration.stateDirectory, name: configuration.name)
         clock = HybridClock(node: nodeID)
         (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
         if let cached = try state.cachedContext(), let reading = cached.clock { clock.observe(reading) }

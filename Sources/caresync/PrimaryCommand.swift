@@ -2,6 +2,7 @@ import ArgumentParser
 import CarePlanStore
 import Discovery
 import CarePlan
+import NodeIdentity
 import Reminders
 import Dispatch
 import Foundation
@@ -52,6 +53,8 @@ struct PrimaryCommand: AsyncParsableCommand {
         try await reportingFailures {
             let store = try options.open()
             let (info, _) = try store.configuredPlan()
+            // The primary's identity lives beside its store, made on first start.
+            let identity = try NodeIdentity.loadOrCreate(in: store.path + ".identity", name: name)
             var configuration = PrimaryConfiguration(nodeID: "primary-" + info.planID.prefix(8))
             configuration.host = host
             configuration.port = port
@@ -79,14 +82,15 @@ struct PrimaryCommand: AsyncParsableCommand {
             let advertising = Advertising(enabled: advertise, json: json)
             try await node.run { address in
                 if json {
-                    emit(#"{"event":"listening","host":"\#(address.ipAddress ?? "")","port":\#(address.port ?? 0),"nodeID":"\#(nodeID)","planID":"\#(info.planID)"}"#)
+                    emit(#"{"event":"listening","host":"\#(address.ipAddress ?? "")","port":\#(address.port ?? 0),"nodeID":"\#(nodeID)","planID":"\#(info.planID)","fingerprint":"\#(identity.fingerprint)"}"#)
                 } else {
                     emit("Listening on \(address.ipAddress ?? ""):\(address.port ?? 0) as \"\(name)\" for plan \(info.planID)")
+                    emit("Identity \(identity.displayFingerprint)")
                 }
                 // No health information and no patient names: TXT records reach everyone.
                 advertising.start(name: name, port: address.port ?? 0, txt: [
                     "txtvers": "1", "protocol": ProtocolVersion.supported.map(String.init).joined(separator: ","), "node": nodeID, "role": "primary",
-                    "plan": info.planID,
+                    "plan": info.planID, "fp": identity.fingerprint,
                 ])
             }
             advertising.stop()

@@ -25,6 +25,13 @@ extension MDNSTests {
         let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
         let advertised = try #require(primary.process.waitForLine { $0.contains("\"advertised\"") })
         #expect(advertised.contains("\"name\":\"\(primaryName)\""))
+        // The TXT record carries the primary's identity fingerprint, as its listening line does.
+        let listening = try #require(primary.process.output.first { $0.contains("\"listening\"") })
+        let fingerprint = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])?["fingerprint"] as? String)
+        #expect(fingerprint.count == 64)
+        let browse = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/avahi-browse"), ["-rpt", "_caresync._tcp"])
+        #expect(browse.stdout.contains("\"fp=\(fingerprint)\""))
         let watch = try WatchProcess(discovering: nil, stateDir: scratch.path("watch"))
         let said = try watch.waitFor("discovery").last!
         #expect((said["message"] as? String)?.contains("found the only primary on the network: \(primaryName)") == true)

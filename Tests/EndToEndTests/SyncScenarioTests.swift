@@ -20,6 +20,13 @@ import Testing
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
         let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        // Each node made its identity on first start; the primary's is the certificate beside its store.
+        let identity = try watch.waitFor("identity").last?["fingerprint"] as? String
+        #expect(identity?.count == 64)
+        let listening = try #require(primary.process.output.first { $0.contains("\"listening\"") })
+        let fingerprint = (try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])?["fingerprint"] as? String
+        #expect(fingerprint != nil && fingerprint != identity)
+        #expect(FileManager.default.fileExists(atPath: caresync.store + ".identity/identity-certificate.pem"))
         try watch.waitForState("golden-apple", 1, "initial")
         watch.send("complete golden-apple 1")
         let reply = try watch.waitFor("reply").last!
