@@ -122,10 +122,13 @@ public final class CompanionNode: Sendable {
     /// for good (VERSION_MISMATCH, PLAN_MISMATCH, NOT_PERMITTED in the handshake).
     public func run() async {
         var failures = 0
+        var lastReason: String?
         while !stopped.withLock({ $0 }) && !Task.isCancelled {
             let end = await CompanionSession(node: self).run()
             if stopped.withLock({ $0 }) { break }
-            eventSink.yield(.disconnected(reason: end.reason))
+            // Said once while it stays the same: retrying every few seconds is not news.
+            if end.wasEstablished || end.reason != lastReason { eventSink.yield(.disconnected(reason: end.reason)) }
+            lastReason = end.wasEstablished ? nil : end.reason
             // Refused for good (no common version, another plan, a forbidden role): retrying
             // cannot help until the companion itself changes.
             if end.isFinal { break }

@@ -89,3 +89,28 @@ import Testing
         await second.stop()
     }
 }
+
+/// A companion that cannot reach its primary says so once, not on every retry.
+struct UnreachablePrimaryTests {
+    @Test func theSameFailureIsReportedOnce() async throws {
+        // A port nothing listens on: bind one and close it.
+        let primary = try await TestPrimary()
+        let endpoint = primary.endpoint
+        await primary.stop()
+        let watch = try makeCompanion(.watch, endpoint: endpoint)
+        let running = Task { await watch.run() }
+        // Stop after two seconds (several retries at 20–200 ms); the event stream then ends.
+        let stopper = Task {
+            try? await Task.sleep(for: .seconds(2))
+            await watch.stop()
+        }
+        var reasons: [String] = []
+        for await event in watch.events {
+            if case .disconnected(let reason) = event { reasons.append(reason) }
+        }
+        await stopper.value
+        await running.value
+        #expect(reasons.count == 1)
+        #expect(reasons.first?.contains("cannot reach the primary") == true)
+    }
+}
