@@ -63,24 +63,13 @@ struct WidgetSimulator: AsyncParsableCommand {
         throw ExitCode(status.rawValue)
     }
 
-    /// The first context from the primary, or `nil` if none arrives in time.
+    /// The first context from the primary, or `nil` if none arrives in time; errors on the
+    /// way are shown.
     private func firstContext(_ node: CompanionNode, output: EventOutput) async -> ApplicationContext? {
-        let timeout = timeout
-        return await withTaskGroup(of: ApplicationContext?.self) { group in
-            group.addTask {
-                for await event in node.events {
-                    if case .context(let context) = event { return context }
-                    if case .error = event { output.show(event) }
-                }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        await node.firstEvent(within: .seconds(timeout)) { event in
+            if case .error = event { output.show(event) }
+            if case .context(let context) = event { return context }
+            return nil
         }
     }
 

@@ -68,6 +68,28 @@ public final class CompanionNode: Sendable {
         try? state.primaryID()
     }
 
+    /// The first event that `match` accepts within `timeout`, or `nil`. Events it passes
+    /// over are consumed: ``events`` has one consumer.
+    public func firstEvent<T: Sendable>(
+        within timeout: Duration, _ match: @escaping @Sendable (CompanionEvent) -> T?
+    ) async -> T? {
+        await withTaskGroup(of: T?.self) { [events] group in
+            group.addTask {
+                for await event in events {
+                    if let found = match(event) { return found }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
     /// Whether a connection to the primary is up.
     public var isConnected: Bool {
         session.withLock { $0 != nil }

@@ -19,6 +19,13 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds to wait for a companion before giving up on a run.")
     var timeout = 30.0
 
+    /// Waits for the companion's next connection.
+    private func connected(_ watch: CompanionNode, what: String) async throws {
+        guard await watch.firstEvent(within: .seconds(timeout), { event in
+            if case .connected = event { true } else { nil }
+        }) != nil else { throw ValidationError("no \(what) within \(timeout) s") }
+    }
+
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-discovery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -37,19 +44,18 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
             ) { known in try await PrimaryDiscovery(choice: name, report: { _ in }).locate(knownPrimaryID: known) }
             configuration.replyTimeout = .seconds(timeout)
             let watch = try CompanionNode(configuration: configuration)
-            let connections = Connections(watch)
             let watching = Task { await watch.run() }
 
             let clock = ContinuousClock()
             var started = clock.now
             var primary = try await AdvertisedPrimary(store: store, name: name)
-            try await connections.next(within: timeout, what: "a first connection in run \(run)")
+            try await connected(watch, what: "a first connection in run \(run)")
             starts.append((clock.now - started).seconds)
 
             await primary.stop()
             started = clock.now
             primary = try await AdvertisedPrimary(store: store, name: name)
-            try await connections.next(within: timeout, what: "a reconnection in run \(run)")
+            try await connected(watch, what: "a reconnection in run \(run)")
             restarts.append((clock.now - started).seconds)
 
             await watch.stop()
@@ -86,38 +92,5 @@ private struct AdvertisedPrimary {
         advertisement.cancel()
         node.shutdown()
         _ = await task.result
-    }
-}
-
-/// A companion's `.connected` events, awaited one at a time.
-private final class Connections: Sendable {
-    private let stream: AsyncStream<Void>
-
-    init(_ node: CompanionNode) {
-        let (stream, sink) = AsyncStream<Void>.makeStream()
-        self.stream = stream
-        Task {
-            for await event in node.events {
-                if case .connected = event { sink.yield() }
-            }
-            sink.finish()
-        }
-    }
-
-    func next(within seconds: Double, what: String) async throws {
-        let arrived = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { [stream] in
-                for await _ in stream { return true }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        guard arrived else { throw ValidationError("no \(what) within \(seconds) s") }
     }
 }

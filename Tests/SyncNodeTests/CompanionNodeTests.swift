@@ -10,7 +10,7 @@ import Testing
         let primary = try await TestPrimary()
         let watch = try makeCompanion(.watch, endpoint: primary.endpoint)
         let running = Task { await watch.run() }
-        let context = try #require(await firstEvent(of: watch) { if case .context(let c) = $0 { c } else { nil } })
+        let context = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         #expect(context.planTitle == "Test")
         #expect(context.incomplete.count == 3)
         let key = context.incomplete[1].key
@@ -23,7 +23,7 @@ import Testing
         #expect(try primary.store.revision() == revision)
         #expect(watch.pending.isEmpty)
         // The next context reflects it, and the clock it carries is later than the completion's.
-        let next = try #require(await firstEvent(of: watch) { event -> ApplicationContext? in
+        let next = try #require(await watch.firstEvent(within: .seconds(20)) { event -> ApplicationContext? in
             if case .context(let c) = event, c.revision >= revision { c } else { nil }
         })
         #expect(next.item(key)?.state == .completed)
@@ -38,7 +38,7 @@ import Testing
         let primary = try await TestPrimary()
         let household = try makeCompanion(.household, endpoint: primary.endpoint)
         let running = Task { await household.run() }
-        let context = try #require(await firstEvent(of: household) { if case .context(let c) = $0 { c } else { nil } })
+        let context = try #require(await household.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         let before = try primary.store.revision()
         let result = try await household.complete(context.incomplete[0].key)
         #expect(result == .rejected(reason: "notPermitted", detail: "a household device may not record outcomes"))
@@ -53,9 +53,9 @@ import Testing
         let primary = try await TestPrimary()
         let widget = try makeCompanion(.widget, endpoint: primary.endpoint)
         let running = Task { await widget.run() }
-        _ = await firstEvent(of: widget) { if case .context(let c) = $0 { c } else { nil } }
+        _ = await widget.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
         primary.node.shutdown()
-        let reason = await firstEvent(of: widget) { if case .disconnected(let r) = $0 { r } else { nil } }
+        let reason = await widget.firstEvent(within: .seconds(20)) { if case .disconnected(let r) = $0 { r } else { nil } }
         #expect(reason?.contains("goodbye") == true)
         // Offline: the cached context shows, and a completion waits in the outbox.
         #expect(widget.context?.incomplete.count == 3)
@@ -73,7 +73,7 @@ import Testing
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
         let watch = try makeCompanion(.watch, endpoint: first.endpoint, stateDirectory: state)
         let running = Task { await watch.run() }
-        _ = await firstEvent(of: watch) { if case .context(let c) = $0 { c } else { nil } }
+        _ = await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
         await watch.stop()
         await running.value
         await first.stop()
@@ -82,7 +82,7 @@ import Testing
         let moved = try makeCompanion(.watch, endpoint: second.endpoint, stateDirectory: state)
         #expect(moved.nodeID == watch.nodeID)
         let runAgain = Task { await moved.run() }
-        let code = await firstEvent(of: moved) { if case .error(let code, _) = $0 { code } else { nil } }
+        let code = await moved.firstEvent(within: .seconds(20)) { if case .error(let code, _) = $0 { code } else { nil } }
         #expect(code == "PLAN_MISMATCH")
         // run() returns by itself: retrying cannot help.
         await runAgain.value

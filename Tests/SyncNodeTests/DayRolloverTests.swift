@@ -24,15 +24,15 @@ import Testing
         let widget = try makeCompanion(.widget, endpoint: primary.endpoint)
         let tasks = [Task { await watch.run() }, Task { await widget.run() }]
 
-        let evening = try #require(await firstEvent(of: watch) { if case .context(let c) = $0 { c } else { nil } })
+        let evening = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         #expect(evening.days.map(\.day) == [today, today.adding(days: 1)])
-        let widgetEvening = try #require(await firstEvent(of: widget) { if case .context(let c) = $0 { c } else { nil } })
+        let widgetEvening = try #require(await widget.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         #expect(widgetEvening.days.map(\.day) == [today])
 
         // No store change: the context changes because the day does.
         let revision = try primary.store.revision()
         clock.set(today.adding(days: 1).date(at: TimeOfDay("00:00")!, in: .gmt))
-        let morning = try #require(await firstEvent(of: widget, timeout: .seconds(10)) { event -> ApplicationContext? in
+        let morning = try #require(await widget.firstEvent(within: .seconds(10)) { event -> ApplicationContext? in
             if case .context(let c) = event, c.days.first?.day == today.adding(days: 1) { c } else { nil }
         })
         #expect(morning.revision == revision)

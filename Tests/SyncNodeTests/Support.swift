@@ -55,24 +55,3 @@ func makeCompanion(_ role: Caresync_V1_Role, endpoint: PrimaryEndpoint, stateDir
     configuration.maximumBackoff = .milliseconds(200)
     return try CompanionNode(configuration: configuration)
 }
-
-/// The first event of `node` that `match` accepts, within `timeout`.
-func firstEvent<T: Sendable>(
-    of node: CompanionNode, timeout: Duration = .seconds(20), _ match: @escaping @Sendable (CompanionEvent) -> T?
-) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask {
-            for await event in node.events {
-                if let found = match(event) { return found }
-            }
-            return nil
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-}
