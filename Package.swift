@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
@@ -53,23 +54,28 @@ let package = Package(
         .target(name: "Discovery", dependencies: ["CDNSSD"]),
         // Reminders at the primary for events not yet done, planned on an injected clock.
         .target(name: "Reminders", dependencies: ["CarePlan", "CarePlanStore"]),
-        // Each node's persistent key pair and self-signed certificate; its fingerprint.
+        // Each node's persistent key pair and self-signed certificate; its fingerprint;
+        // pairing codes and the proofs that bind them to both certificates.
         .target(
             name: "NodeIdentity",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        // Primary and companion nodes over TCP.
+        // Primary and companion nodes over mutually authenticated TLS 1.3.
         .target(
             name: "SyncNode",
             dependencies: [
                 "CarePlan", "CarePlanStore", "NodeIdentity", "Reminders", "SyncProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -83,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "Reminders", "SimulatorSupport", "SyncNode",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -94,7 +100,8 @@ let package = Package(
         .target(
             name: "SimulatorSupport",
             dependencies: [
-                "Discovery", "SyncNode", "SyncProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Discovery", "NodeIdentity", "SyncNode", "SyncProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Support"
         ),
@@ -120,7 +127,9 @@ let package = Package(
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(
             name: "SyncNodeTests",
-            dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: [
+                "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
         .testTarget(

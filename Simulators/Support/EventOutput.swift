@@ -89,7 +89,7 @@ public struct EventOutput: Sendable {
         ]
     }
 
-    private func write(_ fields: [String: Any], text: String) {
+    func write(_ fields: [String: Any], text: String) {
         guard json else {
             emit(text)
             return

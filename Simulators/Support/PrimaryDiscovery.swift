@@ -2,8 +2,8 @@ import Discovery
 import Foundation
 import SyncNode
 
-/// Finds the primary on the local network with DNS-SD: the one this companion followed
-/// before (by node id), or the one the user names, or on first use the only one there is.
+/// Finds the primary on the local network with DNS-SD: the one this companion paired with
+/// (by fingerprint), or the one the user names, or when pairing the only one there is.
 public struct PrimaryDiscovery: Sendable {
     /// The service type every primary advertises.
     public static let serviceType = "_caresync._tcp"
@@ -37,7 +37,7 @@ public struct PrimaryDiscovery: Sendable {
         } else {
             throw DiscoveryFailure(description: "several primaries on the network; choose one with --primary NAME|ID:" + Self.listing(primaries))
         }
-        return PrimaryEndpoint(host: chosen.address, port: chosen.port)
+        return PrimaryEndpoint(host: chosen.address, port: chosen.port, fingerprint: chosen.txt["fp"])
     }
 
     /// Every primary heard within ``listening``, or fewer if `stopWhen` accepts one sooner.
@@ -68,7 +68,7 @@ public struct PrimaryDiscovery: Sendable {
     }
 
     static func matches(_ service: ResolvedService, _ wanted: String) -> Bool {
-        service.service.name == wanted || service.txt["node"] == wanted
+        service.service.name == wanted || service.txt["node"] == wanted || service.txt["fp"] == wanted
     }
 
     static func listing(_ primaries: [ResolvedService]) -> String {

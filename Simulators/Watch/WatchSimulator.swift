@@ -9,6 +9,20 @@ import SyncProtocol
 struct WatchSimulator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch-sim",
+        abstract: Follow.configuration.abstract,
+        subcommands: [Follow.self, PairCommand<WatchRole>.self],
+        defaultSubcommand: Follow.self)
+}
+
+enum WatchRole: SimulatorRole {
+    static let role = Caresync_V1_Role.watch
+    static let defaultName = "Watch"
+}
+
+/// Follow the primary and take commands on stdin (the default).
+struct Follow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "follow",
         abstract: "A watch app: shows today's incomplete activities and records completions.",
         discussion: """
             Commands, one per line on stdin:

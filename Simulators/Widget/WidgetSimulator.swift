@@ -9,6 +9,20 @@ import SyncProtocol
 struct WidgetSimulator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widget-sim",
+        abstract: Refresh.configuration.abstract,
+        subcommands: [Refresh.self, PairCommand<WidgetRole>.self],
+        defaultSubcommand: Refresh.self)
+}
+
+enum WidgetRole: SimulatorRole {
+    static let role = Caresync_V1_Role.widget
+    static let defaultName = "Widget"
+}
+
+/// One timeline refresh (the default).
+struct Refresh: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
         abstract: "A home-screen widget's timeline refresh: connect, show what is left today, maybe complete one, exit.",
         discussion: """
             Exit status: 0 shown (and completed, if asked); 2 the completion was rejected;

@@ -18,6 +18,8 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case cannotOpen(path: String, reason: String)
     case notADatabase(path: String)
     case schemaTooNew(path: String, unknownMigrations: [String])
+    case unknownDevice(String)
+    case ambiguousDevice(String, matches: [String])
     case database(String)
 
     public var description: String {
@@ -41,6 +43,9 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
         case .notADatabase(let path): "\(path) is not a CareSync store"
         case .schemaTooNew(let path, let unknown):
             "\(path) was written by a newer CareSync (migrations \(unknown.joined(separator: ", "))): upgrade to open it"
+        case .unknownDevice(let id): "no paired device \"\(id)\": `caresync devices` lists them"
+        case .ambiguousDevice(let text, let matches):
+            "\"\(text)\" could be any of \(matches.joined(separator: ", ")): give more of the fingerprint"
         case .database(let message): "database error: \(message)"
         }
     }

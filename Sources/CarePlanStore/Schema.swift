@@ -105,6 +105,32 @@ enum Schema {
                 CREATE INDEX reminder_by_status ON reminder(status, due_at);
                 """)
         }
+        migrator.registerMigration("v4 devices") { db in
+            try db.execute(sql: """
+                ALTER TABLE change ADD COLUMN paired_device TEXT;
+                CREATE TABLE device (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    role TEXT NOT NULL,
+                    may_record INTEGER NOT NULL,
+                    paired_at REAL NOT NULL,
+                    last_seen REAL,
+                    revoked_at REAL
+                ) WITHOUT ROWID;
+                CREATE TABLE pairing_code (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    code TEXT,
+                    role TEXT NOT NULL,
+                    may_record INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    expires_at REAL NOT NULL,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    used_at REAL,
+                    used_by TEXT,
+                    locked_at REAL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -14,6 +14,10 @@ public struct StoreChange: Sendable, Hashable, Codable {
         case outcomeSuperseded
         case contactSaved
         case contactRemoved
+        /// A companion was paired (``StoreChange/pairedDevice`` names it).
+        case devicePaired
+        /// A paired companion was revoked: the primary cuts it off.
+        case deviceRevoked
     }
 
     /// Monotonic across the store's life, shared by every process using the file.
@@ -31,6 +35,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
     public var contactID: String?
     /// The message id of a completion from another node.
     public var messageID: String?
+    /// The companion paired or revoked (its fingerprint).
+    public var pairedDevice: String?
     /// The node that made the change.
     public var device: String
     /// When the store committed it.
@@ -38,7 +44,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case revision, kind, activityID = "activity", event, outcome, version, effectiveFrom
-        case contactID = "contact", messageID, device, committedAt
+        case contactID = "contact", messageID, pairedDevice, device, committedAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +58,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         effectiveFrom = try c.decodeIfPresent(CalendarDay.self, forKey: .effectiveFrom)
         contactID = try c.decodeIfPresent(String.self, forKey: .contactID)
         messageID = try c.decodeIfPresent(String.self, forKey: .messageID)
+        pairedDevice = try c.decodeIfPresent(String.self, forKey: .pairedDevice)
         device = try c.decode(String.self, forKey: .device)
         guard let date = ISO8601.date(from: try c.decode(String.self, forKey: .committedAt)) else {
             throw DecodingError.dataCorruptedError(
@@ -71,6 +78,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         try c.encodeIfPresent(effectiveFrom, forKey: .effectiveFrom)
         try c.encodeIfPresent(contactID, forKey: .contactID)
         try c.encodeIfPresent(messageID, forKey: .messageID)
+        try c.encodeIfPresent(pairedDevice, forKey: .pairedDevice)
         try c.encode(device, forKey: .device)
         try c.encode(ISO8601.string(from: committedAt), forKey: .committedAt)
     }
@@ -78,7 +86,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
     init(
         revision: Int = 0, kind: Kind, activityID: String? = nil, event: EventKey? = nil,
         outcome: Outcome? = nil, version: Int? = nil, effectiveFrom: CalendarDay? = nil,
-        contactID: String? = nil, messageID: String? = nil, device: String, committedAt: Date
+        contactID: String? = nil, messageID: String? = nil, pairedDevice: String? = nil, device: String, committedAt: Date
     ) {
         self.revision = revision
         self.kind = kind
@@ -89,6 +97,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         self.effectiveFrom = effectiveFrom
         self.contactID = contactID
         self.messageID = messageID
+        self.pairedDevice = pairedDevice
         self.device = device
         self.committedAt = committedAt
     }
@@ -97,7 +106,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
 extension StoreChange {
     /// The columns ``init(row:)`` reads, in its order.
     static let columns = "revision, kind, activity_id, day, occurrence, version, effective_from, contact_id, device, committed_at, "
-        + OutcomeColumns.names + ", message_id"
+        + OutcomeColumns.names + ", message_id, paired_device"
 
     private static let insert: String = {
         let names = columns.split(separator: ",").dropFirst()
@@ -111,7 +120,7 @@ extension StoreChange {
             kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
             effectiveFrom?.daysSinceEpoch, contactID, outcome?.device ?? device, committedAt.timeIntervalSince1970,
         ]
-        try db.run(Self.insert, arguments: StatementArguments(fields + OutcomeColumns.values(outcome) + [messageID]))
+        try db.run(Self.insert, arguments: StatementArguments(fields + OutcomeColumns.values(outcome) + [messageID, pairedDevice]))
         var appended = self
         appended.revision = Int(db.lastInsertedRowID)
         return appended
@@ -135,6 +144,6 @@ extension StoreChange {
             outcome: try OutcomeColumns.decode(row, at: 10, device: device),
             version: row[5],
             effectiveFrom: (row[6] as Int?).map(CalendarDay.init(daysSinceEpoch:)),
-            contactID: row[7], messageID: row[17], device: device, committedAt: Date(timeIntervalSince1970: row[9]))
+            contactID: row[7], messageID: row[17], pairedDevice: row[18], device: device, committedAt: Date(timeIntervalSince1970: row[9]))
     }
 }

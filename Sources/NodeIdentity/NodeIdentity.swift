@@ -14,12 +14,18 @@ public struct NodeIdentity: Sendable {
     public let certificateDER: [UInt8]
 
     /// SHA-256 of the certificate, 64 lowercase hex digits.
-    public var fingerprint: String {
-        SHA256.hash(data: certificateDER).map { String(format: "%02x", $0) }.joined()
-    }
+    public var fingerprint: String { Self.fingerprint(ofDER: certificateDER) }
 
     /// The fingerprint as people read it aloud: groups of four, upper case.
-    public var displayFingerprint: String {
+    public var displayFingerprint: String { Self.display(fingerprint) }
+
+    /// The fingerprint of a certificate in DER: SHA-256, 64 lowercase hex digits.
+    public static func fingerprint(ofDER der: [UInt8]) -> String {
+        SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A fingerprint as people read it aloud: groups of four, upper case.
+    public static func display(_ fingerprint: String) -> String {
         let hex = Array(fingerprint.uppercased())
         return stride(from: 0, to: hex.count, by: 4).map { String(hex[$0..<min($0 + 4, hex.count)]) }
             .joined(separator: "-")

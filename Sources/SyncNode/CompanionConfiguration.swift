@@ -2,14 +2,18 @@ import Foundation
 import NIOCore
 import SyncProtocol
 
-/// Where a companion finds its primary. Discovery will add another way.
+/// Where a companion finds its primary.
 public struct PrimaryEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var host: String
     public var port: Int
+    /// The certificate fingerprint the primary advertises (its TXT `fp`), if known: while
+    /// pairing, a primary presenting another certificate is refused.
+    public var fingerprint: String?
 
-    public init(host: String, port: Int) {
+    public init(host: String, port: Int, fingerprint: String? = nil) {
         self.host = host
         self.port = port
+        self.fingerprint = fingerprint
     }
 
     /// Parses `HOST:PORT`.
@@ -33,6 +37,8 @@ public struct CompanionConfiguration: Sendable {
     /// companion followed last (if any). The default returns a fixed address.
     public var locate: @Sendable (_ knownPrimaryID: String?) async throws -> PrimaryEndpoint
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
+    /// TLS unless measuring what it costs.
+    public var security = TransportSecurity.tls
     /// How long to wait for a completion's reply before leaving it to the outbox (longer
     /// than the store's 10 s busy timeout, so a locked store does not look like a dead link).
     public var replyTimeout: Duration = .seconds(15)

@@ -11,7 +11,7 @@ import SyncProtocol
 /// exponential backoff and jitter.
 public final class CompanionNode: Sendable {
     public let configuration: CompanionConfiguration
-    /// The node's stable id, kept in its state directory.
+    /// The node's id: its certificate's fingerprint.
     public let nodeID: String
     /// The node's key pair and certificate, made on first start in its state directory.
     public let identity: NodeIdentity
@@ -26,6 +26,8 @@ public final class CompanionNode: Sendable {
     /// Final results, by message id, for callers of `complete`.
     let results = Waiters<CompletionResult>()
     let session = Mutex<SessionHandle?>(nil)
+    /// TLS with the node's identity, unless measuring without it.
+    let tls: TLSTransport?
     private let stopped = Mutex(false)
 
     /// What the sender learns about a completion it sent.
@@ -34,7 +36,9 @@ public final class CompanionNode: Sendable {
         /// The primary could not record it now (a full disk, say): keep it and retry.
         case retryLater(String)
         /// The primary refused the message itself: it can never succeed.
-        case refused(code: String, message: String)
+        case refused(code: Caresync_V1_ErrorCode, message: String)
+        /// A page of the history, for a household device.
+        case history(Caresync_V1_HistoryPage)
     }
 
     /// The connection in progress: how to wake its sender and how to end it.
@@ -46,8 +50,9 @@ public final class CompanionNode: Sendable {
     public init(configuration: CompanionConfiguration) throws {
         self.configuration = configuration
         state = try CompanionState(directory: configuration.stateDirectory)
-        nodeID = try state.nodeID(prefix: String(describing: configuration.role))
         identity = try NodeIdentity.loadOrCreate(in: configuration.stateDirectory, name: configuration.name)
+        nodeID = identity.fingerprint
+        tls = configuration.security == .tls ? try TLSTransport(identity: identity, server: false) : nil
         clock = HybridClock(node: nodeID)
         (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
         if let cached = try state.cachedContext(), let reading = cached.clock { clock.observe(reading) }
@@ -63,7 +68,7 @@ public final class CompanionNode: Sendable {
         ((try? state.pending()) ?? []).compactMap { try? $0.eventKey() }
     }
 
-    /// The id of the primary this companion followed last, kept across restarts.
+    /// The fingerprint of the primary this companion paired with, kept across restarts.
     public var knownPrimaryID: String? {
         try? state.primaryID()
     }
@@ -140,9 +145,15 @@ public final class CompanionNode: Sendable {
     }
 
     /// Connects and stays connected until ``stop()``: reconnects after every failure, with
-    /// exponential backoff and jitter. Returns early if the primary refuses the companion
-    /// for good (VERSION_MISMATCH, PLAN_MISMATCH, NOT_PERMITTED in the handshake).
+    /// exponential backoff and jitter. Returns early if the companion is not paired, or the
+    /// primary refuses it for good (VERSION_MISMATCH, PLAN_MISMATCH, NOT_PERMITTED,
+    /// NOT_PAIRED in the handshake).
     public func run() async {
+        guard knownPrimaryID != nil else {
+            eventSink.yield(.error(code: "NOT_PAIRED", message: "not paired with a primary: pair first with a code from `caresync pair`"))
+            eventSink.finish()
+            return
+        }
         var failures = 0
         var lastReason: String?
         while !stopped.withLock({ $0 }) && !Task.isCancelled {

@@ -27,7 +27,7 @@ struct CompanionSession: Sendable {
     }
 
     /// Handshake refusals that retrying cannot fix.
-    static let finalRefusals: Set<Caresync_V1_ErrorCode> = [.versionMismatch, .planMismatch, .notPermitted]
+    static let finalRefusals: Set<Caresync_V1_ErrorCode> = [.versionMismatch, .planMismatch, .notPermitted, .notPaired]
 
     let node: CompanionNode
 
@@ -40,19 +40,14 @@ struct CompanionSession: Sendable {
         } catch {
             return End(reason: "cannot find the primary: \(error)", wasEstablished: false)
         }
-        let channel: FramedChannel
+        let pinned = node.knownPrimaryID
+        let connection: CompanionConnection
         do {
-            let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
-            let maximumFrameBytes = configuration.maximumFrameBytes
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(configuration.connectTimeout)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .connect(host: endpoint.host, port: endpoint.port) { channel in
-                    FramedChannel.configure(channel, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
-                }
+            connection = try await node.connect(to: endpoint, pinned: pinned)
         } catch {
             return End(reason: "cannot reach the primary at \(endpoint): \(error)", wasEstablished: false)
         }
+        let channel = connection.channel
         var established = false
         do {
             return try await channel.executeThenClose { inbound, outbound in
@@ -69,16 +64,15 @@ struct CompanionSession: Sendable {
                 node.session.withLock { $0 = CompanionNode.SessionHandle(wakeSender: wakeSender, channel: channel.channel) }
                 defer { node.session.withLock { $0 = nil } }
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
-                try await node.state.remember(primaryID: ack.nodeID)
                 node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName))
                 let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
                 // The sender and the pinger run beside the receiver; whichever ends first
                 // ends the connection, and its reason is the session's.
                 let firstEnd = FirstEnd()
-                let connection = channel.channel
+                let underlying = channel.channel
                 let finish: @Sendable (End) -> Void = { end in
                     firstEnd.value.withLock { $0 = $0 ?? end }
-                    connection.close(promise: nil)
+                    underlying.close(promise: nil)
                 }
                 return try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -104,6 +98,11 @@ struct CompanionSession: Sendable {
             node.eventSink.yield(.error(code: error.code.description, message: error.message))
             return End(reason: error.message, wasEstablished: established)
         } catch {
+            // A primary presenting another certificate fails the TLS handshake: say who it was.
+            if let impersonation = CompanionNode.impersonation(seen: connection.certificate?.value, pinned: pinned, at: endpoint) {
+                node.eventSink.yield(.error(code: impersonation.code.description, message: impersonation.message))
+                return End(reason: impersonation.message, wasEstablished: false)
+            }
             return End(reason: "connection lost: \(error)", wasEstablished: established)
         }
     }
@@ -130,6 +129,9 @@ struct CompanionSession: Sendable {
                 throw ProtocolError(
                     .protocolViolation, "the HelloAck chose version \(ack.protocolVersion) and role \(ack.role); expected a primary speaking \(ProtocolVersion.supported)")
             }
+            guard ack.nodeID == node.knownPrimaryID else {
+                throw ProtocolError(.protocolViolation, "the HelloAck names primary \(ack.nodeID), not the paired one")
+            }
             return ack
         case .error(let error): throw Refusal(code: error.code, message: error.message)
         default: throw ProtocolError.unexpected("\(PrimaryConnection.name(of: answer))", during: "instead of HelloAck")
@@ -148,9 +150,11 @@ struct CompanionSession: Sendable {
                 node.eventSink.yield(.context(context))
             case .completionReply(let reply):
                 node.wireReplies.resolve(reply.messageID, .reply(reply))
+            case .historyPage(let page):
+                node.wireReplies.resolve(page.requestID, .history(page))
             case .error(let error) where !error.inReplyTo.isEmpty:
                 let answer: CompanionNode.WireAnswer = error.code == .internal
-                    ? .retryLater(error.message) : .refused(code: error.code.description, message: error.message)
+                    ? .retryLater(error.message) : .refused(code: error.code, message: error.message)
                 node.wireReplies.resolve(error.inReplyTo, answer)
             case .error(let error):
                 node.eventSink.yield(.error(code: error.code.description, message: error.message))
@@ -161,7 +165,7 @@ struct CompanionSession: Sendable {
                 return End(reason: "the primary said goodbye (\(goodbye.detail.isEmpty ? "\(goodbye.reason)" : goodbye.detail))", wasEstablished: true)
             case .pong, .ping, nil:
                 continue
-            case .hello, .helloAck, .completion, .snoozeReminder:
+            case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest:
                 throw ProtocolError.unexpected(PrimaryConnection.name(of: envelope), during: "from the primary")
             }
         }
@@ -195,7 +199,9 @@ struct CompanionSession: Sendable {
             case .reply(let reply):
                 result = Self.result(of: reply)
             case .refused(let code, let message):
-                result = .rejected(reason: code, detail: message)
+                result = .rejected(reason: code.description, detail: message)
+            case .history:
+                throw ProtocolError(.protocolViolation, "a HistoryPage answered completion \(completion.messageID)")
             case .retryLater(let message):
                 node.eventSink.yield(.error(code: "INTERNAL", message: message))
                 retry += 1

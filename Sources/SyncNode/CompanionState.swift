@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import SyncProtocol
 
-/// What a companion keeps between runs, in one SQLite file in its state directory: its
-/// node id, the last application context, and the outbox of completions not yet answered.
+/// What a companion keeps between runs, in one SQLite file in its state directory: the
+/// primary it paired with, the last application context, and the outbox of completions
+/// not yet answered. (Its identity is beside it, in its own files.)
 final class CompanionState: Sendable {
     private let queue: DatabaseQueue
 
@@ -30,17 +31,7 @@ final class CompanionState: Sendable {
         try migrator.migrate(queue)
     }
 
-    /// The node's id, made on first use.
-    func nodeID(prefix: String) throws -> String {
-        try queue.write { db in
-            if let id = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'nodeID'") { return id }
-            let id = "\(prefix)-\(UUID().uuidString.lowercased().prefix(8))"
-            try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('nodeID', ?)", arguments: [id])
-            return id
-        }
-    }
-
-    /// The id of the primary this companion followed last.
+    /// The fingerprint of the primary this companion paired with.
     func primaryID() throws -> String? {
         try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'") }
     }

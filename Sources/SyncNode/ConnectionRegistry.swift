@@ -2,25 +2,27 @@ import Synchronization
 import SyncProtocol
 
 /// The primary's open connections, so that it can send to companions of a role (reminders
-/// to watches) and say Goodbye to each when shutting down.
+/// to watches), cut off a revoked device and say Goodbye to each when shutting down.
 final class ConnectionRegistry: Sendable {
-    typealias Goodbye = @Sendable (Caresync_V1_GoodbyeReason, String) async -> Void
+    /// Sends a last envelope, then closes the connection.
+    typealias Close = @Sendable (Caresync_V1_Envelope) async -> Void
     typealias Send = @Sendable (Caresync_V1_Envelope) async -> Void
 
     private struct Entry {
+        var device: String
         var role: Caresync_V1_Role
         var send: Send
-        var goodbye: Goodbye
+        var close: Close
     }
 
     private let entries = Mutex<(next: Int, all: [Int: Entry], closed: Bool)>((0, [:], false))
 
     /// Registers an open connection; `nil` once the primary has started saying goodbye.
-    func register(role: Caresync_V1_Role, send: @escaping Send, goodbye: @escaping Goodbye) -> Int? {
+    func register(device: String, role: Caresync_V1_Role, send: @escaping Send, close: @escaping Close) -> Int? {
         entries.withLock { entries in
             guard !entries.closed else { return nil }
             entries.next += 1
-            entries.all[entries.next] = Entry(role: role, send: send, goodbye: goodbye)
+            entries.all[entries.next] = Entry(device: device, role: role, send: send, close: close)
             return entries.next
         }
     }
@@ -39,14 +41,24 @@ final class ConnectionRegistry: Sendable {
 
     var count: Int { entries.withLock { $0.all.count } }
 
-    /// Tells every connection why it is closing and closes it.
+    /// Closes every connection of `device`, telling it why.
+    func cut(device: String, with envelope: Caresync_V1_Envelope) async {
+        let closes = entries.withLock { $0.all.values.filter { $0.device == device }.map(\.close) }
+        await closeAll(closes, with: envelope)
+    }
+
+    /// Tells every connection why it is closing and closes it; registers no more.
     func sayGoodbye(_ reason: Caresync_V1_GoodbyeReason, _ detail: String) async {
-        let goodbyes = entries.withLock { entries in
+        let closes = entries.withLock { entries in
             entries.closed = true
-            return entries.all.values.map(\.goodbye)
+            return entries.all.values.map(\.close)
         }
+        await closeAll(closes, with: .with { $0.goodbye = .with { $0.reason = reason; $0.detail = detail } })
+    }
+
+    private func closeAll(_ closes: [Close], with envelope: Caresync_V1_Envelope) async {
         await withDiscardingTaskGroup { group in
-            for goodbye in goodbyes { group.addTask { await goodbye(reason, detail) } }
+            for close in closes { group.addTask { await close(envelope) } }
         }
     }
 }

@@ -5,10 +5,14 @@ import SyncProtocol
 typealias FramedChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
 extension FramedChannel {
-    /// Installs the frame decoder and the deadline handler, then wraps the channel for
-    /// async use. Must run on the channel's event loop (a bootstrap's initializer does).
-    static func configure(_ channel: Channel, maximumFrameBytes: Int, deadlines: ConnectionDeadlines) -> EventLoopFuture<FramedChannel> {
+    /// Installs the TLS handlers (if any), the frame decoder and the deadline handler, then
+    /// wraps the channel for async use. Must run on the channel's event loop (a bootstrap's
+    /// initializer does).
+    static func configure(
+        _ channel: Channel, tls: (() throws -> [any ChannelHandler])?, maximumFrameBytes: Int, deadlines: ConnectionDeadlines
+    ) -> EventLoopFuture<FramedChannel> {
         channel.eventLoop.makeCompletedFuture {
+            if let tls { try channel.pipeline.syncOperations.addHandlers(try tls()) }
             try channel.pipeline.syncOperations.addHandlers([
                 ByteToMessageHandler(FrameDecoder(maximumBytes: maximumFrameBytes)),
                 DeadlineHandler(deadlines),

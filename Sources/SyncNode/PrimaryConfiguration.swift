@@ -1,6 +1,7 @@
 import CarePlan
 import Foundation
 import NIOCore
+import NodeIdentity
 import SyncProtocol
 
 /// How a primary node listens and what it promises its companions.
@@ -11,7 +12,10 @@ public struct PrimaryConfiguration: Sendable {
     public var port = 0
     /// A human label for the primary, such as "Kitchen tablet".
     public var name = "CareSync primary"
-    public var nodeID: String
+    /// The primary's key pair and certificate, which companions pin when they pair.
+    public var identity: NodeIdentity
+    /// TLS unless measuring what it costs.
+    public var security = TransportSecurity.tls
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
     /// Companions send a Ping this often.
     public var pingInterval: TimeAmount = .seconds(15)
@@ -28,9 +32,12 @@ public struct PrimaryConfiguration: Sendable {
     /// it foresees); tests with a clock of their own make it short.
     public var dayCheckInterval: Duration = .seconds(60)
 
-    public init(nodeID: String) {
-        self.nodeID = nodeID
+    public init(identity: NodeIdentity) {
+        self.identity = identity
     }
+
+    /// The primary's node id: its certificate's fingerprint.
+    public var nodeID: String { identity.fingerprint }
 }
 
 /// The version of CareSync's software, as nodes report it in their handshake.

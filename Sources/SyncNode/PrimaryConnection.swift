@@ -2,37 +2,52 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import NIOCore
+import NodeIdentity
 import SyncProtocol
 
-/// One companion's connection to the primary: handshake, then completions in and
-/// contexts out, until either side closes.
+/// One companion's connection to the primary: handshake (or pairing), then completions
+/// in and contexts out, until either side closes.
 struct PrimaryConnection {
-    /// Who is on the other end, from its Hello.
+    /// Who is on the other end: the paired device its certificate names.
     struct Peer {
+        /// The device's fingerprint.
         var nodeID: String
         var role: Caresync_V1_Role
         var name: String
+        var mayRecord: Bool
     }
 
     let node: PrimaryNode
     let channel: FramedChannel
+    /// The certificate the peer presented in the TLS handshake (`nil` without TLS).
+    let certificate: PeerCertificate?
+
+    /// What a revoked device hears before its connection closes.
+    static let revoked = ProtocolError(.notPaired, "this device was revoked on the primary")
 
     func serve() async {
         try? await channel.executeThenClose { inbound, outbound in
             var frames = inbound.makeAsyncIterator()
             do {
-                let peer = try await handshake(&frames, outbound)
-                let goodbye: ConnectionRegistry.Goodbye = { [channel] reason, detail in
-                    try? await outbound.send(.with { $0.goodbye = .with { $0.reason = reason; $0.detail = detail } })
+                guard let peer = try await handshake(&frames, outbound) else { return }
+                let close: ConnectionRegistry.Close = { [channel] envelope in
+                    try? await outbound.send(envelope)
                     try? await channel.channel.close()
                 }
                 // A connection made while the primary shuts down is told so at once.
                 let send: ConnectionRegistry.Send = { envelope in try? await outbound.send(envelope) }
-                guard let registration = node.connections.register(role: peer.role, send: send, goodbye: goodbye) else {
-                    await goodbye(.shutdown, "primary stopping")
+                guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
+                else {
+                    await close(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } })
                     return
                 }
-                defer { node.connections.remove(registration) }
+                try? node.store.recordSeen(peer.nodeID)
+                defer {
+                    node.connections.remove(registration)
+                    try? node.store.recordSeen(peer.nodeID)
+                }
+                // Revoked between the handshake's check and the registration: cut it now.
+                guard try node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // Contexts stop only when the connection cannot carry them: close it,
@@ -58,23 +73,50 @@ struct PrimaryConnection {
         }
     }
 
+    /// The Hello and HelloAck, or a pairing (which ends the connection: `nil`).
     private func handshake(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    ) async throws -> Peer {
+    ) async throws -> Peer? {
         guard let first = try await frames.nextEnvelope() else { throw CancellationError() }
-        guard case .hello(let hello) = first.body else {
+        switch first.body {
+        case .pairRequest(let request):
+            let fingerprint = try certificate?.value ?? Self.fingerprintWithoutTLS()
+            try await outbound.send(try await node.pair(request, from: fingerprint))
+            return nil
+        case .hello(let hello):
+            let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
+            let peer = try await admit(hello)
+            try await outbound.send(try helloAck(hello, version: version))
+            return peer
+        default:
             throw ProtocolError.unexpected(Self.name(of: first), during: "before Hello")
         }
-        let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
-        guard [.watch, .widget, .household].contains(hello.role) else {
-            throw ProtocolError(.notPermitted, "a node with role \(hello.role) cannot follow a primary")
+    }
+
+    /// The paired device this Hello comes from, or the reason it may not connect.
+    private func admit(_ hello: Caresync_V1_Hello) async throws -> Peer {
+        let fingerprint = certificate?.value ?? hello.nodeID
+        guard hello.nodeID == fingerprint else {
+            throw ProtocolError(.protocolViolation, "the Hello names node \(hello.nodeID), but the certificate is \(fingerprint)")
         }
+        guard let device = try node.store.device(fingerprint) else {
+            throw ProtocolError(.notPaired, "this device (\(NodeIdentity.display(fingerprint))) is not paired with this primary: "
+                + "make a code with `caresync pair --role ROLE` and give it to the device's `pair CODE`")
+        }
+        guard !device.isRevoked else { throw Self.revoked }
+        guard hello.role == device.role.wire else {
+            throw ProtocolError(.notPermitted, "this device was paired as a \(device.role.rawValue), not as \(hello.role)")
+        }
+        return Peer(nodeID: fingerprint, role: device.role.wire, name: device.name, mayRecord: device.mayRecord)
+    }
+
+    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32) throws -> Caresync_V1_Envelope {
         let info = try node.store.planInfo()
         guard hello.planID.isEmpty || hello.planID == info.planID else {
             throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
         }
         let configuration = node.configuration
-        try await outbound.send(.with {
+        return .with {
             $0.helloAck = .with {
                 $0.protocolVersion = version
                 $0.nodeID = configuration.nodeID
@@ -86,8 +128,12 @@ struct PrimaryConnection {
                 $0.idleTimeoutMs = UInt32(configuration.idleTimeout.nanoseconds / 1_000_000)
                 $0.maxFrameBytes = UInt32(configuration.maximumFrameBytes)
             }
-        })
-        return Peer(nodeID: hello.nodeID, role: hello.role, name: hello.displayName)
+        }
+    }
+
+    /// Without TLS there is no certificate to pair: refused.
+    private static func fingerprintWithoutTLS() throws -> String {
+        throw ProtocolError(.notPermitted, "pairing needs TLS: this primary runs without it")
     }
 
     /// Handles the companion's messages in order; returns when it says Goodbye or closes.
@@ -105,13 +151,15 @@ struct PrimaryConnection {
                 continue
             case .snoozeReminder(let snooze):
                 if let refusal = await node.snooze(snooze, from: peer) { try await outbound.send(refusal) }
+            case .historyRequest(let request):
+                try await outbound.send(await node.history(request, for: peer))
             case .goodbye:
                 return
             case .error(let error):
                 if error.fatal { return }
             case nil:
                 try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
-            case .hello, .helloAck, .applicationContext, .completionReply, .reminder:
+            case .hello, .helloAck, .applicationContext, .completionReply, .reminder, .pairRequest, .pairAccept, .historyPage:
                 throw ProtocolError.unexpected(Self.name(of: envelope), during: "from a companion")
             }
         }
@@ -120,10 +168,10 @@ struct PrimaryConnection {
     /// The reply to a completion, sent only after the store has committed it.
     private func judge(_ completion: Caresync_V1_Completion, from peer: Peer) async -> Caresync_V1_Envelope {
         var reply = Caresync_V1_CompletionReply.with { $0.messageID = completion.messageID }
-        guard peer.role != .household else {
+        guard peer.mayRecord else {
             reply.status = .rejected
             reply.reason = .notPermitted
-            reply.detail = "a household device may not record outcomes"
+            reply.detail = "this household device was not granted recording at pairing"
             return .with { $0.completionReply = reply }
         }
         do {

@@ -43,6 +43,7 @@ public final class PrimaryNode: Sendable {
     public func run(onListening: @Sendable (SocketAddress) -> Void = { _ in }) async throws {
         let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
         let maximumFrameBytes = configuration.maximumFrameBytes
+        let tls = configuration.security == .tls ? try TLSTransport(identity: configuration.identity, server: true) : nil
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -50,7 +51,11 @@ public final class PrimaryNode: Sendable {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .bind(host: configuration.host, port: configuration.port) { channel in
-                FramedChannel.configure(channel, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
+                let peer = PeerCertificate()
+                return FramedChannel.configure(
+                    channel, tls: tls.map { tls in { [tls.serverHandler(recording: peer)] } },
+                    maximumFrameBytes: maximumFrameBytes, deadlines: deadlines
+                ).map { (framed: $0, peer: tls == nil ? nil : peer) }
             }
         serverChannel.withLock { $0 = server.channel }
         if stopping.withLock({ $0 }) { server.channel.close(promise: nil) }
@@ -65,8 +70,8 @@ public final class PrimaryNode: Sendable {
             }
             await withDiscardingTaskGroup { sessions in
                 try? await server.executeThenClose { inbound in
-                    for try await channel in inbound {
-                        sessions.addTask { await PrimaryConnection(node: self, channel: channel).serve() }
+                    for try await (channel, peer) in inbound {
+                        sessions.addTask { await PrimaryConnection(node: self, channel: channel, certificate: peer).serve() }
                     }
                 }
                 await connections.sayGoodbye(.shutdown, "primary stopping")
@@ -117,13 +122,17 @@ public final class PrimaryNode: Sendable {
     }
 
     /// Every committed change, by this process or another, makes a newer context and
-    /// advances the primary's clock past the change's. A failing read is retried.
+    /// advances the primary's clock past the change's; a revoked device is cut off at once.
+    /// A failing read is retried.
     private func followStore(after revision: Int) async {
         var last = revision
         while !Task.isCancelled {
             do {
                 for try await change in store.changes(after: last) {
                     if let reading = change.outcome?.clock { clock.observe(reading) }
+                    if change.kind == .deviceRevoked, let device = change.pairedDevice {
+                        await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
+                    }
                     last = change.revision
                     publisher.invalidate()
                 }

@@ -63,6 +63,8 @@ extension Caresync_V1_ErrorCode: CustomStringConvertible {
         case .idleTimeout: "IDLE_TIMEOUT"
         case .unknownMessage: "UNKNOWN_MESSAGE"
         case .internal: "INTERNAL"
+        case .notPaired: "NOT_PAIRED"
+        case .pairingFailed: "PAIRING_FAILED"
         case .UNRECOGNIZED(let n): "UNRECOGNIZED(\(n))"
         }
     }

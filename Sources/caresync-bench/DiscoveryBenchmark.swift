@@ -4,6 +4,7 @@ import CarePlanStore
 import Discovery
 import Foundation
 import NIOCore
+import NodeIdentity
 import SimulatorSupport
 import SyncNode
 
@@ -34,6 +35,7 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
         let today = CalendarDay.containing(Date(), in: .gmt)
         try store.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
 
+        let identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")
         var starts = Samples()
         var restarts = Samples()
@@ -44,17 +46,21 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
             ) { known in try await PrimaryDiscovery(choice: name, report: { _ in }).locate(knownPrimaryID: known) }
             configuration.replyTimeout = .seconds(timeout)
             let watch = try CompanionNode(configuration: configuration)
+            // Paired first (untimed), as a watch is before it ever looks for its primary.
+            var primary = try await AdvertisedPrimary(store: store, name: name, identity: identity)
+            try await pair(watch, through: store)
+            await primary.stop()
             let watching = Task { await watch.run() }
 
             let clock = ContinuousClock()
             var started = clock.now
-            var primary = try await AdvertisedPrimary(store: store, name: name)
+            primary = try await AdvertisedPrimary(store: store, name: name, identity: identity)
             try await connected(watch, what: "a first connection in run \(run)")
             starts.append((clock.now - started).seconds)
 
             await primary.stop()
             started = clock.now
-            primary = try await AdvertisedPrimary(store: store, name: name)
+            primary = try await AdvertisedPrimary(store: store, name: name, identity: identity)
             try await connected(watch, what: "a reconnection in run \(run)")
             restarts.append((clock.now - started).seconds)
 
@@ -73,8 +79,8 @@ private struct AdvertisedPrimary {
     let task: Task<Void, any Error>
     let advertisement: ServiceAdvertisement
 
-    init(store: CarePlanStore, name: String) async throws {
-        var configuration = PrimaryConfiguration(nodeID: "primary-bench")
+    init(store: CarePlanStore, name: String, identity: NodeIdentity) async throws {
+        var configuration = PrimaryConfiguration(identity: identity)
         configuration.port = 0
         configuration.name = name
         let node = PrimaryNode(store: store, configuration: configuration)
@@ -85,7 +91,8 @@ private struct AdvertisedPrimary {
         self.node = node
         advertisement = try await ServiceAdvertisement.register(
             name: name, type: PrimaryDiscovery.serviceType, port: port,
-            txt: ["txtvers": "1", "role": "primary", "node": configuration.nodeID, "plan": try store.planInfo().planID])
+            txt: ["txtvers": "1", "role": "primary", "node": configuration.nodeID, "fp": configuration.nodeID,
+                  "plan": try store.planInfo().planID])
     }
 
     func stop() async {

@@ -3,6 +3,7 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import NIOCore
+import NodeIdentity
 import Synchronization
 import SyncNode
 import SyncProtocol
@@ -253,7 +254,8 @@ final class Cluster {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
-        primary = PrimaryNode(store: store, configuration: PrimaryConfiguration(nodeID: "bench-primary"))
+        primary = PrimaryNode(
+            store: store, configuration: PrimaryConfiguration(identity: try NodeIdentity.create(name: "Bench primary", now: Date())))
         fleet = Fleet(count: count)
     }
 
@@ -281,6 +283,7 @@ final class Cluster {
                 endpoint: PrimaryEndpoint(host: "127.0.0.1", port: port))
             configuration.replyTimeout = timeout
             let node = try CompanionNode(configuration: configuration)
+            try await pair(node, through: store)
             nodes.append(node)
             let fleet = fleet
             Task { await node.run() }

@@ -12,7 +12,8 @@ struct CareSync: AsyncParsableCommand {
             """,
         subcommands: [
             InitCommand.self, PlanCommand.self, TodayCommand.self, CompleteCommand.self,
-            EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self, RemindersCommand.self,
+            EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self, PairCommand.self,
+            DevicesCommand.self, RemindersCommand.self,
         ]
     )
 

@@ -72,6 +72,8 @@ struct HistoryLine: CustomStringConvertible {
                 + (values.isEmpty ? "" : " \(values)") + (change.kind == .outcomeSuperseded ? " (superseded)" : "")
         case .contactSaved: what = "contact \(change.contactID ?? "") saved"
         case .contactRemoved: what = "contact \(change.contactID ?? "") removed"
+        case .devicePaired: what = "device \(change.pairedDevice ?? "") paired"
+        case .deviceRevoked: what = "device \(change.pairedDevice ?? "") revoked"
         }
         return "\(change.revision)  \(ISO8601.string(from: change.committedAt))  \(change.device)  \(what)"
     }

@@ -14,9 +14,10 @@ import SyncProtocol
 struct PrimaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "primary",
-        abstract: "Serve the store to watch, widget and household companions over TCP.",
+        abstract: "Serve the store to paired watch, widget and household companions over TLS 1.3.",
         discussion: """
-            Prints one line when listening (JSON with --json) with the address and port. SIGINT or
+            Prints one line when listening (JSON with --json) with the address, port and the
+            primary's fingerprint. Only devices paired with `caresync pair` may connect. SIGINT or
             SIGTERM says Goodbye to every companion and stops.
             """)
 
@@ -55,7 +56,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             let (info, _) = try store.configuredPlan()
             // The primary's identity lives beside its store, made on first start.
             let identity = try NodeIdentity.loadOrCreate(in: store.path + ".identity", name: name)
-            var configuration = PrimaryConfiguration(nodeID: "primary-" + info.planID.prefix(8))
+            var configuration = PrimaryConfiguration(identity: identity)
             configuration.host = host
             configuration.port = port
             configuration.name = name

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct CompanionNodeTests {
     @Test func aWatchReceivesContextsAndRecordsCompletions() async throws {
         let primary = try await TestPrimary()
-        let watch = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let watch = try await primary.pairedCompanion(.watch)
         let running = Task { await watch.run() }
         let context = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         #expect(context.planTitle == "Test")
@@ -36,12 +36,12 @@ import Testing
 
     @Test func aHouseholdDeviceMayNotRecord() async throws {
         let primary = try await TestPrimary()
-        let household = try makeCompanion(.household, endpoint: primary.endpoint)
+        let household = try await primary.pairedCompanion(.household)
         let running = Task { await household.run() }
         let context = try #require(await household.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         let before = try primary.store.revision()
         let result = try await household.complete(context.incomplete[0].key)
-        #expect(result == .rejected(reason: "notPermitted", detail: "a household device may not record outcomes"))
+        #expect(result == .rejected(reason: "notPermitted", detail: "this household device was not granted recording at pairing"))
         #expect(try primary.store.revision() == before)
         #expect(household.pending.isEmpty)
         await household.stop()
@@ -51,7 +51,7 @@ import Testing
 
     @Test func shutdownSaysGoodbyeAndTheCompanionKeepsItsContext() async throws {
         let primary = try await TestPrimary()
-        let widget = try makeCompanion(.widget, endpoint: primary.endpoint)
+        let widget = try await primary.pairedCompanion(.widget)
         let running = Task { await widget.run() }
         _ = await widget.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
         primary.node.shutdown()
@@ -71,7 +71,7 @@ import Testing
     @Test func anotherPlansPrimaryRefusesForGood() async throws {
         let first = try await TestPrimary()
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
-        let watch = try makeCompanion(.watch, endpoint: first.endpoint, stateDirectory: state)
+        let watch = try await first.pairedCompanion(.watch, stateDirectory: state)
         let running = Task { await watch.run() }
         _ = await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
         await watch.stop()
@@ -79,7 +79,7 @@ import Testing
         await first.stop()
 
         let second = try await TestPrimary()
-        let moved = try makeCompanion(.watch, endpoint: second.endpoint, stateDirectory: state)
+        let moved = try await second.pairedCompanion(.watch, stateDirectory: state)
         #expect(moved.nodeID == watch.nodeID)
         let runAgain = Task { await moved.run() }
         let code = await moved.firstEvent(within: .seconds(20)) { if case .error(let code, _) = $0 { code } else { nil } }
@@ -95,9 +95,8 @@ struct UnreachablePrimaryTests {
     @Test func theSameFailureIsReportedOnce() async throws {
         // A port nothing listens on: bind one and close it.
         let primary = try await TestPrimary()
-        let endpoint = primary.endpoint
+        let watch = try await primary.pairedCompanion(.watch)
         await primary.stop()
-        let watch = try makeCompanion(.watch, endpoint: endpoint)
         let running = Task { await watch.run() }
         // Stop after two seconds (several retries at 20–200 ms); the event stream then ends.
         let stopper = Task {

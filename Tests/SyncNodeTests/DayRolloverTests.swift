@@ -20,8 +20,8 @@ import Testing
         let today = CalendarDay.containing(Date(), in: .gmt)
         let clock = ManualClock(today.date(at: TimeOfDay("23:00")!, in: .gmt))
         let primary = try await TestPrimary(now: { clock.now })
-        let watch = try makeCompanion(.watch, endpoint: primary.endpoint)
-        let widget = try makeCompanion(.widget, endpoint: primary.endpoint)
+        let watch = try await primary.pairedCompanion(.watch)
+        let widget = try await primary.pairedCompanion(.widget)
         let tasks = [Task { await watch.run() }, Task { await widget.run() }]
 
         let evening = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })

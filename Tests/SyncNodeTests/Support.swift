@@ -2,6 +2,7 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import NIOCore
+import NodeIdentity
 import SyncNode
 import SyncProtocol
 
@@ -23,7 +24,7 @@ final class TestPrimary: Sendable {
             identifier: activityID, kind: .intervention, title: "Apple",
             schedule: .daily(occurrences: 3, start: today.adding(days: -30)))
         try store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
-        var configuration = PrimaryConfiguration(nodeID: "primary-test")
+        var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
         if let now {
             configuration.now = now
@@ -38,6 +39,22 @@ final class TestPrimary: Sendable {
     }
 
     var endpoint: PrimaryEndpoint { PrimaryEndpoint(host: "127.0.0.1", port: port) }
+
+    /// Opens a pairing code for a device of `role`, as `caresync pair` does.
+    func openCode(_ role: DeviceRole, mayRecord: Bool = false, expiresIn lifetime: TimeInterval = 300) throws -> PairingCode {
+        let code = PairingCode.random()
+        try store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: Date().addingTimeInterval(lifetime))
+        return code
+    }
+
+    /// A companion paired with this primary through the real exchange.
+    func pairedCompanion(
+        _ role: Caresync_V1_Role, stateDirectory: String? = nil, mayRecord: Bool = false
+    ) async throws -> CompanionNode {
+        let companion = try makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory)
+        _ = try await companion.pair(code: try openCode(DeviceRole(wire: role)!, mayRecord: mayRecord))
+        return companion
+    }
 
     func stop() async {
         node.shutdown()

@@ -14,6 +14,11 @@
 /// of one serialized Envelope. Field numbers are never reused; new messages and fields
 /// are added with new numbers, so older peers skip what they do not know.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SwiftProtobuf
 
 // If the compiler emits an error on this type, it is because this file
@@ -256,6 +261,12 @@ public nonisolated enum Caresync_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIte
   case idleTimeout // = 10
   case unknownMessage // = 11
   case `internal` // = 12
+
+  /// The certificate is not paired with this primary, or was revoked.
+  case notPaired // = 13
+
+  /// A PairRequest failed: wrong, expired or used code, or pairing locked.
+  case pairingFailed // = 14
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -277,6 +288,8 @@ public nonisolated enum Caresync_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIte
     case 10: self = .idleTimeout
     case 11: self = .unknownMessage
     case 12: self = .internal
+    case 13: self = .notPaired
+    case 14: self = .pairingFailed
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -296,6 +309,8 @@ public nonisolated enum Caresync_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIte
     case .idleTimeout: return 10
     case .unknownMessage: return 11
     case .internal: return 12
+    case .notPaired: return 13
+    case .pairingFailed: return 14
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -315,6 +330,8 @@ public nonisolated enum Caresync_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIte
     .idleTimeout,
     .unknownMessage,
     .internal,
+    .notPaired,
+    .pairingFailed,
   ]
 
 }
@@ -415,6 +432,38 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .snoozeReminder(newValue)}
   }
 
+  public var pairRequest: Caresync_V1_PairRequest {
+    get {
+      if case .pairRequest(let v)? = body {return v}
+      return Caresync_V1_PairRequest()
+    }
+    set {body = .pairRequest(newValue)}
+  }
+
+  public var pairAccept: Caresync_V1_PairAccept {
+    get {
+      if case .pairAccept(let v)? = body {return v}
+      return Caresync_V1_PairAccept()
+    }
+    set {body = .pairAccept(newValue)}
+  }
+
+  public var historyRequest: Caresync_V1_HistoryRequest {
+    get {
+      if case .historyRequest(let v)? = body {return v}
+      return Caresync_V1_HistoryRequest()
+    }
+    set {body = .historyRequest(newValue)}
+  }
+
+  public var historyPage: Caresync_V1_HistoryPage {
+    get {
+      if case .historyPage(let v)? = body {return v}
+      return Caresync_V1_HistoryPage()
+    }
+    set {body = .historyPage(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -429,6 +478,10 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case goodbye(Caresync_V1_Goodbye)
     case error(Caresync_V1_Error)
     case snoozeReminder(Caresync_V1_SnoozeReminder)
+    case pairRequest(Caresync_V1_PairRequest)
+    case pairAccept(Caresync_V1_PairAccept)
+    case historyRequest(Caresync_V1_HistoryRequest)
+    case historyPage(Caresync_V1_HistoryPage)
 
   }
 
@@ -444,7 +497,8 @@ public nonisolated struct Caresync_V1_Hello: Sendable {
   /// Every protocol version the companion speaks.
   public var protocolVersions: [UInt32] = []
 
-  /// A stable id of the companion, kept in its state directory.
+  /// The companion's fingerprint: SHA-256 of its certificate, 64 lowercase hex digits.
+  /// Must be the certificate it presented in the TLS handshake.
   public var nodeID: String = String()
 
   public var role: Caresync_V1_Role = .unspecified
@@ -896,6 +950,128 @@ public nonisolated struct Caresync_V1_Error: Sendable {
   public init() {}
 }
 
+/// Companion -> primary, instead of Hello, from a device not yet paired: redeem a pairing
+/// code. Answered by PairAccept or by Error PAIRING_FAILED; the primary then closes.
+public nonisolated struct Caresync_V1_PairRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var protocolVersions: [UInt32] = []
+
+  /// What the device is; must be the role the code was made for.
+  public var role: Caresync_V1_Role = .unspecified
+
+  public var displayName: String = String()
+
+  public var softwareVersion: String = String()
+
+  /// HMAC-SHA256(K, "caresync-pair-v1 companion"), K derived from the code and both
+  /// certificates' fingerprints (Protocol/README.md, "Pairing").
+  public var proof: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Primary -> companion: paired. The companion checks `proof` before it pins `node_id`.
+public nonisolated struct Caresync_V1_PairAccept: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var protocolVersion: UInt32 = 0
+
+  /// The primary's fingerprint, which the companion pins.
+  public var nodeID: String = String()
+
+  public var displayName: String = String()
+
+  public var planID: String = String()
+
+  public var role: Caresync_V1_Role = .unspecified
+
+  /// A household device may record outcomes on the patient's behalf.
+  public var mayRecord: Bool = false
+
+  /// HMAC-SHA256(K, "caresync-pair-v1 primary").
+  public var proof: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Household -> primary: the change log after a revision. Answered by HistoryPage.
+public nonisolated struct Caresync_V1_HistoryRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var afterRevision: UInt64 = 0
+
+  /// At most this many entries (the primary caps it).
+  public var limit: UInt32 = 0
+
+  /// Unique per request; the HistoryPage, or an Error's in_reply_to, repeats it.
+  public var requestID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One entry of the primary's change log, as a household device sees it.
+public nonisolated struct Caresync_V1_HistoryEntry: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var revision: UInt64 = 0
+
+  /// The store's change kind, e.g. "outcomeRecorded".
+  public var kind: String = String()
+
+  public var activityID: String = String()
+
+  public var day: String = String()
+
+  public var occurrence: UInt32 = 0
+
+  public var state: Caresync_V1_EventState = .unspecified
+
+  public var values: [Caresync_V1_OutcomeValue] = []
+
+  public var reason: String = String()
+
+  /// The node that made the change.
+  public var device: String = String()
+
+  public var committedAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Caresync_V1_HistoryPage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var entries: [Caresync_V1_HistoryEntry] = []
+
+  /// More entries follow the last one.
+  public var more: Bool = false
+
+  public var requestID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "caresync.v1"
@@ -921,12 +1097,12 @@ nonisolated extension Caresync_V1_GoodbyeReason: SwiftProtobuf._ProtoNameProvidi
 }
 
 nonisolated extension Caresync_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_NOT_REACHABLE\0\u{1}ERROR_CODE_PAYLOAD_TOO_LARGE\0\u{1}ERROR_CODE_REPLY_TIMED_OUT\0\u{1}ERROR_CODE_NOT_PERMITTED\0\u{1}ERROR_CODE_MALFORMED_FRAME\0\u{1}ERROR_CODE_PROTOCOL_VIOLATION\0\u{1}ERROR_CODE_VERSION_MISMATCH\0\u{1}ERROR_CODE_PLAN_MISMATCH\0\u{1}ERROR_CODE_HANDSHAKE_TIMEOUT\0\u{1}ERROR_CODE_IDLE_TIMEOUT\0\u{1}ERROR_CODE_UNKNOWN_MESSAGE\0\u{1}ERROR_CODE_INTERNAL\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_NOT_REACHABLE\0\u{1}ERROR_CODE_PAYLOAD_TOO_LARGE\0\u{1}ERROR_CODE_REPLY_TIMED_OUT\0\u{1}ERROR_CODE_NOT_PERMITTED\0\u{1}ERROR_CODE_MALFORMED_FRAME\0\u{1}ERROR_CODE_PROTOCOL_VIOLATION\0\u{1}ERROR_CODE_VERSION_MISMATCH\0\u{1}ERROR_CODE_PLAN_MISMATCH\0\u{1}ERROR_CODE_HANDSHAKE_TIMEOUT\0\u{1}ERROR_CODE_IDLE_TIMEOUT\0\u{1}ERROR_CODE_UNKNOWN_MESSAGE\0\u{1}ERROR_CODE_INTERNAL\0\u{1}ERROR_CODE_NOT_PAIRED\0\u{1}ERROR_CODE_PAIRING_FAILED\0")
 }
 
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1077,6 +1253,58 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .snoozeReminder(v)
         }
       }()
+      case 12: try {
+        var v: Caresync_V1_PairRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairRequest(v)
+        }
+      }()
+      case 13: try {
+        var v: Caresync_V1_PairAccept?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .pairAccept(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .pairAccept(v)
+        }
+      }()
+      case 14: try {
+        var v: Caresync_V1_HistoryRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .historyRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .historyRequest(v)
+        }
+      }()
+      case 15: try {
+        var v: Caresync_V1_HistoryPage?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .historyPage(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .historyPage(v)
+        }
+      }()
       default: break
       }
     }
@@ -1131,6 +1359,22 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
     case .snoozeReminder?: try {
       guard case .snoozeReminder(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case .pairRequest?: try {
+      guard case .pairRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .pairAccept?: try {
+      guard case .pairAccept(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    }()
+    case .historyRequest?: try {
+      guard case .historyRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+    }()
+    case .historyPage?: try {
+      guard case .historyPage(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
     }()
     case nil: break
     }
@@ -1994,6 +2238,271 @@ nonisolated extension Caresync_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.message != rhs.message {return false}
     if lhs.inReplyTo != rhs.inReplyTo {return false}
     if lhs.fatal != rhs.fatal {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_PairRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PairRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_versions\0\u{1}role\0\u{3}display_name\0\u{3}software_version\0\u{1}proof\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt32Field(value: &self.protocolVersions) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.role) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.softwareVersion) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.protocolVersions.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.protocolVersions, fieldNumber: 1)
+    }
+    if self.role != .unspecified {
+      try visitor.visitSingularEnumField(value: self.role, fieldNumber: 2)
+    }
+    if !self.displayName.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 3)
+    }
+    if !self.softwareVersion.isEmpty {
+      try visitor.visitSingularStringField(value: self.softwareVersion, fieldNumber: 4)
+    }
+    if !self.proof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_PairRequest, rhs: Caresync_V1_PairRequest) -> Bool {
+    if lhs.protocolVersions != rhs.protocolVersions {return false}
+    if lhs.role != rhs.role {return false}
+    if lhs.displayName != rhs.displayName {return false}
+    if lhs.softwareVersion != rhs.softwareVersion {return false}
+    if lhs.proof != rhs.proof {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_PairAccept: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PairAccept"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}node_id\0\u{3}display_name\0\u{3}plan_id\0\u{1}role\0\u{3}may_record\0\u{1}proof\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.nodeID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.planID) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.role) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.mayRecord) }()
+      case 7: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.protocolVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.protocolVersion, fieldNumber: 1)
+    }
+    if !self.nodeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.nodeID, fieldNumber: 2)
+    }
+    if !self.displayName.isEmpty {
+      try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 3)
+    }
+    if !self.planID.isEmpty {
+      try visitor.visitSingularStringField(value: self.planID, fieldNumber: 4)
+    }
+    if self.role != .unspecified {
+      try visitor.visitSingularEnumField(value: self.role, fieldNumber: 5)
+    }
+    if self.mayRecord != false {
+      try visitor.visitSingularBoolField(value: self.mayRecord, fieldNumber: 6)
+    }
+    if !self.proof.isEmpty {
+      try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_PairAccept, rhs: Caresync_V1_PairAccept) -> Bool {
+    if lhs.protocolVersion != rhs.protocolVersion {return false}
+    if lhs.nodeID != rhs.nodeID {return false}
+    if lhs.displayName != rhs.displayName {return false}
+    if lhs.planID != rhs.planID {return false}
+    if lhs.role != rhs.role {return false}
+    if lhs.mayRecord != rhs.mayRecord {return false}
+    if lhs.proof != rhs.proof {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_HistoryRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HistoryRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}after_revision\0\u{1}limit\0\u{3}request_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.afterRevision) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.limit) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.afterRevision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.afterRevision, fieldNumber: 1)
+    }
+    if self.limit != 0 {
+      try visitor.visitSingularUInt32Field(value: self.limit, fieldNumber: 2)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_HistoryRequest, rhs: Caresync_V1_HistoryRequest) -> Bool {
+    if lhs.afterRevision != rhs.afterRevision {return false}
+    if lhs.limit != rhs.limit {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HistoryEntry"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}kind\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}state\0\u{1}values\0\u{1}reason\0\u{1}device\0\u{3}committed_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.activityID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.day) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.occurrence) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self.state) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.values) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.device) }()
+      case 10: try { try decoder.decodeSingularInt64Field(value: &self.committedAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.activityID.isEmpty {
+      try visitor.visitSingularStringField(value: self.activityID, fieldNumber: 3)
+    }
+    if !self.day.isEmpty {
+      try visitor.visitSingularStringField(value: self.day, fieldNumber: 4)
+    }
+    if self.occurrence != 0 {
+      try visitor.visitSingularUInt32Field(value: self.occurrence, fieldNumber: 5)
+    }
+    if self.state != .unspecified {
+      try visitor.visitSingularEnumField(value: self.state, fieldNumber: 6)
+    }
+    if !self.values.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.values, fieldNumber: 7)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 8)
+    }
+    if !self.device.isEmpty {
+      try visitor.visitSingularStringField(value: self.device, fieldNumber: 9)
+    }
+    if self.committedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.committedAtMs, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_HistoryEntry, rhs: Caresync_V1_HistoryEntry) -> Bool {
+    if lhs.revision != rhs.revision {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.activityID != rhs.activityID {return false}
+    if lhs.day != rhs.day {return false}
+    if lhs.occurrence != rhs.occurrence {return false}
+    if lhs.state != rhs.state {return false}
+    if lhs.values != rhs.values {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.device != rhs.device {return false}
+    if lhs.committedAtMs != rhs.committedAtMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_HistoryPage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HistoryPage"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}entries\0\u{1}more\0\u{3}request_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.entries) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.more) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.entries.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.entries, fieldNumber: 1)
+    }
+    if self.more != false {
+      try visitor.visitSingularBoolField(value: self.more, fieldNumber: 2)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_HistoryPage, rhs: Caresync_V1_HistoryPage) -> Bool {
+    if lhs.entries != rhs.entries {return false}
+    if lhs.more != rhs.more {return false}
+    if lhs.requestID != rhs.requestID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,56 @@
+import ArgumentParser
+import NodeIdentity
+import SyncNode
+import SyncProtocol
+
+/// What a simulator is: the role it pairs and connects as.
+public protocol SimulatorRole: Sendable {
+    static var role: Caresync_V1_Role { get }
+    /// The name the primary sees unless `--name` gives another.
+    static var defaultName: String { get }
+}
+
+/// `SIM pair CODE`: pairs the simulator with a primary using a code from `caresync pair`,
+/// and pins the primary's fingerprint for every later connection.
+public struct PairCommand<Role: SimulatorRole>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "pair",
+            abstract: "Pair with a primary using the one-time code `caresync pair` printed.",
+            discussion: "Exit status: 0 paired; 1 refused (wrong, expired or used code, locked) or not reachable.")
+    }
+
+    @Argument(help: ArgumentHelp("The code, e.g. ABCD-EFGH (case, dashes and spaces do not matter).", valueName: "code"))
+    public var code: String
+
+    @OptionGroup public var options: CompanionOptions
+
+    public init() {}
+
+    public func run() async throws {
+        guard let code = PairingCode(code) else {
+            throw ValidationError("\"\(self.code)\" is not a pairing code: eight letters and digits, such as ABCD-EFGH")
+        }
+        let output = EventOutput(json: options.json)
+        let node = try CompanionNode(configuration: options.configuration(role: Role.role, defaultName: Role.defaultName) {
+            output.showDiscovery($0)
+        })
+        output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
+        do {
+            output.showPaired(try await node.pair(code: code))
+        } catch {
+            output.showError(code: (error as? ProtocolError)?.code.description ?? "PAIRING_FAILED", message: "\(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+extension EventOutput {
+    /// A pairing that succeeded.
+    public func showPaired(_ result: PairingResult) {
+        write(["type": "paired", "primary": result.primaryID, "name": result.primaryName, "plan": result.planID,
+               "role": "\(result.role)", "mayRecord": result.mayRecord],
+              text: "Paired with \(result.primaryName) (\(NodeIdentity.display(result.primaryID))) as \(result.role)"
+                + (result.mayRecord ? "" : ", read-only"))
+    }
+}

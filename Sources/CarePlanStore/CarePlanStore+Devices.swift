@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+/// What a paired companion is, which decides what it may do.
+public enum DeviceRole: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Reads the context, records outcomes, receives reminders.
+    case watch
+    /// Reads the context and records outcomes.
+    case widget
+    /// Reads the context and the history; records only if granted at pairing.
+    case household
+}
+
+/// A companion paired with this primary, known by its certificate's fingerprint.
+public struct PairedDevice: Sendable, Hashable, Codable {
+    /// The fingerprint: SHA-256 of the device's certificate, 64 lowercase hex digits.
+    public var id: String
+    public var name: String
+    public var role: DeviceRole
+    /// Whether the device may record outcomes (always for watches and widgets).
+    public var mayRecord: Bool
+    public var pairedAt: Date
+    /// When it last connected or disconnected.
+    public var lastSeen: Date?
+    public var revokedAt: Date?
+
+    public var isRevoked: Bool { revokedAt != nil }
+
+    init(row: Row) throws {
+        let roleName: String = row["role"]
+        guard let role = DeviceRole(rawValue: roleName) else {
+            throw CarePlanStoreError.database("unknown device role \"\(roleName)\"")
+        }
+        id = row["id"]
+        name = row["name"]
+        self.role = role
+        mayRecord = row["may_record"]
+        pairedAt = Date(timeIntervalSince1970: row["paired_at"])
+        lastSeen = (row["last_seen"] as Double?).map(Date.init(timeIntervalSince1970:))
+        revokedAt = (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+    }
+}
+
+extension CarePlanStore {
+    /// Every paired device, revoked ones included, in pairing order.
+    public func devices() throws(CarePlanStoreError) -> [PairedDevice] {
+        try read { db in try db.rows("SELECT * FROM device ORDER BY paired_at, id").map(PairedDevice.init(row:)) }
+    }
+
+    /// The device with fingerprint `id`, if it was ever paired.
+    public func device(_ id: String) throws(CarePlanStoreError) -> PairedDevice? {
+        try read { db in try db.row("SELECT * FROM device WHERE id = ?", arguments: [id]).map(PairedDevice.init(row:)) }
+    }
+
+    /// The device that `text` names: its fingerprint, or a unique beginning of it, in any
+    /// case and with or without the dashes people read it with.
+    public func device(named text: String) throws(CarePlanStoreError) -> PairedDevice {
+        let prefix = text.lowercased().filter { $0 != "-" && $0 != " " }
+        let matches = try devices().filter { !prefix.isEmpty && $0.id.hasPrefix(prefix) }
+        guard matches.count == 1 else {
+            throw matches.isEmpty ? .unknownDevice(text) : .ambiguousDevice(text, matches: matches.map(\.id))
+        }
+        return matches[0]
+    }
+
+    /// Revokes a paired device: it is refused from now on, and a primary serving it closes
+    /// its connection when it sees the change.
+    @discardableResult
+    public func revokeDevice(_ id: String, device: String) throws(CarePlanStoreError) -> StoreChange? {
+        try write { db in
+            guard let row = try db.row("SELECT revoked_at FROM device WHERE id = ?", arguments: [id]) else {
+                throw CarePlanStoreError.unknownDevice(id)
+            }
+            guard (row[0] as Double?) == nil else { return nil }
+            let now = now()
+            try db.run("UPDATE device SET revoked_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+            return try StoreChange(kind: .deviceRevoked, pairedDevice: id, device: device, committedAt: now).append(to: db)
+        }
+    }
+
+    /// Notes that a device connected or disconnected now.
+    public func recordSeen(_ id: String) throws(CarePlanStoreError) {
+        try write { db in
+            try db.run("UPDATE device SET last_seen = ? WHERE id = ?", arguments: [now().timeIntervalSince1970, id])
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+
+/// A pairing code the primary has issued and may still recognize.
+public struct PairingCandidate: Sendable, Hashable {
+    public var id: Int
+    /// The code's characters, as the proof keys them.
+    public var code: String
+}
+
+/// Why the primary refuses a pairing attempt.
+public enum PairingRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    case noOpenCode
+    case wrongCode(attemptsLeft: Int)
+    case locked
+    case expired
+    case used
+    case wrongRole(codeRole: DeviceRole, deviceRole: DeviceRole)
+    case revoked
+
+    public var description: String {
+        switch self {
+        case .noOpenCode: "no pairing code is open on this primary: make one with `caresync pair`"
+        case .wrongCode(let left): "wrong pairing code (\(left) attempt\(left == 1 ? "" : "s") left)"
+        case .locked: "too many wrong codes: pairing is locked until a new code is made with `caresync pair`"
+        case .expired: "this pairing code has expired: make a new one with `caresync pair`"
+        case .used: "this pairing code was already used: make a new one with `caresync pair`"
+        case .wrongRole(let codeRole, let deviceRole): "this code pairs a \(codeRole.rawValue), not a \(deviceRole.rawValue)"
+        case .revoked: "this device was revoked and cannot pair again with the same identity"
+        }
+    }
+}
+
+extension CarePlanStore {
+    /// Wrong codes allowed across the open codes before pairing locks.
+    public static let pairingAttempts = 5
+    /// A used or expired code is remembered this long, to say so rather than "wrong code".
+    static let pairingMemory: TimeInterval = 24 * 3600
+
+    /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`.
+    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) throws(CarePlanStoreError) {
+        try write { db in
+            try db.run(
+                "INSERT INTO pairing_code (code, role, may_record, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [code, role.rawValue, mayRecord || role != .household, now().timeIntervalSince1970,
+                            expiresAt.timeIntervalSince1970])
+        }
+    }
+
+    /// The codes an attempt may match: open ones, and recently used or expired ones.
+    public func pairingCandidates() throws(CarePlanStoreError) -> [PairingCandidate] {
+        let since = now().addingTimeInterval(-Self.pairingMemory).timeIntervalSince1970
+        return try read { db in
+            try db.rows(
+                "SELECT id, code FROM pairing_code WHERE code IS NOT NULL AND locked_at IS NULL AND created_at >= ? ORDER BY id DESC LIMIT 8",
+                arguments: [since]
+            ).map { PairingCandidate(id: $0[0], code: $0[1]) }
+        }
+    }
+
+    /// Judges an attempt whose proof matched the code `codeID` (or none): pairs the device,
+    /// or counts a failure against every open code and locks those that reach the limit.
+    public func redeemPairing(
+        codeID: Int?, deviceID: String, name: String, role: DeviceRole
+    ) throws(CarePlanStoreError) -> Result<PairedDevice, PairingRefusal> {
+        try write { db in
+            let now = now()
+            if let revoked: Double = try db.value(Double.self, "SELECT revoked_at FROM device WHERE id = ?", arguments: [deviceID]),
+               revoked > 0 {
+                return .failure(.revoked)
+            }
+            guard let codeID, let code = try db.row("SELECT * FROM pairing_code WHERE id = ?", arguments: [codeID]) else {
+                return .failure(try countFailure(db, at: now))
+            }
+            if (code["used_at"] as Double?) != nil { return .failure(.used) }
+            if (code["locked_at"] as Double?) != nil { return .failure(.locked) }
+            if now.timeIntervalSince1970 >= code["expires_at"] { return .failure(.expired) }
+            let codeRole = DeviceRole(rawValue: code["role"]) ?? .household
+            guard codeRole == role else { return .failure(.wrongRole(codeRole: codeRole, deviceRole: role)) }
+            try db.run("UPDATE pairing_code SET used_at = ?, used_by = ? WHERE id = ?",
+                       arguments: [now.timeIntervalSince1970, deviceID, codeID])
+            try db.run("""
+                INSERT INTO device (id, name, role, may_record, paired_at, last_seen) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, may_record = excluded.may_record
+                """, arguments: [deviceID, name, role.rawValue, code["may_record"] as Bool, now.timeIntervalSince1970,
+                                 now.timeIntervalSince1970])
+            _ = try StoreChange(kind: .devicePaired, pairedDevice: deviceID, device: deviceID, committedAt: now).append(to: db)
+            return .success(try PairedDevice(row: try db.row("SELECT * FROM device WHERE id = ?", arguments: [deviceID])!))
+        }
+    }
+
+    /// Counts a wrong code against every open code; a code that reaches the limit is locked
+    /// and its characters forgotten.
+    private func countFailure(_ db: Database, at now: Date) throws -> PairingRefusal {
+        let open = "code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ?"
+        let instant = now.timeIntervalSince1970
+        guard let failures = try db.value(Int.self, "SELECT MAX(failures) + 1 FROM pairing_code WHERE \(open)", arguments: [instant])
+        else {
+            let locked = try db.value(Bool.self, "SELECT locked_at IS NOT NULL FROM pairing_code ORDER BY id DESC LIMIT 1")
+            return locked == true ? .locked : .noOpenCode
+        }
+        try db.run("UPDATE pairing_code SET failures = failures + 1 WHERE \(open)", arguments: [instant])
+        guard failures >= Self.pairingAttempts else { return .wrongCode(attemptsLeft: Self.pairingAttempts - failures) }
+        try db.run("UPDATE pairing_code SET locked_at = ?, code = NULL WHERE \(open)", arguments: [instant, instant])
+        return .locked
+    }
+}

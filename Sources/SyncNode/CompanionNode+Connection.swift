@@ -1,0 +1,44 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NodeIdentity
+import SyncProtocol
+
+/// A companion's open connection to a primary.
+struct CompanionConnection: Sendable {
+    let channel: FramedChannel
+    /// The primary's certificate, once the TLS handshake has seen it (`nil` without TLS).
+    let certificate: PeerCertificate?
+    /// Succeeds when the TLS handshake completes (at once without TLS).
+    let handshake: EventLoopFuture<Void>
+}
+
+extension CompanionNode {
+    /// Opens a connection to `endpoint`; the primary must present the certificate with
+    /// fingerprint `pinned` (any, while pairing, when `nil`).
+    func connect(to endpoint: PrimaryEndpoint, pinned: String?) async throws -> CompanionConnection {
+        let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
+        let maximumFrameBytes = configuration.maximumFrameBytes
+        let tls = tls
+        return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(configuration.connectTimeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: endpoint.host, port: endpoint.port) { channel in
+                let certificate = PeerCertificate()
+                let handshake = channel.eventLoop.makePromise(of: Void.self)
+                let handlers: (() throws -> [any ChannelHandler])? = tls.map { tls in
+                    { [try tls.clientHandler(pinned: pinned, recording: certificate), TLSHandshakeWaiter(handshake)] }
+                }
+                if tls == nil { handshake.succeed() }
+                return FramedChannel.configure(channel, tls: handlers, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
+                    .map { CompanionConnection(channel: $0, certificate: tls == nil ? nil : certificate, handshake: handshake.futureResult) }
+            }
+    }
+
+    /// Why a connection to a pinned primary failed, naming an impersonator's certificate.
+    static func impersonation(seen: String?, pinned: String?, at endpoint: PrimaryEndpoint) -> ProtocolError? {
+        guard let seen, let pinned, seen != pinned else { return nil }
+        return ProtocolError(.notPaired, "the primary at \(endpoint) presented certificate \(NodeIdentity.display(seen)), "
+            + "not the paired \(NodeIdentity.display(pinned)): refused")
+    }
+}

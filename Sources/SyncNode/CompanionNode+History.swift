@@ -1,0 +1,31 @@
+import Foundation
+import NIOCore
+import SyncProtocol
+
+extension CompanionNode {
+    /// A page of the primary's change log after `revision` (household devices only).
+    ///
+    /// - Throws: ``ProtocolError`` `NOT_REACHABLE` when no primary is connected or it does
+    ///   not answer within the reply timeout; the primary's Error (`NOT_PERMITTED` for
+    ///   other roles) as it sent it.
+    public func history(after revision: Int, limit: Int = 100) async throws -> Caresync_V1_HistoryPage {
+        guard let current = session.withLock({ $0 }) else {
+            throw ProtocolError(.notReachable, "no primary is connected to read the history from")
+        }
+        let requestID = UUID().uuidString.lowercased()
+        wireReplies.expect(requestID)
+        try await current.channel.writeAndFlush(try Frame.encode(.with {
+            $0.historyRequest = .with {
+                $0.afterRevision = UInt64(max(0, revision))
+                $0.limit = UInt32(clamping: limit)
+                $0.requestID = requestID
+            }
+        }))
+        switch await wireReplies.wait(requestID, timeout: configuration.replyTimeout, sleep: configuration.sleep) {
+        case .history(let page): return page
+        case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)
+        case .retryLater(let message): throw ProtocolError(.internal, message, fatal: false)
+        case .reply, nil: throw ProtocolError(.notReachable, "the primary did not answer the history request")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NIOCore
+import NodeIdentity
+import SyncProtocol
+
+/// What pairing agreed on.
+public struct PairingResult: Sendable, Hashable {
+    /// The primary's fingerprint, now pinned.
+    public var primaryID: String
+    public var primaryName: String
+    public var planID: String
+    public var role: Caresync_V1_Role
+    /// Whether the device may record outcomes.
+    public var mayRecord: Bool
+}
+
+extension CompanionNode {
+    /// Pairs with the primary that `configuration.locate` finds, using a code made by
+    /// `caresync pair`: proves knowledge of the code bound to both certificates, checks the
+    /// primary's proof in return, and only then pins the primary's fingerprint.
+    ///
+    /// - Throws: ``ProtocolError`` `PAIRING_FAILED` with the primary's reason (wrong,
+    ///   expired or used code, locked), or when the primary cannot prove it knows the code.
+    public func pair(code: PairingCode) async throws -> PairingResult {
+        guard tls != nil else { throw ProtocolError(.notPermitted, "pairing needs TLS") }
+        let endpoint = try await configuration.locate(nil)
+        let connection = try await connect(to: endpoint, pinned: endpoint.fingerprint)
+        return try await connection.channel.executeThenClose { inbound, outbound in
+            do {
+                try await connection.handshake.get()
+            } catch {
+                throw Self.impersonation(seen: connection.certificate?.value, pinned: endpoint.fingerprint, at: endpoint)
+                    ?? ProtocolError(.notReachable, "no TLS session with the primary at \(endpoint): \(error)")
+            }
+            let primaryID = connection.certificate?.value ?? ""
+            let proof = try PairingProof(code: code, companionFingerprint: nodeID, primaryFingerprint: primaryID)
+            try await outbound.send(.with {
+                $0.pairRequest = .with {
+                    $0.protocolVersions = ProtocolVersion.supported
+                    $0.role = configuration.role
+                    $0.displayName = configuration.name
+                    $0.softwareVersion = configuration.softwareVersion
+                    $0.proof = proof.companion
+                }
+            })
+            var frames = inbound.makeAsyncIterator()
+            switch try await frames.nextEnvelope()?.body {
+            case .pairAccept(let accept):
+                guard accept.nodeID == primaryID, proof.isPrimary(accept.proof) else {
+                    throw ProtocolError(.pairingFailed, "the primary could not prove that it knows the code: "
+                        + "another device may be in the middle; nothing was paired")
+                }
+                try await state.remember(primaryID: primaryID)
+                return PairingResult(
+                    primaryID: primaryID, primaryName: accept.displayName, planID: accept.planID, role: accept.role,
+                    mayRecord: accept.mayRecord)
+            case .error(let error):
+                throw ProtocolError(error.code, error.message)
+            case nil:
+                throw ProtocolError(.notReachable, "the primary closed the connection while pairing")
+            case .some(let other):
+                throw ProtocolError.unexpected(String(describing: other).prefix { $0 != "(" }.description, during: "instead of PairAccept")
+            }
+        }
+    }
+}
