@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
         .executable(name: "widget-sim", targets: ["widget-sim"]),
+        .executable(name: "household-sim", targets: ["household-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -96,7 +97,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Companion simulators: a watch app and a home-screen widget.
+        // Companion simulators: a watch app, a home-screen widget and a household member's device.
         .target(
             name: "SimulatorSupport",
             dependencies: [
@@ -121,6 +122,14 @@ let package = Package(
             ],
             path: "Simulators/Widget"
         ),
+        .executableTarget(
+            name: "household-sim",
+            dependencies: [
+                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Simulators/Household"
+        ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
@@ -136,11 +145,13 @@ let package = Package(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
-        // End-to-end: runs the built executables as processes.
         // End-to-end: the built executables as processes, and the real mDNS daemon.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Discovery", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "Discovery", "NodeIdentity", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
