@@ -116,6 +116,10 @@ extension EventOutput {
             "committedAt": ISO8601.string(from: Date(timeIntervalSince1970: Double(entry.committedAtMs) / 1000)),
         ]
         var text = "\(entry.revision)  \(entry.kind)"
+        if !entry.pairedDevice.isEmpty {
+            fields["pairedDevice"] = entry.pairedDevice
+            text += "  \(entry.pairedDevice.prefix(8))…"
+        }
         if !entry.activityID.isEmpty {
             fields.merge(["activity": entry.activityID, "day": entry.day, "occurrence": Int(entry.occurrence),
                           "state": "\(entry.state)", "reason": entry.reason]) { $1 }

@@ -1,17 +1,22 @@
 import CarePlanStore
 import Foundation
 import NodeIdentity
+import Synchronization
 import SyncProtocol
 
 extension PrimaryNode {
     /// Judges a PairRequest from the device whose certificate has `fingerprint`: a
     /// PairAccept carrying the primary's own proof, or an Error PAIRING_FAILED.
     ///
-    /// The proof is checked against every code the store may still recognize, off the
-    /// store's write lock (each check costs a scrypt derivation); the store then decides,
+    /// At most ``PairingThrottle/limit`` attempts a minute are judged. The proof is checked
+    /// against every code the store may still recognize, off the store's write lock (each
+    /// check costs a scrypt derivation); the store then decides,
     /// in one transaction, whether the matched code is open and counts a failure if not.
     func pair(_ request: Caresync_V1_PairRequest, from fingerprint: String) async throws -> Caresync_V1_Envelope {
         let version = try ProtocolVersion.negotiate(offered: request.protocolVersions)
+        guard pairingThrottle.admit(at: configuration.now()) else {
+            throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
+        }
         guard let role = DeviceRole(wire: request.role) else {
             throw ProtocolError(.notPermitted, "a node with role \(request.role) cannot pair with a primary")
         }
@@ -81,7 +86,25 @@ extension StoreChange {
                 $0.reason = outcome.reason ?? ""
             }
             $0.device = device
+            $0.pairedDevice = pairedDevice ?? ""
             $0.committedAtMs = committedAt.millisecondsSince1970
+        }
+    }
+}
+
+/// Bounds the pairing attempts the primary judges, since each costs it scrypt derivations.
+final class PairingThrottle: Sendable {
+    /// Attempts judged per minute, whatever their source.
+    static let limit = 10
+    private let recent = Mutex<[Date]>([])
+
+    /// Whether an attempt at `now` may be judged; counts it if so.
+    func admit(at now: Date) -> Bool {
+        recent.withLock { recent in
+            recent.removeAll { now.timeIntervalSince($0) >= 60 }
+            guard recent.count < Self.limit else { return false }
+            recent.append(now)
+            return true
         }
     }
 }

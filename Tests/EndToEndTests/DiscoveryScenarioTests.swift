@@ -32,9 +32,17 @@ extension MDNSTests {
         #expect(fingerprint.count == 64)
         let browse = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/avahi-browse"), ["-rpt", "_caresync._tcp"])
         #expect(browse.stdout.contains("\"fp=\(fingerprint)\""))
-        let watch = try WatchProcess(discovering: nil, stateDir: scratch.path("watch"), store: caresync.store)
-        let said = try watch.waitFor("discovery").last!
+        // Pairing finds the only primary; the watch then follows the one it paired with.
+        let code = try #require(WatchProcess.object(try caresync.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
+        let pairing = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            ["pair", code, "--state-dir", scratch.path("watch"), "--json"])
+        #expect(pairing.status == 0, "\(pairing.stdout)")
+        let said = try #require(pairing.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "discovery" })
         #expect((said["message"] as? String)?.contains("found the only primary on the network: \(primaryName)") == true)
+        let paired = try #require(pairing.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "paired" })
+        #expect(paired["primary"] as? String == fingerprint)
+        let watch = try WatchProcess(discovering: nil, stateDir: scratch.path("watch"), store: caresync.store)
         let connected = try watch.waitFor("connected").last!
         #expect(connected["name"] as? String == "CareSync primary" || connected["name"] as? String == primaryName)
         try watch.waitFor("context")

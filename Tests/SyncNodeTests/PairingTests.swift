@@ -101,6 +101,17 @@ import Testing
         await primary.stop()
     }
 
+    @Test func pairingAttemptsAreThrottled() async throws {
+        let primary = try await TestPrimary()
+        let attacker = try makeCompanion(.watch, endpoint: primary.endpoint)
+        var last: ProtocolError?
+        for guess in 0...10 {
+            last = await refusal(pairing: attacker, with: try #require(PairingCode("YYYYYY\(guess % 10)\(guess / 10)")))
+        }
+        #expect(last?.message == "too many pairing attempts: try again in a minute")
+        await primary.stop()
+    }
+
     @Test func aRevokedDeviceIsCutOffAtOnceAndCannotReturn() async throws {
         let primary = try await TestPrimary()
         let watch = try await primary.pairedCompanion(.watch)
