@@ -63,6 +63,9 @@ public struct PairingProof {
     }
 }
 
+// An immutable key: safe to hand from the thread that derived it to another.
+extension PairingProof: @unchecked Sendable {}
+
 /// Why a pairing proof cannot be made.
 public enum PairingProofError: Error, Hashable, Sendable, CustomStringConvertible {
     case badFingerprint

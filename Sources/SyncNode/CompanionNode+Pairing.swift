@@ -29,7 +29,7 @@ extension CompanionNode {
         // a slow device may take seconds and the primary drops a silent connection in 5 s.
         var primaryID = endpoint.fingerprint ?? ""
         if endpoint.fingerprint == nil { primaryID = try await primaryFingerprint(at: endpoint) }
-        let proof = try PairingProof(code: code, companionFingerprint: nodeID, primaryFingerprint: primaryID)
+        let proof = try await PairingProof.derived(code: code, companionFingerprint: nodeID, primaryFingerprint: primaryID)
         // The primary checks the proof against each recent code: give it time to answer.
         let connection = try await tlsConnection(to: endpoint, pinned: primaryID, firstFrame: .seconds(60))
         return try await connection.channel.executeThenClose { inbound, outbound in
