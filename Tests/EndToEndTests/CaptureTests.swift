@@ -251,27 +251,10 @@ private final class CaptureNamespace: Sendable {
         (ip, ["netns", "exec", name, executable] + arguments)
     }
 
-    /// Starts a long-running process inside the namespace, with no signal blocked.
-    ///
-    /// The child of `Process` inherits its thread's signal mask, and the test runner's
-    /// threads block nearly every signal: tcpdump would never see the SIGINT that makes it
-    /// finish its file. So the process is started from a thread of our own that blocks none.
+    /// Starts a long-running process inside the namespace.
     func start(_ executable: String, _ arguments: [String]) throws -> RunningProcess {
         let (launch, args) = command(executable, arguments)
-        final class Outcome: @unchecked Sendable { var result: Result<RunningProcess, any Error>? }
-        let outcome = Outcome()
-        let started = DispatchSemaphore(value: 0)
-        Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            outcome.result = Result { try RunningProcess(launch, args) }
-            started.signal()
-        }.start()
-        guard started.wait(timeout: .now() + 30) == .success, let result = outcome.result else {
-            throw CaptureUnavailable("\(executable) did not start within 30 s")
-        }
-        return try result.get()
+        return try RunningProcess(launch, args)
     }
 
     /// Sends `text` in one plaintext UDP datagram to 127.0.0.1:9 inside the namespace.
