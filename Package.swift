@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Discovery", targets: ["Discovery"]),
         .library(name: "Reminders", targets: ["Reminders"]),
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
+        .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
@@ -66,6 +68,14 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
+        .target(
+            name: "CareFHIR",
+            dependencies: [
+                "CarePlan", "CarePlanStore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            resources: [.copy("Languages")]
+        ),
         // Primary and companion nodes over mutually authenticated TLS 1.3.
         .target(
             name: "SyncNode",
@@ -82,8 +92,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders", "SyncNode",
-                "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders",
+                "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -140,6 +150,7 @@ let package = Package(
                 "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
         .testTarget(
             name: "SyncProtocolTests",
