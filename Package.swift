@@ -148,6 +148,7 @@ let package = Package(
             name: "SyncNodeTests",
             dependencies: [
                 "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),
