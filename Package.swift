@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Discovery", targets: ["Discovery"]),
         .library(name: "Reminders", targets: ["Reminders"]),
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
+        .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
@@ -62,6 +64,14 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
+        .target(
+            name: "CareFHIR",
+            dependencies: [
+                "CarePlan", "CarePlanStore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            resources: [.copy("Languages")]
+        ),
         // Primary and companion nodes over TCP.
         .target(
             name: "SyncNode",
@@ -75,8 +85,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders", "SyncNode",
-                "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders",
+                "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -122,6 +132,7 @@ let package = Package(
             name: "SyncNodeTests",
             dependencies: ["SyncNode", "SyncProtocol", "CarePlanStore", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
+        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
         .testTarget(
             name: "SyncProtocolTests",
