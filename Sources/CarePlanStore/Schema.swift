@@ -105,6 +105,19 @@ enum Schema {
                 CREATE INDEX reminder_by_status ON reminder(status, due_at);
                 """)
         }
+        migrator.registerMigration("v5 activity sources") { db in
+            try db.execute(sql: """
+                CREATE TABLE activity_source (
+                    activity_id TEXT PRIMARY KEY NOT NULL REFERENCES activity(id),
+                    system TEXT NOT NULL,
+                    reference TEXT NOT NULL,
+                    subject TEXT,
+                    payload BLOB NOT NULL,
+                    updated_at REAL
+                );
+                CREATE INDEX activity_source_by_system ON activity_source(system, reference);
+                """)
+        }
         return migrator
     }
 

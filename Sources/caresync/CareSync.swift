@@ -13,6 +13,7 @@ struct CareSync: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, PlanCommand.self, TodayCommand.self, CompleteCommand.self,
             EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self, RemindersCommand.self,
+            FHIRCommand.self, MedsCommand.self,
         ]
     )
 

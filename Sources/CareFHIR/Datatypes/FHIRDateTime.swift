@@ -21,7 +21,8 @@ public struct FHIRDateTime: Sendable, Hashable {
         precision = pieces.count
         instant = nil
         guard text.count > 10 else { return }
-        guard let parsed = ISO8601.date(from: text) else { return nil }
+        let clock = text.dropFirst(11).prefix(8).split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, clock[0] < 24, clock[1] < 60, clock[2] < 61, let parsed = ISO8601.date(from: text) else { return nil }
         instant = parsed
     }
 
