@@ -57,10 +57,17 @@ struct Change: Decodable {
         var occurrence: Int
     }
 
+    struct Outcome: Decodable {
+        var state: String
+        var recordedAt: String
+        var reason: String?
+    }
+
     var revision: Int
     var kind: String
     var activity: String?
     var event: Key?
+    var outcome: Outcome?
     var messageID: String?
     var device: String
 }

@@ -19,27 +19,40 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
     public let url: String
     public let policy: RetryPolicy
     let clock: C
-    let client: HTTPClient
 
     /// Fails with ``FHIRExportError/badURL(_:)`` unless `url` is an absolute http(s) URL.
-    public init(url: String, policy: RetryPolicy, clock: C, client: HTTPClient = .shared) throws(FHIRExportError) {
+    public init(url: String, policy: RetryPolicy, clock: C) throws(FHIRExportError) {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
               !(parsed.host ?? "").isEmpty, parsed.query == nil, parsed.fragment == nil
         else { throw .badURL(url) }
         self.url = url
         self.policy = policy
         self.clock = clock
-        self.client = client
     }
 
     /// Sends `bundle` until the server accepts it, refuses it, or the policy gives up.
     public func post(_ bundle: Data) async throws(FHIRExportError) -> TransactionResult {
+        // The policy alone decides when to try again: the client does not retry connecting.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let result: Swift.Result<TransactionResult, FHIRExportError>
+        do {
+            result = .success(try await post(bundle, with: client))
+        } catch {
+            result = .failure(error)
+        }
+        try? await client.shutdown()
+        return try result.get()
+    }
+
+    private func post(_ bundle: Data, with client: HTTPClient) async throws(FHIRExportError) -> TransactionResult {
         let start = clock.now
         var attempt = 1
         while true {
             let failure: FHIRExportError
             do {
-                let (status, body) = try await send(bundle)
+                let (status, body) = try await send(bundle, with: client)
                 switch status {
                 case 200..<300: return try result(of: body, attempts: attempt)
                 case 408, 429, 500..<600:
@@ -58,7 +71,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         }
     }
 
-    private func send(_ bundle: Data) async throws -> (Int, Data) {
+    private func send(_ bundle: Data, with client: HTTPClient) async throws -> (Int, Data) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/fhir+json")
