@@ -53,7 +53,9 @@ struct FHIRExportCommand: AsyncParsableCommand {
     func validate() throws {
         guard since.map({ $0 >= 0 }) ?? true else { throw ValidationError("--since must be 0 or more") }
         guard batchSize >= 1, attempts >= 1 else { throw ValidationError("--batch-size and --attempts must be at least 1") }
-        guard retryDelay >= 0, retryBudget >= 0, timeout > 0 else { throw ValidationError("times must not be negative") }
+        guard retryDelay >= 0, retryBudget >= 0, timeout > 0 else {
+            throw ValidationError("--retry-delay and --retry-budget must not be negative, --timeout must be more than 0")
+        }
     }
 
     func run() async throws {

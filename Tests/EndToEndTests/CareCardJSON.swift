@@ -79,3 +79,13 @@ struct LoadReport: Decodable {
     var unchanged: [String]
     var revision: Int
 }
+
+/// `fhir export --json`.
+struct ExportSummary: Decodable {
+    var administrations: Int
+    var after: Int
+    var through: Int
+    var created: Int?
+    var unchanged: Int?
+    var cursor: Int?
+}

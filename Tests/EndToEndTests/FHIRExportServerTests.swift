@@ -12,10 +12,10 @@ struct FHIRExportServerTests {
     }
 
     /// `fhir export --server URL --json ARGS…`, its summary decoded.
-    func export(to server: FHIRServerProcess, _ arguments: String...) throws -> Summary {
+    func export(to server: FHIRServerProcess, _ arguments: String...) throws -> ExportSummary {
         let result = try round.caresync.run(["fhir", "export", "--server", server.url, "--json", "--retry-delay", "0.01"] + arguments)
         guard result.status == 0 else { throw CommandFailed(result: result) }
-        return try JSONDecoder().decode(Summary.self, from: Data(result.stdout.utf8))
+        return try JSONDecoder().decode(ExportSummary.self, from: Data(result.stdout.utf8))
     }
 
     /// The administrations the server holds: identifier value → status.
@@ -96,14 +96,4 @@ struct FHIRExportServerTests {
         #expect(try await refusing.requests().filter { $0.method == "POST" }.map { "\($0.status ?? 0) \($0.entries)" }
             == ["422 5", "422 5"])
     }
-}
-
-/// `fhir export --json`.
-struct Summary: Decodable {
-    var administrations: Int
-    var after: Int
-    var through: Int
-    var created: Int?
-    var unchanged: Int?
-    var cursor: Int?
 }
