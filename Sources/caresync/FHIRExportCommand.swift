@@ -76,8 +76,8 @@ struct FHIRExportCommand: AsyncParsableCommand {
             try await uploader?.upload(export) { progress in
                 summary.add(progress)
                 if !json {
-                    say("sent \(progress.administrations) to \(server ?? ""): \(progress.result.created) created, "
-                        + "\(progress.result.unchanged) updated or already there; cursor at revision \(progress.through)")
+                    say("sent \(progress.administrations) to \(server ?? ""): \(progress.created) created, "
+                        + "\(progress.existing) already there, \(progress.withdrawn) withdrawn; cursor at revision \(progress.through)")
                 }
             }
             summary.cursor = try uploader.map { try store.cursor($0.cursorName) }
@@ -120,7 +120,8 @@ struct ExportSummary: Encodable, CustomStringConvertible {
     var after: Int
     var through: Int
     var created: Int?
-    var unchanged: Int?
+    var existing: Int?
+    var withdrawn: Int?
     var cursor: Int?
 
     init(_ export: AdministrationExport) {
@@ -130,12 +131,13 @@ struct ExportSummary: Encodable, CustomStringConvertible {
     }
 
     mutating func add(_ progress: UploadProgress) {
-        created = (created ?? 0) + progress.result.created
-        unchanged = (unchanged ?? 0) + progress.result.unchanged
+        created = (created ?? 0) + progress.created
+        existing = (existing ?? 0) + progress.existing
+        withdrawn = (withdrawn ?? 0) + progress.withdrawn
     }
 
     var description: String {
-        let sent = created.map { ", \($0) created, \(unchanged ?? 0) updated or already there" } ?? ""
+        let sent = created.map { ", \($0) created, \(existing ?? 0) already there, \(withdrawn ?? 0) withdrawn" } ?? ""
         let kept = cursor.map { "; the next export starts after revision \($0)" } ?? ""
         let range = through > after ? "from revisions \(after + 1)...\(through)" : "after revision \(after)"
         return "\(administrations) administration\(administrations == 1 ? "" : "s") \(range)" + sent + kept

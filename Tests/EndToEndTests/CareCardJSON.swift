@@ -86,6 +86,7 @@ struct ExportSummary: Decodable {
     var after: Int
     var through: Int
     var created: Int?
-    var unchanged: Int?
+    var existing: Int?
+    var withdrawn: Int?
     var cursor: Int?
 }

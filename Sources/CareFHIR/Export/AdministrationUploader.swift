@@ -4,9 +4,30 @@ import Foundation
 /// One transaction a FHIR server accepted.
 public struct UploadProgress: Sendable, Hashable {
     public var administrations: Int
-    public var result: TransactionResult
+    /// New administrations the server created.
+    public var created = 0
+    /// New administrations the server had already (sent before).
+    public var existing = 0
+    /// Replaced outcomes sent as `entered-in-error`.
+    public var withdrawn = 0
+    public var attempts: Int
     /// The store's cursor for the server now stands at this revision.
     public var through: Int
+
+    init(_ batch: [DoseAdministration], _ result: TransactionResult, through: Int) {
+        administrations = batch.count
+        attempts = result.attempts
+        self.through = through
+        for (dose, status) in zip(batch, result.statuses) {
+            if dose.status == .replaced {
+                withdrawn += 1
+            } else if status.hasPrefix("201") {
+                created += 1
+            } else {
+                existing += 1
+            }
+        }
+    }
 }
 
 /// Sends an export to a FHIR server in transactions of at most `batchSize` entries, oldest
@@ -33,9 +54,13 @@ public struct AdministrationUploader<C: Clock>: Sendable where C.Duration == Dur
                 let batches = Self.batches(export.doses, size: batchSize)
         for (index, batch) in batches.enumerated() {
             let result = try await poster.post(try DoseAdministration.bundle(batch, version: version))
+            guard result.statuses.count == batch.count else {
+                throw FHIRExportError.invalidResponse(
+                    url: poster.url, detail: "\(result.statuses.count) entries answered for \(batch.count) sent")
+            }
             let through = index == batches.count - 1 ? export.through : batch.last!.revision
             try store.advanceCursor(cursorName, to: through)
-            progress(UploadProgress(administrations: batch.count, result: result, through: through))
+            progress(UploadProgress(batch, result, through: through))
         }
         if batches.isEmpty { try store.advanceCursor(cursorName, to: export.through) }
     }

@@ -4,10 +4,8 @@ import NIOCore
 
 /// What a FHIR server did with a transaction.
 public struct TransactionResult: Sendable, Hashable {
-    /// Entries the server created (`201`).
-    public var created: Int
-    /// Entries it found already there, or updated (other `2xx`).
-    public var unchanged: Int
+    /// The `response.status` of each entry, in the order sent, such as `201 Created`.
+    public var statuses: [String]
     /// The attempts it took.
     public var attempts: Int
 }
@@ -88,9 +86,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         guard let response = try? JSONDecoder().decode(TransactionResponse.self, from: body), response.resourceType == "Bundle" else {
             throw .invalidResponse(url: url, detail: "expected a transaction-response Bundle")
         }
-        let statuses = (response.entry ?? []).map(\.response.status)
-        let created = statuses.filter { $0.hasPrefix("201") }.count
-        return TransactionResult(created: created, unchanged: statuses.count - created, attempts: attempts)
+        return TransactionResult(statuses: (response.entry ?? []).map(\.response.status), attempts: attempts)
     }
 
     /// The text of an OperationOutcome's issues, if `body` is one.
