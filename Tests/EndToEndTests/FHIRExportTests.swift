@@ -116,6 +116,22 @@ struct FHIRExportTests {
         #expect(result.stdout.contains("resourceType 'Prescription' is not one this validator knows"))
     }
 
+    @Test func theValidatorFailsClearlyWhenItCannotInstallItsEnvironment() throws {
+        // A copy of the script makes its environment beside it, where pip finds no index.
+        let scripts = scratch.url.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        let copy = scripts.appendingPathComponent("fhir-validate")
+        try FileManager.default.copyItem(
+            at: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), to: copy)
+        let result = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [
+            "PIP_INDEX_URL=http://127.0.0.1:1/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=2", copy.path, "-",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("fhir-validate: cannot prepare \(scratch.path(".build-fhir-venv/env")): "))
+        #expect(result.stderr.contains("No matching distribution found for fhir.resources"))
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func theDSTU2ShapeHasWasNotGivenAndPrescription() throws {
         try recordDoses()
         let entries = try export("--dstu2")["entry"] as? [[String: Any]] ?? []
