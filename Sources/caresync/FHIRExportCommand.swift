@@ -11,10 +11,10 @@ struct FHIRExportCommand: AsyncParsableCommand {
             Examples:
               caresync fhir export --out doses.json
               caresync fhir export --server https://fhir.example.org/r4
-            Without --server the Bundle goes to --out or standard output and covers the outcomes
-            after --since (default 0). With --server it is posted in transactions of --batch-size,
-            from where the last export to that server stopped, unless --since says otherwise; the
-            store remembers how far each transaction got. Entries are conditional creates, so
+            Without --server the Bundle goes to --out or standard output and covers the outcomes \
+            after --since (default 0). With --server it is posted in transactions of --batch-size, \
+            from where the last export to that server stopped unless --since says otherwise; the \
+            store remembers how far each transaction got. Entries are conditional creates, so \
             sending the same outcomes again creates nothing new.
             """)
 
