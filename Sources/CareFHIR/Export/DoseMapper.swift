@@ -28,7 +28,7 @@ struct DoseMapper {
         guard let subject = source.subject else {
             throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "it names no patient (subject)")
         }
-        self.subject = Reference(reference: subject)
+        self.subject = Self.reference(subject)
     }
 
     func dose(_ change: StoreChange, replacedBy: Int?) throws -> DoseAdministration {
@@ -42,7 +42,7 @@ struct DoseMapper {
         return DoseAdministration(
             identifier: identifiers.administration(event, revision: change.revision), status: status,
             medication: medication ?? Self.medication(of: activity), subject: subject,
-            request: Reference(reference: source.reference),
+            request: Self.reference(source.reference),
             effective: effective(event, recordedAt: outcome.recordedAt, time: activity.schedule.time(ofOccurrence: event.occurrence)),
             recorder: identifiers.device(change.device),
             dose: outcome.state == .completed ? Self.quantity(outcome.values) ?? prescribed : prescribed,
@@ -61,6 +61,19 @@ struct DoseMapper {
         return .period(Period(
             start: FHIRDateTime.string(event.day.start(in: timeZone), in: timeZone),
             end: FHIRDateTime.string(event.day.adding(days: 1).start(in: timeZone), in: timeZone)))
+    }
+
+    /// A stored reference as a FHIR `Reference`. A conditional one (`MedicationRequest?identifier=S|V`,
+    /// what import keeps for an order without an id) becomes a logical reference by
+    /// identifier, which no server has to resolve.
+    static func reference(_ text: String) -> Reference {
+        guard let query = text.range(of: "?identifier=") else { return Reference(reference: text) }
+        let token = text[query.upperBound...]
+        let bar = token.firstIndex(of: "|")
+        return Reference(
+            type: String(text[..<query.lowerBound]),
+            identifier: Identifier(
+                system: bar.map { String(token[..<$0]) }, value: String(bar.map { token[token.index(after: $0)...] } ?? token)))
     }
 
     /// The medication the activity names, for orders that only reference theirs.

@@ -32,6 +32,14 @@ struct ExportFormatTests {
             == "identifier=s%7Cx%5C%2Cy%5C%24z%5C%5C%C3%BC")
     }
 
+    @Test func conditionalReferencesBecomeLogicalOnes() {
+        #expect(DoseMapper.reference("MedicationRequest/rx-1") == Reference(reference: "MedicationRequest/rx-1"))
+        #expect(DoseMapper.reference("MedicationRequest?identifier=urn:example:rx|RX-1") == Reference(
+            type: "MedicationRequest", identifier: Identifier(system: "urn:example:rx", value: "RX-1")))
+        #expect(DoseMapper.reference("MedicationOrder?identifier=RX-2") == Reference(
+            type: "MedicationOrder", identifier: Identifier(value: "RX-2")))
+    }
+
     @Test func theR4ShapeHasStatusReasonRequestAndDevice() throws {
         let r4 = dose.r4
         #expect(r4.status == "not-done")
