@@ -144,6 +144,7 @@ enum Schema {
                 CREATE INDEX activity_source_by_system ON activity_source(system, reference);
                 """)
         }
+        registerCursors(&migrator)
         return migrator
     }
 
