@@ -36,12 +36,25 @@ public struct FHIRClient: Sendable {
         return input
     }
 
-    /// The body of `GET url` with `Accept: application/fhir+json`; other statuses than 200 fail.
+    /// The body of `GET url` with `Accept: application/fhir+json`; other statuses than 200
+    /// fail, and so does an unreachable server, at once.
     public func get(_ url: String) async throws(FHIRError) -> Data {
+        let client = HTTPClient.failingFast()
+        let result: Result<Data, FHIRError>
+        do {
+            result = .success(try await get(url, with: client))
+        } catch {
+            result = .failure(error)
+        }
+        try? await client.shutdown()
+        return try result.get()
+    }
+
+    private func get(_ url: String, with client: HTTPClient) async throws(FHIRError) -> Data {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/fhir+json")
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            let response = try await client.execute(request, timeout: timeout)
             let body = try await response.body.collect(upTo: 64 << 20)
             guard response.status == .ok else {
                 throw FHIRError.server(url: url, "HTTP \(response.status.code) \(response.status.reasonPhrase)")

@@ -31,9 +31,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
     /// Sends `bundle` until the server accepts it, refuses it, or the policy gives up.
     public func post(_ bundle: Data) async throws(FHIRExportError) -> TransactionResult {
         // The policy alone decides when to try again: the client does not retry connecting.
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let client = HTTPClient.failingFast()
         let result: Swift.Result<TransactionResult, FHIRExportError>
         do {
             result = .success(try await post(bundle, with: client))
