@@ -30,12 +30,13 @@ struct MedsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try options.open()
-                let text = DosageText(language: try DosageLanguage(lang))
+                let language = try DosageLanguage(lang)
+                let text = DosageText(language: language)
                 let medications = try store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded))
                     .map { try MedicationJSON($0.activity, store: store, text: text) }
                 if json { return try printJSON(medications) }
                 for medication in medications {
-                    emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (as needed)" : ""))
+                    emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (\(language.phrase("asNeeded")))" : ""))
                     emit("    \(medication.instructions)" + (medication.text.map { "  — \"\($0)\"" } ?? ""))
                 }
                 if medications.isEmpty { emit("No medications.") }

@@ -47,6 +47,11 @@ public struct DosageLanguage: Sendable {
         return table
     }
 
+    /// The language's phrase for `key` (English when it has none), such as "as needed".
+    public func phrase(_ key: String) -> String {
+        entry([key])?.string ?? key
+    }
+
     /// The entry at `path` (`["every", "h"]`): this language's, else English's.
     func entry(_ path: [String]) -> JSONValue? {
         func find(_ table: JSONValue) -> JSONValue? { path.reduce(Optional(table)) { $0?[$1] } }
