@@ -10,7 +10,7 @@ public enum TransportSecurity: Sendable, Hashable {
     /// command-line tools.
     case tls
     /// No encryption: a peer is whoever its Hello says. Only for measuring what TLS costs,
-    /// on loopback (`caresync-bench sync --plaintext`).
+    /// on loopback (`caresync-bench sync --security plaintext`).
     case unencrypted
 }
 

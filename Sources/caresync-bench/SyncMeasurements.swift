@@ -1,0 +1,146 @@
+import CarePlan
+import Foundation
+import NIOCore
+import SyncNode
+import SyncProtocol
+
+/// What one run measured, for the closing tables.
+struct RunFigures {
+    var companions: Int
+    var security: TransportSecurity
+    /// Each pairing, and all of them from the first code to the last PairAccept.
+    var pairing = Samples()
+    var pairingTotal = Double.nan
+    var roundTrip = Samples()
+    var fanOut = Samples()
+    /// Accepted completions per second, every companion at once.
+    var throughput = Double.nan
+    /// The process's peak resident memory in the run, and how far above the run's start it
+    /// rose; `nil` where the kernel would not reset the peak.
+    var peakRSS: Int?
+    var addedRSS: Int?
+}
+
+extension SyncBenchmark {
+    /// One run: `count` companions paired over TLS, then served over `security`.
+    func measure(companions count: Int, security: TransportSecurity, today: CalendarDay) async throws -> RunFigures {
+        var figures = RunFigures(companions: count, security: security)
+        let cluster = try Cluster(
+            companions: count, security: security, plan: Self.plan(occurrences: occurrences, start: today), today: today,
+            companionDirectory: companionDirectory.map { URL(fileURLWithPath: $0) })
+        let watches = (count + 1) / 2
+        print("\(Self.label(count)), \(security.label) (\(watches) watch\(watches == 1 ? "" : "es"), \(count / 2) widget\(count / 2 == 1 ? "" : "s")):")
+        do {
+            let clock = ContinuousClock()
+            (figures.pairing, figures.pairingTotal) = try await cluster.pair(
+                width: pairingsAtOnce, timeout: .seconds(timeout), until: clock.now + .seconds(maxSeconds))
+            report("pairing over TLS, \(pairingsAtOnce) at a time: each", figures.pairing.summary)
+            report("pairing: every companion", duration(figures.pairingTotal))
+            let peakIsPerRun = resetPeakResidentMemory()
+            let baseline = residentMemory() ?? 0
+            let connect = try await clock.measure { try await cluster.start(timeout: .seconds(timeout)) }
+            report("connect, every first context received", duration(connect.seconds))
+            if let context = cluster.nodes.first?.context {
+                var envelope = Caresync_V1_Envelope()
+                envelope.applicationContext = context.wire
+                report("context frame sent to each companion", bytes(try Frame.encode(envelope).readableBytes))
+            }
+            let connected = residentMemory() ?? 0
+            try await roundTrips(cluster, into: &figures)
+            figures.throughput = try await sustained(cluster)
+            let after = residentMemory() ?? 0
+            report("RSS: before → connected → after", "\(bytes(baseline)) → \(bytes(connected)) → \(bytes(after))")
+            if let peak = peakResidentMemory() {
+                if peakIsPerRun { (figures.peakRSS, figures.addedRSS) = (peak, peak - baseline) }
+                report("peak RSS, primary and companions together",
+                       bytes(peak) + (peakIsPerRun ? "  (+\(bytes(peak - baseline)) over before)" : "  (process peak so far)"))
+            }
+            let problems = cluster.fleet.members.reduce(0) { $0 + $1.problems }
+            if problems > 0 {
+                report("disconnects and errors", "\(problems), last: \(cluster.fleet.members.compactMap(\.lastProblem).last ?? "")")
+            }
+        } catch {
+            _ = await cluster.stop(within: .seconds(timeout))
+            throw error
+        }
+        if let problem = await cluster.stop(within: .seconds(timeout)) { throw BenchmarkFailure(problem) }
+        return figures
+    }
+
+    /// Completions one at a time, from each companion in turn: how long `complete()` takes
+    /// to return `.accepted`, and how long until every other companion holds a context of
+    /// that revision. Each waits for the one before to reach every companion.
+    private func roundTrips(_ cluster: Cluster, into figures: inout RunFigures) async throws {
+        var refused = 0
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(maxSeconds)
+        var n = 0
+        while n < Self.warmUp + completions && clock.now < deadline {
+            let sender = n % cluster.nodes.count
+            let key = cluster.keys[n % cluster.keys.count]
+            let start = clock.now
+            let result = try await cluster.nodes[sender].complete(key)
+            let end = clock.now
+            n += 1
+            guard case .accepted(let revision, _, _) = result else {
+                refused += 1
+                continue
+            }
+            guard await cluster.fleet.wait(within: .seconds(timeout), until: { $0.allSatisfy { $0.revision >= revision } }) else {
+                throw BenchmarkFailure("not every companion received revision \(revision) within \(duration(timeout))")
+            }
+            guard n > Self.warmUp else { continue }
+            figures.roundTrip.append(start.duration(to: end).seconds)
+            let others = cluster.fleet.members.enumerated().filter { $0.offset != sender }.map(\.element.reachedAt)
+            if let last = others.max() { figures.fanOut.append(start.duration(to: last).seconds) }
+        }
+        report("round trip: complete() until .accepted", figures.roundTrip.tailSummary)
+        report("fan-out: until every other companion has it", cluster.nodes.count == 1 ? "— (no other companion)" : figures.fanOut.summary)
+        if refused > 0 { report("completions not accepted", "\(refused)") }
+        if n < Self.warmUp + completions { report("stopped early", "at --max-seconds \(maxSeconds)") }
+    }
+
+    /// Every companion completing one event after another at once, for `seconds` or
+    /// `sustainedLimit` completions; then how far the contexts lag behind. Returns the
+    /// accepted completions per second.
+    private func sustained(_ cluster: Cluster) async throws -> Double {
+        let clock = ContinuousClock()
+        let keys = cluster.keys
+        let count = cluster.nodes.count
+        let each = max(1, sustainedLimit / count)
+        let contextsBefore = cluster.fleet.members.reduce(0) { $0 + $1.contexts }
+        let revisionBefore = try cluster.store.revision()
+        let start = clock.now
+        let deadline = start + .seconds(seconds)
+        let (accepted, other) = await withTaskGroup(of: (accepted: Int, other: Int).self) { group in
+            for (index, node) in cluster.nodes.enumerated() {
+                group.addTask {
+                    var tally = (accepted: 0, other: 0)
+                    var n = 0
+                    while n < each && clock.now < deadline {
+                        let result = try? await node.complete(keys[(index + n * count) % keys.count])
+                        n += 1
+                        if case .accepted = result { tally.accepted += 1 } else { tally.other += 1 }
+                    }
+                    return tally
+                }
+            }
+            return await group.reduce(into: (0, 0)) { $0.0 += $1.accepted; $0.1 += $1.other }
+        }
+        let end = clock.now
+        let elapsed = start.duration(to: end).seconds
+        let throughput = Double(accepted) / elapsed
+        report("sustained completions, all companions at once", String(format: "%.0f/s  (%d accepted in %@)", throughput, accepted, duration(elapsed)))
+        if other > 0 { report("sustained completions not accepted", "\(other)") }
+        let revision = try cluster.store.revision()
+        guard await cluster.fleet.wait(within: .seconds(timeout), until: { $0.allSatisfy { $0.revision >= revision } }) else {
+            throw BenchmarkFailure("not every companion caught up with revision \(revision) within \(duration(timeout)) after the sustained phase")
+        }
+        let members = cluster.fleet.members
+        let lag = members.map(\.reachedAt).max().map { max(0, end.duration(to: $0).seconds) } ?? 0
+        let contexts = members.reduce(0) { $0 + $1.contexts } - contextsBefore
+        report("every companion current, after the last reply", lag > 0 ? "+" + duration(lag) : "already")
+        report("contexts received, per companion", "\(contexts / count) for \(revision - revisionBefore) revisions")
+        return throughput
+    }
+}
