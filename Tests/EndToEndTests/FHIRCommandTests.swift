@@ -57,7 +57,7 @@ struct FHIRCommandTests {
         #expect(german.lines.contains("rx-RX-1001  Amoxicillin 500 MG Oral Capsule"))
         #expect(german.lines.contains("    1 Kapsel 3-mal täglich 10 Tage lang  — \"Take with food\""))
         #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Bedarf bei pain, höchstens 3 Tabletten täglich"))
-        #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (as needed)"))
+        #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (bei Bedarf)"))
         struct Medication: Decodable { var id: String; var instructions: String; var text: String?; var asNeeded: Bool; var order: String? }
         let english = try caresync.json([Medication].self, "meds", "--json")
         #expect(english.map(\.id) == ["rx-RX-1001", "rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
