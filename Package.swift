@@ -13,10 +13,12 @@ let package = Package(
         .library(name: "Discovery", targets: ["Discovery"]),
         .library(name: "Reminders", targets: ["Reminders"]),
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
+        .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
         .executable(name: "widget-sim", targets: ["widget-sim"]),
+        .executable(name: "household-sim", targets: ["household-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -27,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
@@ -65,6 +68,14 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
+        .target(
+            name: "CareFHIR",
+            dependencies: [
+                "CarePlan", "CarePlanStore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            resources: [.copy("Languages")]
+        ),
         // Primary and companion nodes over mutually authenticated TLS 1.3.
         .target(
             name: "SyncNode",
@@ -81,8 +92,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders", "SyncNode",
-                "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders",
+                "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,7 +107,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Companion simulators: a watch app and a home-screen widget.
+        // Companion simulators: a watch app, a home-screen widget and a household member's device.
         .target(
             name: "SimulatorSupport",
             dependencies: [
@@ -121,6 +132,14 @@ let package = Package(
             ],
             path: "Simulators/Widget"
         ),
+        .executableTarget(
+            name: "household-sim",
+            dependencies: [
+                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Simulators/Household"
+        ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
@@ -129,18 +148,22 @@ let package = Package(
             name: "SyncNodeTests",
             dependencies: [
                 "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
         .testTarget(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
-        // End-to-end: runs the built executables as processes.
         // End-to-end: the built executables as processes, and the real mDNS daemon.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Discovery", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "Discovery", "NodeIdentity", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

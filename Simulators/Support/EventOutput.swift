@@ -107,3 +107,24 @@ public func outcomeValues(_ words: some Sequence<Substring>) -> [OutcomeValue] {
         return OutcomeValue(.text(String(word)))
     }
 }
+
+extension EventOutput {
+    /// One entry of the primary's history.
+    public func show(_ entry: Caresync_V1_HistoryEntry) {
+        var fields: [String: Any] = [
+            "type": "history", "revision": Int(entry.revision), "kind": entry.kind, "device": entry.device,
+            "committedAt": ISO8601.string(from: Date(timeIntervalSince1970: Double(entry.committedAtMs) / 1000)),
+        ]
+        var text = "\(entry.revision)  \(entry.kind)"
+        if !entry.pairedDevice.isEmpty {
+            fields["pairedDevice"] = entry.pairedDevice
+            text += "  \(entry.pairedDevice.prefix(8))…"
+        }
+        if !entry.activityID.isEmpty {
+            fields.merge(["activity": entry.activityID, "day": entry.day, "occurrence": Int(entry.occurrence),
+                          "state": "\(entry.state)", "reason": entry.reason]) { $1 }
+            text += "  \(entry.activityID) \(entry.day) #\(entry.occurrence) \(entry.state)"
+        }
+        write(fields, text: text)
+    }
+}

@@ -43,74 +43,23 @@ struct Follow: AsyncParsableCommand {
         let node = try CompanionNode(configuration: options.configuration(role: .watch, defaultName: "Watch") {
             output.showDiscovery($0)
         })
-        output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
-        if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await node.run() }
-            group.addTask {
-                for await event in node.events { output.show(event) }
-            }
-            for await line in StandardInput.lines() {
-                let words = line.split(separator: " ")
-                guard let command = words.first else { continue }
-                switch command {
-                case "quit":
-                    await node.stop()
-                    return
-                case "list":
-                    if let context = node.context { output.show(context, type: "list", pending: node.pending) }
-                    else { output.showError(code: "NO_CONTEXT", message: "no context received yet") }
-                case "complete", "done", "skip":
-                    await record(words, notDone: command == "skip", node: node, output: output)
-                case "snooze":
-                    await snooze(words, node: node, output: output)
-                default:
-                    output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use list, complete, done, skip, snooze or quit")
-                }
-            }
-            await node.stop()
-        }
+        await CompanionShell(node: node, output: output).run(extra: [
+            "done": { words, shell in await shell.record(words, notDone: false) },
+            "snooze": { words, shell in await Self.snooze(words, shell) },
+        ])
     }
 
-    /// The event named by `ACTIVITY[@DAY] OCCURRENCE` in a command, or `nil` after saying what is wrong.
-    private func eventKey(_ words: [Substring], usage: String, node: CompanionNode, output: EventOutput) -> EventKey? {
-        guard words.count >= 3, let occurrence = Int(words[2]) else {
-            output.showError(code: "USAGE", message: "\(words[0]) ACTIVITY OCCURRENCE \(usage)")
-            return nil
-        }
-        let target = words[1].split(separator: "@", maxSplits: 1)
-        let today = node.context?.days.first?.day ?? CalendarDay.containing(Date(), in: .current)
-        guard let day = target.count == 2 ? CalendarDay(String(target[1])) : today else {
-            output.showError(code: "USAGE", message: "\(words[1]): the day must be YYYY-MM-DD")
-            return nil
-        }
-        return EventKey(activityID: String(target[0]), day: day, occurrence: occurrence)
-    }
-
-    private func snooze(_ words: [Substring], node: CompanionNode, output: EventOutput) async {
-        guard let key = eventKey(words, usage: "MINUTES", node: node, output: output),
+    /// `snooze ACTIVITY OCCURRENCE MINUTES`: answer a reminder with "later".
+    private static func snooze(_ words: [Substring], _ shell: CompanionShell) async {
+        guard let key = shell.eventKey(words, usage: "MINUTES"),
               let minutes = words.count > 3 ? Int(words[3]) : nil, minutes > 0 else {
-            output.showError(code: "USAGE", message: "snooze ACTIVITY OCCURRENCE MINUTES")
+            shell.output.showError(code: "USAGE", message: "snooze ACTIVITY OCCURRENCE MINUTES")
             return
         }
         do {
-            try await node.snooze(key, minutes: minutes)
+            try await shell.node.snooze(key, minutes: minutes)
         } catch {
-            output.showError(code: "NOT_REACHABLE", message: "\(error)")
-        }
-    }
-
-    private func record(_ words: [Substring], notDone: Bool, node: CompanionNode, output: EventOutput) async {
-        guard let key = eventKey(words, usage: "[VALUE…]", node: node, output: output) else { return }
-        let extra = words.dropFirst(3)
-        do {
-            let result = try await node.complete(
-                key, state: notDone ? .notCompleted : .completed, values: notDone ? [] : outcomeValues(extra),
-                reason: notDone && !extra.isEmpty ? extra.joined(separator: " ") : nil)
-            // Replies that arrive in time are reported by the event stream; a queued one here.
-            if result == .queued { output.show(result, key: key, messageID: "") }
-        } catch {
-            output.showError(code: "OUTBOX", message: "could not queue the completion: \(error)")
+            shell.output.showError(code: "NOT_REACHABLE", message: "\(error)")
         }
     }
 }

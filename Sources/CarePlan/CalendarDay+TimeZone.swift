@@ -32,3 +32,12 @@ extension CalendarDay {
         date(at: TimeOfDay(hour: 0, minute: 0)!, in: timeZone)
     }
 }
+
+extension TimeOfDay {
+    /// The wall-clock time (to the minute) that `date` shows in `timeZone`.
+    public static func containing(_ date: Date, in timeZone: TimeZone) -> TimeOfDay {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        let minutes = Int((local / 60).rounded(.down)) - CalendarDay.containing(date, in: timeZone).daysSinceEpoch * 1440
+        return TimeOfDay(hour: minutes / 60, minute: minutes % 60)!
+    }
+}

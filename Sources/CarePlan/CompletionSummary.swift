@@ -30,10 +30,10 @@ public struct CompletionSummary: Sendable, Hashable {
 
     public var overall: Tally { interventions + assessments }
 
-    /// Summarises the events of one day.
+    /// Summarises the events of one day; as-needed slots are not counted.
     public init(day: CalendarDay, events: [Event]) {
         self.init(day: day)
-        for event in events {
+        for event in events where !event.activity.schedule.asNeeded {
             let done = event.state == .completed ? 1 : 0
             switch event.activity.kind {
             case .intervention: interventions = interventions + Tally(completed: done, total: 1)

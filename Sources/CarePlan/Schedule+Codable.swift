@@ -4,10 +4,10 @@ extension CodingUserInfoKey {
 }
 
 /// The JSON form, documented in the README:
-/// `{"start", "end", "occurrences" | "weekly", "daysOfWeek", "daysToSkip", "times", "count"}`.
+/// `{"start", "end", "occurrences" | "weekly", "daysOfWeek", "daysToSkip", "times", "count", "asNeeded"}`.
 extension Schedule: Codable {
     enum CodingKeys: String, CodingKey {
-        case start, end, occurrences, weekly, daysOfWeek, daysToSkip, times, count
+        case start, end, occurrences, weekly, daysOfWeek, daysToSkip, times, count, asNeeded
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,10 +50,11 @@ extension Schedule: Codable {
         let end = try c.decodeIfPresent(CalendarDay.self, forKey: .end)
         let daysToSkip = try c.decodeIfPresent(Int.self, forKey: .daysToSkip) ?? 0
         let totalCount = try c.decodeIfPresent(Int.self, forKey: .count)
+        let asNeeded = try c.decodeIfPresent(Bool.self, forKey: .asNeeded) ?? false
         do throws(ScheduleError) {
             self = try Schedule(
                 start: start, end: end, weeklyOccurrences: counts, daysToSkip: daysToSkip,
-                times: times, totalCount: totalCount)
+                times: times, totalCount: totalCount, asNeeded: asNeeded)
         } catch {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: c.codingPath, debugDescription: error.description))
@@ -77,5 +78,6 @@ extension Schedule: Codable {
         if daysToSkip > 0 { try c.encode(daysToSkip, forKey: .daysToSkip) }
         if !times.isEmpty { try c.encode(times, forKey: .times) }
         try c.encodeIfPresent(totalCount, forKey: .count)
+        if asNeeded { try c.encode(true, forKey: .asNeeded) }
     }
 }

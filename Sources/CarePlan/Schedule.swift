@@ -18,6 +18,9 @@ public struct Schedule: Sendable, Hashable {
     public var times: [TimeOfDay]
     /// The schedule stops after this many occurrences in total.
     public var totalCount: Int?
+    /// Whether the occurrences are slots to use when needed rather than due events: the
+    /// patient records what was taken, nothing is reminded or counted as missed.
+    public var asNeeded: Bool
 
     /// The largest number of occurrences a schedule may have on one day.
     public static let maximumOccurrencesPerDay = 96
@@ -30,13 +33,13 @@ public struct Schedule: Sendable, Hashable {
     public static func daily(
         occurrences: Int? = nil, times: [TimeOfDay] = [], start: CalendarDay,
         end: CalendarDay? = nil, daysToSkip: Int = 0, weekdays: Set<Weekday>? = nil,
-        totalCount: Int? = nil
+        totalCount: Int? = nil, asNeeded: Bool = false
     ) throws(ScheduleError) -> Schedule {
         let count = occurrences ?? times.count
         let counts = Weekday.allCases.map { weekdays?.contains($0) ?? true ? count : 0 }
         return try Schedule(
             start: start, end: end, weeklyOccurrences: counts, daysToSkip: daysToSkip,
-            times: times, totalCount: totalCount)
+            times: times, totalCount: totalCount, asNeeded: asNeeded)
     }
 
     /// A schedule with its own count for each day of the week (seven counts, Sunday first).
@@ -52,7 +55,7 @@ public struct Schedule: Sendable, Hashable {
     /// Creates a schedule after checking that its parts fit together.
     public init(
         start: CalendarDay, end: CalendarDay? = nil, weeklyOccurrences: [Int], daysToSkip: Int = 0,
-        times: [TimeOfDay] = [], totalCount: Int? = nil
+        times: [TimeOfDay] = [], totalCount: Int? = nil, asNeeded: Bool = false
     ) throws(ScheduleError) {
         guard weeklyOccurrences.count == 7 else {
             throw .weeklyCountsNeedSevenEntries(weeklyOccurrences.count)
@@ -73,6 +76,7 @@ public struct Schedule: Sendable, Hashable {
         self.daysToSkip = daysToSkip
         self.times = times
         self.totalCount = totalCount
+        self.asNeeded = asNeeded
     }
 
     /// The time of day of `occurrence`, if the schedule gives one.

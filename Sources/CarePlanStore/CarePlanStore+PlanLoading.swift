@@ -16,7 +16,18 @@ public struct PlanLoadReport: Sendable, Hashable, Codable {
     public var changedAnything: Bool {
         !(added.isEmpty && updated.isEmpty && ended.isEmpty && contactsSaved.isEmpty && contactsRemoved.isEmpty)
     }
+
+    mutating func record(_ result: UpsertResult, _ id: String) {
+        switch result {
+        case .added: added.append(id)
+        case .updated: updated.append(id)
+        case .unchanged: unchanged.append(id)
+        }
+    }
 }
+
+/// What making the store hold an activity did.
+enum UpsertResult { case added, updated, unchanged }
 
 extension CarePlanStore {
     /// Makes the store hold `plan`, in one transaction: new activities are added, changed
@@ -32,21 +43,10 @@ extension CarePlanStore {
                 start: try plan.start ?? Self.planInfo(db).start ?? effectiveFrom, device: device)
             for (position, activity) in plan.activities.enumerated() {
                 try db.run("UPDATE activity SET position = ? WHERE id = ?", arguments: [position, activity.identifier])
-                guard let row = try Self.activityRow(db, activity.identifier) else {
-                    _ = try insertActivity(db, activity, effectiveFrom: effectiveFrom, origin: .plan, position: position, device: device)
-                    report.added.append(activity.identifier)
-                    continue
-                }
-                let latest = try db.row(Self.versionSelect + " WHERE v.activity_id = ? AND v.version = ?",
-                    arguments: [activity.identifier, row["latest_version"]]
-                ).map(version)
-                let ended = (row["ended_from"] as Int?) != nil
-                if latest?.activity == activity, !ended {
-                    report.unchanged.append(activity.identifier)
-                } else {
-                    _ = try addVersion(db, activity, effectiveFrom: effectiveFrom, device: device)
-                    report.updated.append(activity.identifier)
-                }
+                let result = try upsert(
+                    db, activity, effectiveFrom: effectiveFrom, firstDay: effectiveFrom, origin: .plan,
+                    position: position, device: device)
+                report.record(result, activity.identifier)
             }
             let listed = Set(plan.activities.map(\.identifier))
             let previous = try db.values(String.self, "SELECT id FROM activity WHERE origin = ? AND ended_from IS NULL ORDER BY position",
@@ -68,5 +68,23 @@ extension CarePlanStore {
             report.revision = try Self.revision(db)
             return report
         }
+    }
+
+    /// Adds `activity` (governing days from `firstDay`) if it is new; gives it a version from
+    /// `effectiveFrom` if it differs from the newest one or was ended; else changes nothing.
+    func upsert(
+        _ db: Database, _ activity: Activity, effectiveFrom: CalendarDay, firstDay: CalendarDay,
+        origin: ActivityOrigin, position: Int? = nil, device: String
+    ) throws -> UpsertResult {
+        guard let row = try Self.activityRow(db, activity.identifier) else {
+            _ = try insertActivity(db, activity, effectiveFrom: firstDay, origin: origin, position: position, device: device)
+            return .added
+        }
+        let latest = try db.row(Self.versionSelect + " WHERE v.activity_id = ? AND v.version = ?",
+            arguments: [activity.identifier, row["latest_version"]]
+        ).map(version)
+        if latest?.activity == activity, (row["ended_from"] as Int?) == nil { return .unchanged }
+        _ = try addVersion(db, activity, effectiveFrom: effectiveFrom, device: device)
+        return .updated
     }
 }

@@ -131,6 +131,20 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v5 activity sources") { db in
+            try db.execute(sql: """
+                CREATE TABLE activity_source (
+                    activity_id TEXT PRIMARY KEY NOT NULL REFERENCES activity(id),
+                    system TEXT NOT NULL,
+                    reference TEXT NOT NULL,
+                    subject TEXT,
+                    payload BLOB NOT NULL,
+                    updated_at REAL
+                );
+                CREATE INDEX activity_source_by_system ON activity_source(system, reference);
+                """)
+        }
+        registerCursors(&migrator)
         return migrator
     }
 

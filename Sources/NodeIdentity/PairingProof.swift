@@ -9,7 +9,7 @@ import Foundation
 /// K = scrypt(code, salt: "caresync-pair-v1" ‖ companion fingerprint ‖ primary fingerprint,
 /// N = 2^14, r = 8, p = 1, 32 bytes); the companion sends HMAC-SHA256(K, "caresync-pair-v1
 /// companion"), the primary answers HMAC-SHA256(K, "caresync-pair-v1 primary"). scrypt
-/// makes each guess at a 40-bit code cost about 100 ms and 32 MiB, so an attacker who
+/// makes each guess at a 40-bit code cost about 100 ms and 16 MiB, so an attacker who
 /// captures one proof cannot search the codes before they expire.
 public struct PairingProof {
     static let context = "caresync-pair-v1"
@@ -62,6 +62,9 @@ public struct PairingProof {
         return bytes
     }
 }
+
+// An immutable key: safe to hand from the thread that derived it to another.
+extension PairingProof: @unchecked Sendable {}
 
 /// Why a pairing proof cannot be made.
 public enum PairingProofError: Error, Hashable, Sendable, CustomStringConvertible {

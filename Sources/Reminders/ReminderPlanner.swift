@@ -16,9 +16,10 @@ public struct ReminderPlanner: Sendable {
         self.timeZone = timeZone
     }
 
-    /// The reminder for `event`, or `nil` if it needs none (done, or marked not done).
+    /// The reminder for `event`, or `nil` if it needs none (done, marked not done, or an
+    /// as-needed slot).
     public func reminder(for event: Event) -> Reminder? {
-        guard event.state == .initial else { return nil }
+        guard event.state == .initial, !event.activity.schedule.asNeeded else { return nil }
         let time = policy.time(of: event)
         return Reminder(key: event.key, title: event.activity.title, time: time, dueAt: event.key.day.date(at: time, in: timeZone))
     }

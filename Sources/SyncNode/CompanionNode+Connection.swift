@@ -11,13 +11,19 @@ struct CompanionConnection: Sendable {
     let certificate: PeerCertificate?
     /// Succeeds when the TLS handshake completes (at once without TLS).
     let handshake: EventLoopFuture<Void>
+
+    /// Closes a connection that will carry nothing (an async channel must be finished).
+    func close() async {
+        try? await channel.executeThenClose { _, _ in }
+    }
 }
 
 extension CompanionNode {
     /// Opens a connection to `endpoint`; the primary must present the certificate with
-    /// fingerprint `pinned` (any, while pairing, when `nil`).
-    func connect(to endpoint: PrimaryEndpoint, pinned: String?) async throws -> CompanionConnection {
-        let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
+    /// fingerprint `pinned` (any, while pairing, when `nil`) and send its first frame within
+    /// `firstFrame` (the configuration's handshake timeout unless given).
+    func connect(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: TimeAmount? = nil) async throws -> CompanionConnection {
+        let deadlines = ConnectionDeadlines(handshake: firstFrame ?? configuration.handshakeTimeout, idle: configuration.idleTimeout)
         let maximumFrameBytes = configuration.maximumFrameBytes
         let tls = tls
         return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -24,16 +24,15 @@ extension CompanionNode {
     public func pair(code: PairingCode) async throws -> PairingResult {
         guard tls != nil else { throw ProtocolError(.notPermitted, "pairing needs TLS") }
         let endpoint = try await configuration.locate(nil)
-        let connection = try await connect(to: endpoint, pinned: endpoint.fingerprint)
+        // The proof binds the primary's fingerprint: learn it first (from the TXT record, or
+        // from a TLS handshake), then derive the key with no connection waiting on it, since
+        // a slow device may take seconds and the primary drops a silent connection in 5 s.
+        var primaryID = endpoint.fingerprint ?? ""
+        if endpoint.fingerprint == nil { primaryID = try await primaryFingerprint(at: endpoint) }
+        let proof = try await PairingProof.derived(code: code, companionFingerprint: nodeID, primaryFingerprint: primaryID)
+        // The primary checks the proof against each recent code: give it time to answer.
+        let connection = try await tlsConnection(to: endpoint, pinned: primaryID, firstFrame: .seconds(60))
         return try await connection.channel.executeThenClose { inbound, outbound in
-            do {
-                try await connection.handshake.get()
-            } catch {
-                throw Self.impersonation(seen: connection.certificate?.value, pinned: endpoint.fingerprint, at: endpoint)
-                    ?? ProtocolError(.notReachable, "no TLS session with the primary at \(endpoint): \(error)")
-            }
-            let primaryID = connection.certificate?.value ?? ""
-            let proof = try PairingProof(code: code, companionFingerprint: nodeID, primaryFingerprint: primaryID)
             try await outbound.send(.with {
                 $0.pairRequest = .with {
                     $0.protocolVersions = ProtocolVersion.supported
@@ -61,6 +60,29 @@ extension CompanionNode {
             case .some(let other):
                 throw ProtocolError.unexpected(String(describing: other).prefix { $0 != "(" }.description, during: "instead of PairAccept")
             }
+        }
+    }
+
+    /// The fingerprint of the certificate the primary at `endpoint` presents.
+    private func primaryFingerprint(at endpoint: PrimaryEndpoint) async throws -> String {
+        let probe = try await tlsConnection(to: endpoint, pinned: nil, firstFrame: nil)
+        await probe.close()
+        guard let fingerprint = probe.certificate?.value else {
+            throw ProtocolError(.notReachable, "the primary at \(endpoint) presented no certificate")
+        }
+        return fingerprint
+    }
+
+    /// A connection whose TLS handshake has completed with the primary `pinned` names (any if `nil`).
+    private func tlsConnection(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: TimeAmount?) async throws -> CompanionConnection {
+        let connection = try await connect(to: endpoint, pinned: pinned, firstFrame: firstFrame)
+        do {
+            try await connection.handshake.get()
+            return connection
+        } catch {
+            await connection.close()
+            throw Self.impersonation(seen: connection.certificate?.value, pinned: pinned, at: endpoint)
+                ?? ProtocolError(.notReachable, "no TLS session with the primary at \(endpoint): \(error)")
         }
     }
 }

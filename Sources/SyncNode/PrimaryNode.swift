@@ -17,6 +17,7 @@ public final class PrimaryNode: Sendable {
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
     let connections = ConnectionRegistry()
+    let pairingThrottle = PairingThrottle()
     /// Reminders for events not yet done, if the primary keeps them.
     let reminders: ReminderScheduler?
     private let onReminder: @Sendable (Reminder) -> Void

@@ -45,3 +45,26 @@ struct CalendarDayTests {
         }
     }
 }
+
+struct DayGroupingTests {
+    @Test func isoWeeksBelongToTheYearOfTheirThursday() {
+        #expect(DayGrouping.week.identifier(of: CalendarDay("2016-08-22")!) == "2016-W34")
+        #expect(DayGrouping.week.identifier(of: CalendarDay("2016-08-28")!) == "2016-W34")
+        #expect(DayGrouping.week.identifier(of: CalendarDay("2016-01-01")!) == "2015-W53")
+        #expect(DayGrouping.week.identifier(of: CalendarDay("2019-12-30")!) == "2020-W01")
+        #expect(DayGrouping.month.identifier(of: CalendarDay("2016-08-15")!) == "2016-08")
+        #expect(DayGrouping.year.identifier(of: CalendarDay("2016-08-15")!) == "2016")
+        #expect(DayGrouping.day.identifier(of: CalendarDay("2016-08-15")!) == "2016-08-15")
+    }
+
+    @Test func groupsCoverEveryDayIncludingEmptyOnes() {
+        let weeks = DayGrouping.week.groups(from: CalendarDay("2016-08-17")!, through: CalendarDay("2016-09-05")!)
+        #expect(weeks.map(\.identifier) == ["2016-W33", "2016-W34", "2016-W35", "2016-W36"])
+        #expect(weeks.first?.days == CalendarDay("2016-08-17")!...CalendarDay("2016-08-21")!)
+        #expect(weeks.last?.days == CalendarDay("2016-09-05")!...CalendarDay("2016-09-05")!)
+        let months = DayGrouping.month.groups(from: CalendarDay("2016-11-30")!, through: CalendarDay("2017-02-01")!)
+        #expect(months.map(\.identifier) == ["2016-11", "2016-12", "2017-01", "2017-02"])
+        #expect(months[2].days.count == 31)
+        #expect(DayGrouping.year.groups(from: CalendarDay("2015-12-31")!, through: CalendarDay("2016-01-01")!).map(\.identifier) == ["2015", "2016"])
+    }
+}

@@ -57,10 +57,17 @@ struct Change: Decodable {
         var occurrence: Int
     }
 
+    struct Outcome: Decodable {
+        var state: String
+        var recordedAt: String
+        var reason: String?
+    }
+
     var revision: Int
     var kind: String
     var activity: String?
     var event: Key?
+    var outcome: Outcome?
     var messageID: String?
     var device: String
 }
@@ -71,4 +78,15 @@ struct LoadReport: Decodable {
     var ended: [String]
     var unchanged: [String]
     var revision: Int
+}
+
+/// `fhir export --json`.
+struct ExportSummary: Decodable {
+    var administrations: Int
+    var after: Int
+    var through: Int
+    var created: Int?
+    var existing: Int?
+    var withdrawn: Int?
+    var cursor: Int?
 }

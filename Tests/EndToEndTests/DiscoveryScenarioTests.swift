@@ -32,9 +32,17 @@ extension MDNSTests {
         #expect(fingerprint.count == 64)
         let browse = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/avahi-browse"), ["-rpt", "_caresync._tcp"])
         #expect(browse.stdout.contains("\"fp=\(fingerprint)\""))
-        let watch = try WatchProcess(discovering: nil, stateDir: scratch.path("watch"))
-        let said = try watch.waitFor("discovery").last!
+        // Pairing finds the only primary; the watch then follows the one it paired with.
+        let code = try #require(WatchProcess.object(try caresync.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
+        let pairing = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            ["pair", code, "--state-dir", scratch.path("watch"), "--json"])
+        #expect(pairing.status == 0, "\(pairing.stdout)")
+        let said = try #require(pairing.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "discovery" })
         #expect((said["message"] as? String)?.contains("found the only primary on the network: \(primaryName)") == true)
+        let paired = try #require(pairing.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "paired" })
+        #expect(paired["primary"] as? String == fingerprint)
+        let watch = try WatchProcess(discovering: nil, stateDir: scratch.path("watch"), store: caresync.store)
         let connected = try watch.waitFor("connected").last!
         #expect(connected["name"] as? String == "CareSync primary" || connected["name"] as? String == primaryName)
         try watch.waitFor("context")
@@ -49,13 +57,17 @@ extension MDNSTests {
         let two = try PrimaryProcess(store: second.store, name: names.1)
         for primary in [one, two] { #expect(primary.process.waitForLine { $0.contains("\"advertised\"") } != nil) }
 
-        let undecided = try WatchProcess(discovering: nil, stateDir: scratch.path("undecided"))
-        let refusal = try undecided.waitFor("disconnected").last!
-        let reason = try #require(refusal["reason"] as? String)
+        // Pairing without naming one: the watch lists both and pairs with neither.
+        let code = try #require(WatchProcess.object(try second.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
+        let undecided = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            ["pair", code, "--state-dir", scratch.path("undecided"), "--json"])
+        #expect(undecided.status == 1)
+        let refusal = try #require(undecided.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "error" })
+        let reason = try #require(refusal["message"] as? String)
         #expect(reason.contains("several primaries") && reason.contains(names.0) && reason.contains(names.1))
-        #expect(undecided.messages("connected").isEmpty)
 
-        let decided = try WatchProcess(discovering: names.1, stateDir: scratch.path("decided"))
+        let decided = try WatchProcess(discovering: names.1, stateDir: scratch.path("decided"), store: second.store)
         try decided.waitFor("connected")
         let context = try decided.waitFor("context").last!
         #expect(context["revision"] as? Int != nil)
@@ -67,7 +79,7 @@ extension MDNSTests {
         let caresync = try exampleStore(in: scratch)
         let primaryName = name("Moving tablet")
         let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
-        let watch = try WatchProcess(discovering: primaryName, stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(discovering: primaryName, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("connected")
         let oldPort = primary.port
         primary.stop()
@@ -86,7 +98,7 @@ extension MDNSTests {
         let primaryName = name("Steadfast")
         let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
         #expect(primary.process.waitForLine { $0.contains("\"advertised\"") } != nil)
-        let watch = try WatchProcess(discovering: primaryName, stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(discovering: primaryName, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("connected")
 
         let restart = try CareSyncCommand.run(executable: MDNSSandbox.script, ["restart"])
@@ -95,6 +107,7 @@ extension MDNSTests {
         #expect(advertised?.count == 2)
         // The connection never depended on the daemon; a new companion finds the primary again.
         #expect(watch.messages("disconnected").isEmpty)
+        try pairSimulator("widget-sim", role: "widget", store: caresync.store, locate: ["--primary", primaryName], stateDir: scratch.path("widget"))
         let widget = try CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
             ["--primary", primaryName, "--state-dir", scratch.path("widget"), "--json"])
@@ -130,11 +143,14 @@ extension MDNSTests {
         let primary = try PrimaryProcess(store: caresync.store, name: "Lonely \(UUID().uuidString.prefix(4))")
         let complaint = try #require(primary.process.waitForLine { $0.hasPrefix("caresync: not advertised") })
         #expect(complaint.contains("the mDNS daemon (Avahi) is not running") && complaint.contains("--connect HOST:PORT"))
+        try pairSimulator("widget-sim", role: "widget", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: scratch.path("widget"))
         let widget = try CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
             ["--connect", primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
         #expect(widget.status == 0, "the static address must keep working: \(widget.stdout)")
 
+        // A watch paired at the address, then looking for its primary on the network.
+        try pairSimulator(store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: scratch.path("watch"))
         let lost = try RunningProcess(
             CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"), ["--state-dir", scratch.path("watch"), "--json"])
         defer { lost.stop() }

@@ -37,11 +37,11 @@ import Testing
         return try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["port"] as? Int)
     }
 
-    @Test func aReminderDueInTwoSecondsReachesTheWatch() throws {
+    @Test func aReminderDueInTenSecondsReachesTheWatch() throws {
         let caresync = try store()
-        let primary = try primary(caresync, secondsBefore: 2)
+        let primary = try primary(caresync, secondsBefore: 10)
         defer { primary.stop() }
-        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"), store: caresync.store)
         let reminders = try watch.waitFor("reminder", count: 2, timeout: 30)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
@@ -56,9 +56,9 @@ import Testing
 
     @Test func completingTheEventFirstMeansNoReminder() throws {
         let caresync = try store()
-        let primary = try primary(caresync, secondsBefore: 4)
+        let primary = try primary(caresync, secondsBefore: 12)
         defer { primary.stop() }
-        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
         let done = try caresync.run("complete", "dose", "--occurrence", "0", "--date", today)
         #expect(done.status == 0, "\(done.stderr)")

@@ -93,9 +93,28 @@ final class RunningProcess: Sendable {
         input = stdin.fileHandleForWriting
         running.enter()
         process.terminationHandler = { [running] _ in running.leave() }
-        try process.run()
+        try Self.launchWithNoSignalBlocked(process)
         let reader = out.fileHandleForReading
         Thread { [self] in readLines(from: reader) }.start()
+    }
+
+    /// A child inherits its launching thread's signal mask, and the test runner's threads
+    /// block nearly every signal: a primary would never see the SIGTERM that makes it say
+    /// Goodbye, nor tcpdump the SIGINT that makes it finish its file. So children are
+    /// launched from a thread of our own that blocks none.
+    private static func launchWithNoSignalBlocked(_ process: Process) throws {
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            let result = Result { try process.run() }
+            outcome.withLock { $0 = result }
+            started.signal()
+        }.start()
+        started.wait()
+        try outcome.withLock { $0 }!.get()
     }
 
     private func readLines(from reader: FileHandle) {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NodeIdentity
 import SyncProtocol
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
         let port = primary.port
-        let watches = try (0..<3).map { try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-\($0)")) }
+        let watches = try (0..<3).map { try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-\($0)"), store: caresync.store) }
         for watch in watches { try watch.waitFor("context") }
         // 3 watches × 14 days × 3 occurrences of golden apples, all distinct events.
         let days = (8...21).map { String(format: "2026-11-%02d", $0) }
@@ -52,8 +53,8 @@ import Testing
     @Test func concurrentCompletionsOfOneEventConverge() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
-        let first = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-a"))
-        let second = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-b"))
+        let first = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-a"), store: caresync.store)
+        let second = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch-b"), store: caresync.store)
         try first.waitForState("pain", 0, "initial")
         try second.waitForState("pain", 0, "initial")
         first.send("complete pain 0 3")
@@ -76,28 +77,36 @@ import Testing
         #expect(kinds.filter { $0.hasPrefix("outcome") }.count == 2)
     }
 
-    /// (5) Garbage, a truncated frame and an oversized length each get an Error and a
-    /// close; a connected watch notices nothing.
+    /// (5) Garbage, a truncated frame and an oversized length inside TLS each get an Error
+    /// and a close; plaintext where TLS belongs gets a close; a connected watch notices nothing.
     @Test func hostilePeersAreClosedAndOthersNoticeNothing() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
+        let stranger = try NodeIdentity.create(name: "Stranger", now: Date())
         let cases: [(bytes: [UInt8], halfClose: Bool, code: Caresync_V1_ErrorCode)] = [
             ([0, 0, 0, 4, 0xFF, 0xFF, 0xFF, 0xFF], false, .malformedFrame),
             ([0, 0, 0, 10, 0x0A, 0x03], true, .malformedFrame),
             ([0x7F, 0xFF, 0xFF, 0xFF], false, .payloadTooLarge),
         ]
         for (bytes, halfClose, code) in cases {
-            let socket = try RawSocket(port: primary.port)
-            try socket.send(bytes)
-            if halfClose { socket.shutdownWrite() }
-            let answer = socket.receiveAll(timeout: 10)
+            let peer = try TLSPeer(port: primary.port, identity: stranger)
+            try peer.send(bytes)
+            if halfClose { peer.shutdownWrite() }
+            let answer = peer.receiveAll(timeout: 10)
             #expect(answer.closed, "the primary did not close the connection")
             let error = try #require(try Self.firstFrame(answer.bytes), "no Error frame for \(bytes)").error
             #expect(error.code == code, "\(error)")
             #expect(error.fatal)
         }
+        // A frame in plaintext is not a TLS ClientHello: closed without a word.
+        let plaintext = try RawSocket(port: primary.port)
+        try plaintext.send(Array(try Frame.encode(.with { $0.ping = .with { $0.nonce = 1 } }).readableBytesView))
+        let refused = plaintext.receiveAll(timeout: 10)
+        let frame = try? Self.firstFrame(refused.bytes)
+        #expect(refused.closed && frame == nil)
+
         watch.send("complete golden-apple 0")
         let reply = try watch.waitFor("reply").last!
         #expect(reply["status"] as? String == "accepted")
@@ -105,23 +114,27 @@ import Testing
         #expect(watch.messages("error").isEmpty)
     }
 
-    /// A client that connects and says nothing, or trickles bytes, is dropped after the
-    /// handshake deadline.
+    /// A client that connects and says nothing, or trickles bytes (before TLS, or inside
+    /// it before its Hello), is dropped after the handshake deadline.
     @Test func silentAndTricklingClientsAreDropped() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
         let silent = try RawSocket(port: primary.port)
-        let trickler = try RawSocket(port: primary.port)
-        // A Hello's first bytes, one every half second, never a whole frame.
-        for byte: UInt8 in [0, 0, 0, 40, 0x0A, 0x26] {
-            try trickler.send([byte])
+        let rawTrickler = try RawSocket(port: primary.port)
+        let trickler = try TLSPeer(port: primary.port, identity: try NodeIdentity.create(name: "Trickler", now: Date()))
+        // A TLS record header and a Hello's first bytes, one every half second, never whole.
+        for (record, frame): (UInt8, UInt8) in [(0x16, 0), (0x03, 0), (0x01, 0), (0x02, 40), (0x00, 0x0A), (0x01, 0x26)] {
+            try rawTrickler.send([record])
+            try trickler.send([frame])
             usleep(500_000)
         }
-        for socket in [silent, trickler] {
+        for socket in [silent, rawTrickler] {
             let answer = socket.receiveAll(timeout: 15)
             #expect(answer.closed)
-            #expect(try Self.firstFrame(answer.bytes)?.error.code == .handshakeTimeout)
         }
+        let answer = trickler.receiveAll(timeout: 15)
+        #expect(answer.closed)
+        #expect(try Self.firstFrame(answer.bytes)?.error.code == .handshakeTimeout)
     }
 
     /// The first whole frame in `bytes`, decoded.
@@ -141,7 +154,7 @@ import Testing
     @Test func noCommonVersionIsRefusedNamingBothSides() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
-        let socket = try RawSocket(port: primary.port)
+        let socket = try TLSPeer(port: primary.port, identity: try NodeIdentity.create(name: "Future watch", now: Date()))
         let hello = try Frame.encode(.with {
             $0.hello = .with {
                 $0.protocolVersions = [2, 3]
@@ -171,16 +184,22 @@ import Testing
         #expect(try caresync.run("plan", "load", plan).status == 0)
         let primary = try PrimaryProcess(store: caresync.store)
 
-        let stalled = try RawSocket(port: primary.port)
+        // A paired widget's identity, used by a peer that stops reading after its HelloAck.
+        let widgetState = scratch.path("stalled-widget")
+        try pairSimulator("widget-sim", role: "widget", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: widgetState)
+        let identity = try NodeIdentity.loadOrCreate(in: widgetState, name: "unused")
+        let stalled = try TLSPeer(port: primary.port, identity: identity)
         let hello = try Frame.encode(.with {
             $0.hello = .with {
                 $0.protocolVersions = [1]
-                $0.nodeID = "stalled-widget"
+                $0.nodeID = identity.fingerprint
                 $0.role = .widget
             }
         })
         try stalled.send(Array(hello.readableBytesView))
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        #expect(stalled.waitForBytes(4, timeout: 10), "no HelloAck")
+        try stalled.stopReading()
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
         let before = try residentMemory(of: primary.process.processIdentifier)
         for n in 0..<60 { watch.send("complete a\(n) 0") }

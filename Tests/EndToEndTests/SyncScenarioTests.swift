@@ -9,8 +9,9 @@ import Testing
         try caresync.json(CareCard.self, "today", "--json")
     }
 
-    func widget(_ endpoint: String, _ arguments: String...) throws -> CareSyncCommand.Result {
-        try CareSyncCommand.run(
+    func widget(_ endpoint: String, store: String, _ arguments: String...) throws -> CareSyncCommand.Result {
+        try pairSimulator("widget-sim", role: "widget", store: store, locate: ["--connect", endpoint], stateDir: scratch.path("widget"))
+        return try CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
             ["--connect", endpoint, "--state-dir", scratch.path("widget"), "--json"] + arguments)
     }
@@ -19,7 +20,7 @@ import Testing
     @Test func aWatchCompletionReachesTheStoreAndTheWidget() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         // Each node made its identity on first start; the primary's is the certificate beside its store.
         let identity = try watch.waitFor("identity").last?["fingerprint"] as? String
         #expect(identity?.count == 64)
@@ -39,9 +40,9 @@ import Testing
         #expect(card.revision >= revision)
         let stored = try #require(card.events.first { $0.activity == "golden-apple" && $0.occurrence == 1 })
         #expect(stored.state == "completed")
-        #expect(stored.device?.hasPrefix("watch-") == true)
+        #expect(stored.device == identity)
 
-        let refresh = try widget(primary.endpoint)
+        let refresh = try widget(primary.endpoint, store: caresync.store)
         #expect(refresh.status == 0, "\(refresh.stderr)")
         let context = try #require(refresh.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "context" })
         #expect(WatchProcess.event(in: context, "golden-apple", 1)?["state"] as? String == "completed")
@@ -56,7 +57,7 @@ import Testing
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
         let port = primary.port
-        var watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        var watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
         primary.stop()
         try watch.waitFor("disconnected")
@@ -66,7 +67,7 @@ import Testing
         try watch.waitFor("reply", count: 3) { $0["status"] as? String == "queued" }
         #expect(watch.quit())
         // A new watch process on the same state directory holds the same outbox.
-        watch = try WatchProcess(endpoint: "127.0.0.1:\(port)", stateDir: scratch.path("watch"))
+        watch = try WatchProcess(endpoint: "127.0.0.1:\(port)", stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("cached")
 
         let restarted = try PrimaryProcess(store: caresync.store, port: port)
@@ -86,7 +87,7 @@ import Testing
     @Test func aCommandLineCompletionReachesCompanions() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"))
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitForState("pain", 0, "initial")
         let result = try caresync.run("complete", "pain", "--occurrence", "0", "--value", "6")
         #expect(result.status == 0, "\(result.stderr)")

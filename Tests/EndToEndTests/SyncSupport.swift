@@ -28,21 +28,45 @@ final class PrimaryProcess {
     deinit { process.stop(signal: SIGKILL) }
 }
 
+/// Pairs a simulator's state directory with the running primary of `store`, as a person
+/// would: `caresync pair --role ROLE`, then `SIMULATOR pair CODE`. Nothing happens if the
+/// state directory already holds an identity (it paired before).
+func pairSimulator(
+    _ simulator: String = "watch-sim", role: String = "watch", store: String, locate: [String], stateDir: String,
+    mayRecord: Bool = false
+) throws {
+    guard !FileManager.default.fileExists(atPath: stateDir + "/identity-certificate.pem") else { return }
+    let pairing = try CareSyncCommand.run(
+        executable: CareSyncCommand.executable,
+        ["pair", "--role", role, "--json", "--store", store] + (mayRecord ? ["--may-record"] : []))
+    guard pairing.status == 0, let code = (WatchProcess.object(pairing.stdout)?["code"] as? String) else {
+        throw CommandFailed(result: pairing)
+    }
+    let paired = try CareSyncCommand.run(
+        executable: CareSyncCommand.binDirectory.appendingPathComponent(simulator),
+        ["pair", code] + locate + ["--state-dir", stateDir, "--json"])
+    guard paired.status == 0 else { throw CommandFailed(result: paired) }
+}
+
 /// A `watch-sim --json` process.
 final class WatchProcess {
     let process: RunningProcess
 
-    init(endpoint: String, stateDir: String) throws {
+    /// A watch at a fixed address, paired with the primary of `store` first.
+    init(endpoint: String, stateDir: String, store: String, role: String = "watch", simulator: String = "watch-sim") throws {
+        try pairSimulator(simulator, role: role, store: store, locate: ["--connect", endpoint], stateDir: stateDir)
         process = try RunningProcess(
-            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            CareSyncCommand.binDirectory.appendingPathComponent(simulator),
             ["--connect", endpoint, "--state-dir", stateDir, "--json"])
     }
 
-    /// A watch that finds its primary on the network (`--primary` chooses one by name or id).
-    init(discovering primary: String?, stateDir: String) throws {
+    /// A watch that finds its primary on the network (`--primary` chooses one by name or
+    /// id), paired with the primary of `store` first.
+    init(discovering primary: String?, stateDir: String, store: String) throws {
+        let choice = primary.map { ["--primary", $0] } ?? []
+        try pairSimulator(store: store, locate: choice, stateDir: stateDir)
         process = try RunningProcess(
-            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
-            ["--state-dir", stateDir, "--json"] + (primary.map { ["--primary", $0] } ?? []))
+            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"), ["--state-dir", stateDir, "--json"] + choice)
     }
 
     /// Every JSON line of `type` so far.

@@ -101,6 +101,35 @@ import Testing
         await primary.stop()
     }
 
+    /// A relay that terminates TLS on both sides cannot pair the companion with the
+    /// primary, even with the right code: each side's proof binds the relay's certificate.
+    @Test func aDeviceInTheMiddleCannotPairInTheUsersPlace() async throws {
+        let primary = try await TestPrimary()
+        let relay = try await RelayInTheMiddle(to: primary.port)
+        let watch = try makeCompanion(.watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port))
+        let code = try primary.openCode(.watch)
+        let refused = try #require(await refusal(pairing: watch, with: code))
+        #expect(refused.code == .pairingFailed && refused.message.contains("wrong pairing code"))
+        #expect(watch.knownPrimaryID == nil)
+        #expect(try primary.store.devices().isEmpty)
+        // The same code still pairs the watch directly.
+        let direct = try makeCompanion(.watch, endpoint: primary.endpoint)
+        #expect(await refusal(pairing: direct, with: code) == nil)
+        await relay.stop()
+        await primary.stop()
+    }
+
+    @Test func pairingAttemptsAreThrottled() async throws {
+        let primary = try await TestPrimary()
+        let attacker = try makeCompanion(.watch, endpoint: primary.endpoint)
+        var last: ProtocolError?
+        for guess in 0...10 {
+            last = await refusal(pairing: attacker, with: try #require(PairingCode("YYYYYY\(guess % 10)\(guess / 10)")))
+        }
+        #expect(last?.message == "too many pairing attempts: try again in a minute")
+        await primary.stop()
+    }
+
     @Test func aRevokedDeviceIsCutOffAtOnceAndCannotReturn() async throws {
         let primary = try await TestPrimary()
         let watch = try await primary.pairedCompanion(.watch)

@@ -1050,6 +1050,9 @@ public nonisolated struct Caresync_V1_HistoryEntry: Sendable {
 
   public var committedAtMs: Int64 = 0
 
+  /// The companion paired or revoked (devicePaired, deviceRevoked): its fingerprint.
+  public var pairedDevice: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2395,7 +2398,7 @@ nonisolated extension Caresync_V1_HistoryRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".HistoryEntry"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}kind\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}state\0\u{1}values\0\u{1}reason\0\u{1}device\0\u{3}committed_at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}kind\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}state\0\u{1}values\0\u{1}reason\0\u{1}device\0\u{3}committed_at_ms\0\u{3}paired_device\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2413,6 +2416,7 @@ nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProt
       case 8: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self.device) }()
       case 10: try { try decoder.decodeSingularInt64Field(value: &self.committedAtMs) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.pairedDevice) }()
       default: break
       }
     }
@@ -2449,6 +2453,9 @@ nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProt
     if self.committedAtMs != 0 {
       try visitor.visitSingularInt64Field(value: self.committedAtMs, fieldNumber: 10)
     }
+    if !self.pairedDevice.isEmpty {
+      try visitor.visitSingularStringField(value: self.pairedDevice, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2463,6 +2470,7 @@ nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProt
     if lhs.reason != rhs.reason {return false}
     if lhs.device != rhs.device {return false}
     if lhs.committedAtMs != rhs.committedAtMs {return false}
+    if lhs.pairedDevice != rhs.pairedDevice {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

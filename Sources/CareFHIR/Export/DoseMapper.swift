@@ -1,0 +1,98 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+
+/// Turns the recorded outcomes of one medication activity into ``DoseAdministration``s.
+struct DoseMapper {
+    let source: ActivitySource
+    let versions: [Int: Activity]
+    /// The dosage instruction of each version, if the order has it.
+    let dosages: [Int: Dosage]
+    let identifiers: ExportIdentifiers
+    let timeZone: TimeZone
+    /// The order's medication (its own or its contained Medication's code).
+    let medication: CodeableConcept?
+    let subject: Reference
+
+    init(source: ActivitySource, versions: [ActivityVersion], identifiers: ExportIdentifiers, timeZone: TimeZone) throws {
+        self.source = source
+        self.versions = Dictionary(uniqueKeysWithValues: versions.map { ($0.version, $0.activity) })
+        dosages = self.versions.compactMapValues { OrderMapper.dosage(of: $0, in: source) }
+        self.identifiers = identifiers
+        self.timeZone = timeZone
+        do {
+            medication = try FHIRInput.parse(source.payload).orders.first?.medication
+        } catch {
+            throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "its stored order cannot be read: \(error)")
+        }
+        guard let subject = source.subject else {
+            throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "it names no patient (subject)")
+        }
+        self.subject = Self.reference(subject)
+    }
+
+    func dose(_ change: StoreChange, replacedBy: Int?) throws -> DoseAdministration {
+        guard let event = change.event, let outcome = change.outcome, let version = change.version,
+              let activity = versions[version]
+        else { throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "revision \(change.revision) is not an outcome") }
+        let dosage = dosages[version]
+        let prescribed = dosage?.doseAndRate?.lazy.compactMap(\.doseQuantity).first
+        let status: DoseAdministration.Status = replacedBy != nil
+            ? .replaced : outcome.state == .completed ? .given : .notGiven(reason: outcome.reason)
+        return DoseAdministration(
+            identifier: identifiers.administration(event, revision: change.revision), status: status,
+            medication: medication ?? Self.medication(of: activity), subject: subject,
+            request: Self.reference(source.reference),
+            effective: effective(event, recordedAt: outcome.recordedAt, time: activity.schedule.time(ofOccurrence: event.occurrence)),
+            recorder: identifiers.device(change.device),
+            dose: outcome.state == .completed ? Self.quantity(outcome.values) ?? prescribed : prescribed,
+            dosageText: dosage?.text, revision: replacedBy ?? change.revision)
+    }
+
+    /// When it was recorded, if that is on the event's day; otherwise the occurrence's time
+    /// that day, or the whole day when the schedule gives no time.
+    private func effective(_ event: EventKey, recordedAt: Date, time: TimeOfDay?) -> DoseAdministration.Effective {
+        if CalendarDay.containing(recordedAt, in: timeZone) == event.day {
+            return .dateTime(FHIRDateTime.string(recordedAt, in: timeZone))
+        }
+        if let time {
+            return .dateTime(FHIRDateTime.string(event.day.date(at: time, in: timeZone), in: timeZone))
+        }
+        return .period(Period(
+            start: FHIRDateTime.string(event.day.start(in: timeZone), in: timeZone),
+            end: FHIRDateTime.string(event.day.adding(days: 1).start(in: timeZone), in: timeZone)))
+    }
+
+    /// A stored reference as a FHIR `Reference`. A conditional one (`MedicationRequest?identifier=S|V`,
+    /// what import keeps for an order without an id) becomes a logical reference by
+    /// identifier, which no server has to resolve.
+    static func reference(_ text: String) -> Reference {
+        guard let query = text.range(of: "?identifier=") else { return Reference(reference: text) }
+        let token = text[query.upperBound...]
+        let bar = token.firstIndex(of: "|")
+        return Reference(
+            type: String(text[..<query.lowerBound]),
+            identifier: Identifier(
+                system: bar.map { String(token[..<$0]) }, value: String(bar.map { token[token.index(after: $0)...] } ?? token)))
+    }
+
+    /// The medication the activity names, for orders that only reference theirs.
+    private static func medication(of activity: Activity) -> CodeableConcept {
+        guard let link = activity.medication, link.code != nil else { return CodeableConcept(text: activity.title) }
+        return CodeableConcept(
+            coding: [Coding(system: link.system, code: link.code, display: link.display)],
+            text: link.display ?? activity.title)
+    }
+
+    /// A dose the patient recorded: the first number with a unit.
+    private static func quantity(_ values: [OutcomeValue]) -> Quantity? {
+        values.lazy.compactMap { value -> Quantity? in
+            guard let unit = value.unit else { return nil }
+            switch value.value {
+            case .integer(let n): return Quantity(value: Decimal(n), unit: unit)
+            case .decimal(let d): return Quantity(value: Decimal(string: String(d)) ?? Decimal(d), unit: unit)
+            default: return nil
+            }
+        }.first
+    }
+}

@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// What a FHIR server did with a transaction.
+public struct TransactionResult: Sendable, Hashable {
+    /// The `response.status` of each entry, in the order sent, such as `201 Created`.
+    public var statuses: [String]
+    /// The attempts it took.
+    public var attempts: Int
+}
+
+/// Posts transaction Bundles to a FHIR server's base URL, trying again with backoff after
+/// failures that may pass (no connection, timeouts, 5xx, 408, 429) and never after a refusal.
+public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration {
+    /// The server's base URL, as given.
+    public let url: String
+    public let policy: RetryPolicy
+    let clock: C
+
+    /// Fails with ``FHIRExportError/badURL(_:)`` unless `url` is an absolute http(s) URL.
+    public init(url: String, policy: RetryPolicy, clock: C) throws(FHIRExportError) {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
+              !(parsed.host ?? "").isEmpty, parsed.query == nil, parsed.fragment == nil
+        else { throw .badURL(url) }
+        self.url = url
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// Sends `bundle` until the server accepts it, refuses it, or the policy gives up.
+    public func post(_ bundle: Data) async throws(FHIRExportError) -> TransactionResult {
+        // The policy alone decides when to try again: the client does not retry connecting.
+        let client = HTTPClient.failingFast()
+        let result: Swift.Result<TransactionResult, FHIRExportError>
+        do {
+            result = .success(try await post(bundle, with: client))
+        } catch {
+            result = .failure(error)
+        }
+        try? await client.shutdown()
+        return try result.get()
+    }
+
+    private func post(_ bundle: Data, with client: HTTPClient) async throws(FHIRExportError) -> TransactionResult {
+        let start = clock.now
+        var attempt = 1
+        while true {
+            let failure: FHIRExportError
+            do {
+                let (status, body) = try await send(bundle, with: client)
+                switch status {
+                case 200..<300: return try result(of: body, attempts: attempt)
+                case 408, 429, 500..<600:
+                    failure = .unavailable(url: url, attempts: attempt, status: status, outcome: Self.outcome(body))
+                default: throw FHIRExportError.refused(url: url, status: status, outcome: Self.outcome(body))
+                }
+            } catch let error as FHIRExportError {
+                throw error
+            } catch {
+                failure = .unreachable(url: url, attempts: attempt, detail: Self.describe(error))
+            }
+            guard let delay = policy.delay(after: attempt, elapsed: start.duration(to: clock.now)),
+                  (try? await clock.sleep(for: delay)) != nil
+            else { throw failure }
+            attempt += 1
+        }
+    }
+
+    private func send(_ bundle: Data, with client: HTTPClient) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/fhir+json")
+        request.headers.add(name: "Accept", value: "application/fhir+json")
+        request.body = .bytes(ByteBuffer(bytes: bundle))
+        let timeout = policy.requestTimeout.components
+        let response = try await client.execute(
+            request, timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))
+        let body = try await response.body.collect(upTo: 32 << 20)
+        return (Int(response.status.code), Data(body.readableBytesView))
+    }
+
+    private func result(of body: Data, attempts: Int) throws(FHIRExportError) -> TransactionResult {
+        guard let response = try? JSONDecoder().decode(TransactionResponse.self, from: body), response.resourceType == "Bundle" else {
+            throw .invalidResponse(url: url, detail: "expected a transaction-response Bundle")
+        }
+        return TransactionResult(statuses: (response.entry ?? []).map(\.response.status), attempts: attempts)
+    }
+
+    /// The text of an OperationOutcome's issues, if `body` is one.
+    static func outcome(_ body: Data) -> String? {
+        guard let outcome = try? JSONDecoder().decode(OperationOutcome.self, from: body),
+              outcome.resourceType == "OperationOutcome" else { return nil }
+        let texts = (outcome.issue ?? []).compactMap { $0.diagnostics ?? $0.details?.displayName }
+        return texts.isEmpty ? nil : texts.joined(separator: "; ")
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
+            default: return String(describing: error)
+            }
+        }
+        let text = String(describing: error)
+        return text.localizedCaseInsensitiveContains("connection refused") ? "connection refused" : text
+    }
+}
+
+/// The parts of a transaction-response Bundle a poster reads.
+private struct TransactionResponse: Decodable {
+    struct Entry: Decodable {
+        struct Status: Decodable { var status: String }
+        var response: Status
+    }
+    var resourceType: String
+    var entry: [Entry]?
+}
+
+/// The parts of an OperationOutcome a poster reads.
+private struct OperationOutcome: Decodable {
+    struct Issue: Decodable {
+        var diagnostics: String?
+        var details: CodeableConcept?
+    }
+    var resourceType: String
+    var issue: [Issue]?
+}

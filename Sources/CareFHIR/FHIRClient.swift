@@ -1,0 +1,69 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// Reads from a FHIR server's REST API with AsyncHTTPClient.
+public struct FHIRClient: Sendable {
+    /// The server's base URL, such as `http://127.0.0.1:8080/fhir`.
+    public var base: String
+    /// How long one request may take.
+    public var timeout: TimeAmount
+    /// Most pages of a search that are followed (`link` relation `next`).
+    public var maximumPages: Int
+
+    public init(base: String, timeout: TimeAmount = .seconds(30), maximumPages: Int = 100) {
+        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        self.timeout = timeout
+        self.maximumPages = maximumPages
+    }
+
+    /// The medication orders of a patient: `GET [base]/MedicationRequest?patient=ID` (or
+    /// `MedicationOrder` for a DSTU2 server), every page of the search set read.
+    public func medicationOrders(patient: String, resource: String = "MedicationRequest") async throws(FHIRError) -> FHIRInput {
+        let query = patient.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? patient
+        var next: String? = "\(base)/\(resource)?patient=\(query)"
+        var input = FHIRInput()
+        var pages = 0
+        while let url = next, pages < maximumPages {
+            let data = try await get(url)
+            let page = try FHIRInput.parse(data)
+            input.orders += page.orders
+            input.patients.merge(page.patients) { first, _ in first }
+            next = try? JSONDecoder().decode(JSONValue.self, from: data)["link"]?.array?
+                .first { $0["relation"]?.string == "next" }?["url"]?.string
+            pages += 1
+        }
+        return input
+    }
+
+    /// The body of `GET url` with `Accept: application/fhir+json`; other statuses than 200
+    /// fail, and so does an unreachable server, at once.
+    public func get(_ url: String) async throws(FHIRError) -> Data {
+        let client = HTTPClient.failingFast()
+        let result: Result<Data, FHIRError>
+        do {
+            result = .success(try await get(url, with: client))
+        } catch {
+            result = .failure(error)
+        }
+        try? await client.shutdown()
+        return try result.get()
+    }
+
+    private func get(_ url: String, with client: HTTPClient) async throws(FHIRError) -> Data {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "application/fhir+json")
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: 64 << 20)
+            guard response.status == .ok else {
+                throw FHIRError.server(url: url, "HTTP \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            return Data(body.readableBytesView)
+        } catch let error as FHIRError {
+            throw error
+        } catch {
+            throw .server(url: url, "\(error)")
+        }
+    }
+}

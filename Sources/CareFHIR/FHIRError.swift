@@ -1,0 +1,66 @@
+import Foundation
+
+/// Why FHIR input was refused, with the JSON path of the offending element where there is one
+/// (such as `Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.periodUnit`).
+public enum FHIRError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The input is not JSON.
+    case notJSON(String)
+    /// An element has the wrong type, a required one is missing, or a value is malformed.
+    case invalid(path: String, String)
+    /// A resource type CareSync does not import at this place.
+    case unsupportedResource(path: String, type: String)
+    /// A value FHIR allows that CareSync cannot interpret, such as an unknown `when` code.
+    case unsupported(path: String, String)
+    /// A FHIR server answered with an error, or could not be reached.
+    case server(url: String, String)
+
+    public var description: String {
+        switch self {
+        case .notJSON(let why): "not JSON: \(why)"
+        case .invalid(let path, let why): "\(path): \(why)"
+        case .unsupportedResource(let path, let type):
+            "\(path): a \(type) cannot be imported; use a Bundle, MedicationRequest (R4) or MedicationOrder (DSTU2)"
+        case .unsupported(let path, let why): "\(path): unsupported: \(why)"
+        case .server(let url, let why): "FHIR server \(url): \(why)"
+        }
+    }
+
+    /// The error for a `DecodingError` met while decoding the element at `path`.
+    init(_ error: DecodingError, at path: String) {
+        func where_(_ context: DecodingError.Context) -> String {
+            FHIRPath.appending(context.codingPath, to: path)
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            self = .invalid(path: where_(context), "expected \(FHIRPath.typeName(type))")
+        case .valueNotFound(let type, let context):
+            self = .invalid(path: where_(context), "expected \(FHIRPath.typeName(type)), found null")
+        case .keyNotFound(let key, let context):
+            self = .invalid(path: FHIRPath.appending(context.codingPath + [key], to: path), "required, but missing")
+        case .dataCorrupted(let context):
+            self = .invalid(path: where_(context), context.debugDescription)
+        @unknown default:
+            self = .invalid(path: path, "\(error)")
+        }
+    }
+}
+
+/// Paths into FHIR JSON as messages show them: `MedicationRequest.dosageInstruction[0].timing`.
+enum FHIRPath {
+    static func appending(_ keys: [any CodingKey], to path: String) -> String {
+        keys.reduce(path) { path, key in
+            key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)"
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type: "an integer"
+        case is Decimal.Type, is Double.Type: "a number"
+        case is [Any].Type: "a list"
+        default: "an object"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One medication order as read for import, R4 `MedicationRequest` and DSTU2
+/// `MedicationOrder` alike, with its medication resolved.
+public struct ImportedOrder: Sendable, Hashable {
+    /// `MedicationRequest/abc`, or a conditional reference by identifier for orders without an id.
+    public var reference: String
+    /// The order's business identifier (official first) or, lacking one, its id: what the
+    /// activity's identifier is made from.
+    public var key: String
+    public var status: String
+    /// The medication's concept: the order's own, or the code of the Medication it references.
+    public var medication: CodeableConcept?
+    /// What a person reads: coding display, then text, then the reference's display.
+    public var medicationName: String?
+    /// The patient, such as `Patient/p1`.
+    public var subject: String?
+    public var authoredOn: FHIRDateTime?
+    /// The dosage instructions in R4's shape.
+    public var dosages: [Dosage]
+    /// The resource's JSON as imported (keys sorted).
+    public var payload: Data
+    /// Where the resource sits in the input, for messages.
+    public var path: String
+}
+
+extension ImportedOrder {
+    init(_ request: MedicationRequest, payload: Data, path: String, medications: [String: Medication]) throws(FHIRError) {
+        try self.init(
+            type: "MedicationRequest", id: request.id, identifiers: request.identifier ?? [], status: request.status,
+            concept: request.medicationCodeableConcept, medicationReference: request.medicationReference,
+            contained: request.contained ?? [], subject: request.subject, authoredOn: request.authoredOn,
+            dosages: request.dosageInstruction ?? [], payload: payload, path: path, medications: medications)
+    }
+
+    init(_ order: MedicationOrder, payload: Data, path: String, medications: [String: Medication]) throws(FHIRError) {
+        guard let status = order.status else { throw .invalid(path: path + ".status", "required, but missing") }
+        try self.init(
+            type: "MedicationOrder", id: order.id, identifiers: order.identifier ?? [], status: status,
+            concept: order.medicationCodeableConcept, medicationReference: order.medicationReference,
+            contained: order.contained ?? [], subject: order.patient, authoredOn: order.dateWritten,
+            dosages: (order.dosageInstruction ?? []).map(\.r4), payload: payload, path: path, medications: medications)
+    }
+
+    private init(
+        type: String, id: String?, identifiers: [Identifier], status: String, concept: CodeableConcept?,
+        medicationReference: Reference?, contained: [ContainedResource], subject: Reference?, authoredOn: String?,
+        dosages: [Dosage], payload: Data, path: String, medications: [String: Medication]
+    ) throws(FHIRError) {
+        let identifier = identifiers.first { $0.use == "official" && $0.value != nil } ?? identifiers.first { $0.value != nil }
+        if let id {
+            reference = "\(type)/\(id)"
+        } else if let identifier, let value = identifier.value {
+            reference = "\(type)?identifier=" + [identifier.system, value].compactMap { $0 }.joined(separator: "|")
+        } else {
+            throw .invalid(path: path, "an order needs an id or an identifier to be imported again later")
+        }
+        key = identifier?.value ?? id!
+        self.status = status
+        let referenced = medicationReference?.reference.flatMap { reference in
+            reference.hasPrefix("#")
+                ? contained.lazy.compactMap { if case .medication(let m) = $0, "#" + (m.id ?? "") == reference { m } else { nil } }.first
+                : medications[reference]
+        }
+        medication = concept ?? referenced?.code
+        medicationName = medication?.displayName ?? medicationReference?.display
+        self.subject = subject?.reference
+        if let authoredOn {
+            guard let parsed = FHIRDateTime(authoredOn) else {
+                throw .invalid(path: path + (type == "MedicationOrder" ? ".dateWritten" : ".authoredOn"),
+                               "expected a FHIR dateTime, found \"\(authoredOn)\"")
+            }
+            self.authoredOn = parsed
+        }
+        self.dosages = dosages
+        self.payload = payload
+        self.path = path
+    }
+}

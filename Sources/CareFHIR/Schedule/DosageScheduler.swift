@@ -1,0 +1,113 @@
+import CarePlan
+import Foundation
+
+/// Turns one dosage instruction's timing into a schedule, reporting what it cannot do exactly.
+struct DosageScheduler {
+    /// As-needed doses without any frequency get this many slots a day.
+    static let asNeededSlotsPerDay = 4
+
+    /// The first day of schedules whose bounds give none (the order's date, else today).
+    var start: CalendarDay
+    var today: CalendarDay
+    var timeZone: TimeZone
+
+    /// The schedule of `dosage` (`nil` if none of its events is left to schedule) and warnings.
+    func schedule(_ dosage: Dosage, at path: String) throws(FHIRError) -> (Schedule?, [ImportWarning]) {
+        var warnings: [ImportWarning] = []
+        let path = path + ".timing"
+        let timing = dosage.timing
+        let pattern = try TimingPattern(timing?.repeat, code: timing?.code, path: path)
+        let bounds = try ScheduleBounds(timing?.repeat, start: start, timeZone: timeZone, path: path + ".repeat", warnings: &warnings)
+        let asNeeded = dosage.isAsNeeded
+        if let events = timing?.event, !events.isEmpty, !pattern.hasPattern {
+            let built = try EventListScheduler(today: today, timeZone: timeZone)
+                .schedule(events, asNeeded: asNeeded, at: path + ".event", warnings: &warnings)
+            return (built, warnings)
+        }
+        let built: Schedule
+        do throws(ScheduleError) {
+            if !pattern.hasPattern {
+                if !asNeeded { warnings.append(.init(.unscheduled, at: path, "no timing: doses can be recorded, none is due")) }
+                built = try .daily(occurrences: Self.asNeededSlotsPerDay, start: bounds.start, end: bounds.end, asNeeded: true)
+            } else {
+                built = try repeating(pattern, dosage: dosage, bounds: bounds, path: path, warnings: &warnings)
+            }
+        } catch {
+            throw .invalid(path: path, error.description)
+        }
+        return (built, warnings)
+    }
+
+    private func repeating(
+        _ pattern: TimingPattern, dosage: Dosage, bounds: ScheduleBounds, path: String, warnings: inout [ImportWarning]
+    ) throws(ScheduleError) -> Schedule {
+        let asNeeded = dosage.isAsNeeded
+        let r = dosage.timing?.repeat
+        if !asNeeded, pattern.frequencyMax != nil || pattern.periodMax != nil {
+            warnings.append(.init(.range, at: path + ".repeat", "a range: scheduled at its fewest doses"))
+        }
+        let rate = pattern.rate(upper: asNeeded)
+        var perDay = 1
+        var stride = 1
+        if pattern.unit.map({ !$0.isExact }) == true {
+            warnings.append(.init(.inexact, at: path + ".repeat.periodUnit", "months and years vary in length: scheduled every \(Self.rounded(rate.daysBetween)) days"))
+        }
+        if !pattern.weekdays.isEmpty, pattern.unit == .wk {
+            let frequency = pattern.frequency ?? pattern.weekdays.count
+            let weeks = pattern.period ?? 1
+            perDay = max(1, frequency / pattern.weekdays.count)
+            if weeks > 1, weeks.isWhole, pattern.weekdays.count == 1 { stride = 7 * Self.rounded(weeks) }
+            if frequency % pattern.weekdays.count != 0 || (weeks != 1 && stride == 1) {
+                warnings.append(.init(.inexact, at: path + ".repeat", "the frequency does not match the days of the week: scheduled \(perDay) each day, every week"))
+            }
+        } else if rate.perDay > 1 {
+            perDay = Self.rounded(rate.perDay)
+            if !rate.perDay.isWhole {
+                warnings.append(.init(.inexact, at: path + ".repeat", "an interval of \(Self.minutes(1440 / rate.perDay)) does not fit a day: scheduled \(perDay) times a day"))
+            }
+        } else {
+            stride = max(1, Self.rounded(rate.daysBetween))
+            if !rate.daysBetween.isWhole, pattern.unit?.isExact != false {
+                warnings.append(.init(.inexact, at: path + ".repeat", "an interval of \(Self.minutes(rate.daysBetween * 1440)) does not fit whole days: scheduled every \(stride) days"))
+            }
+        }
+        var times = pattern.times
+        if times.count == 1, perDay > 1, rate.perDay.isWhole, (1440 / rate.perDay).isWhole {
+            let step = Self.rounded(1440 / rate.perDay)
+            times = (0..<perDay).map { k in
+                let minutes = (times[0].minutes + k * step) % 1440
+                return TimeOfDay(hour: minutes / 60, minute: minutes % 60)!
+            }.sorted()
+        }
+        perDay = max(perDay, times.count)
+        var first = bounds.start
+        var weekdays = Set(pattern.weekdays)
+        if stride > 1, weekdays.count == 1 {
+            while first.weekday != pattern.weekdays[0] { first = first.adding(days: 1) }
+            weekdays = []
+        } else if stride > 1, !weekdays.isEmpty {
+            warnings.append(.init(.inexact, at: path + ".repeat.dayOfWeek", "several days of the week every \(stride) days: scheduled every week"))
+            stride = 1
+        }
+        if let countMax = r?.countMax, countMax != r?.count {
+            warnings.append(.init(.range, at: path + ".repeat.countMax", "a range of counts: scheduled \(r?.count ?? countMax) in all"))
+        }
+        return try .daily(
+            occurrences: perDay, times: times, start: first, end: bounds.end, daysToSkip: stride - 1,
+            weekdays: weekdays.isEmpty ? nil : weekdays, totalCount: r?.count ?? r?.countMax, asNeeded: asNeeded)
+    }
+
+    static func rounded(_ value: Decimal) -> Int {
+        Int(NSDecimalNumber(decimal: value).doubleValue.rounded())
+    }
+
+    /// `5 hours` or `90 minutes`, for warnings.
+    static func minutes(_ value: Decimal) -> String {
+        let minutes = rounded(value)
+        return minutes % 60 == 0 ? "\(minutes / 60) hours" : "\(minutes) minutes"
+    }
+}
+
+extension Decimal {
+    var isWhole: Bool { self == Decimal(NSDecimalNumber(decimal: self).intValue) }
+}

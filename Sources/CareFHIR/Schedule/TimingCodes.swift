@@ -1,0 +1,124 @@
+import CarePlan
+import Foundation
+
+/// UCUM units of time that FHIR timing uses.
+enum TimeUnit: String, CaseIterable {
+    case s, min, h, d, wk, mo, a
+
+    /// Minutes in one unit; months and years are approximate (30 and 365 days).
+    var minutes: Decimal {
+        switch self {
+        case .s: Decimal(1) / 60
+        case .min: 1
+        case .h: 60
+        case .d: 1440
+        case .wk: 10_080
+        case .mo: 43_200
+        case .a: 525_600
+        }
+    }
+
+    /// Whether one unit always lasts the same time.
+    var isExact: Bool { self != .mo && self != .a }
+
+    static func parse(_ code: String?, at path: String) throws(FHIRError) -> TimeUnit? {
+        guard let code else { return nil }
+        guard let unit = TimeUnit(rawValue: code) else {
+            throw .unsupported(path: path, "unit of time \"\(code)\"; use s, min, h, d, wk, mo or a")
+        }
+        return unit
+    }
+}
+
+/// `Timing.code` abbreviations (HL7 v3 GTSAbbreviation), as the repeat they stand for.
+enum TimingAbbreviation {
+    static func `repeat`(for code: String) -> Timing.Repeat? {
+        func every(_ frequency: Int, _ period: Decimal, _ unit: String) -> Timing.Repeat {
+            Timing.Repeat(frequency: frequency, period: period, periodUnit: unit)
+        }
+        func at(_ when: String) -> Timing.Repeat {
+            Timing.Repeat(frequency: 1, period: 1, periodUnit: "d", when: [when])
+        }
+        switch code.uppercased() {
+        case "QD": return every(1, 1, "d")
+        case "BID": return every(2, 1, "d")
+        case "TID": return every(3, 1, "d")
+        case "QID": return every(4, 1, "d")
+        case "QOD": return every(1, 2, "d")
+        case "Q1H": return every(1, 1, "h")
+        case "Q2H": return every(1, 2, "h")
+        case "Q3H": return every(1, 3, "h")
+        case "Q4H": return every(1, 4, "h")
+        case "Q6H": return every(1, 6, "h")
+        case "Q8H": return every(1, 8, "h")
+        case "Q12H": return every(1, 12, "h")
+        case "WK": return every(1, 1, "wk")
+        case "MO": return every(1, 1, "mo")
+        case "AM": return at("MORN")
+        case "PM": return at("EVE")
+        case "BED", "QHS", "HS": return at("HS")
+        default: return nil
+        }
+    }
+}
+
+/// What a `when` code means: a meal (before, with or after it) or a time of day, and the
+/// wall-clock time CareSync schedules it at. The README documents this table.
+struct EventTiming: Hashable {
+    enum Relation: String { case before, with, after }
+    enum Meal: String, CaseIterable { case breakfast, lunch, dinner }
+
+    /// A meal code's relation and meals; `nil` for times of day such as `MORN`.
+    var meal: (relation: Relation, meals: [Meal])?
+    /// The code, for times of day (its phrase's key).
+    var code: String
+    var times: [TimeOfDay]
+    /// +1: `offset` minutes after; -1: before.
+    var direction: Int
+    /// The offset when the timing gives none.
+    var defaultOffset: Int
+
+    static func == (lhs: EventTiming, rhs: EventTiming) -> Bool { lhs.code == rhs.code }
+    func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    static let mealTimes: [Meal: TimeOfDay] = [
+        .breakfast: TimeOfDay(hour: 8, minute: 0)!, .lunch: TimeOfDay(hour: 12, minute: 30)!,
+        .dinner: TimeOfDay(hour: 18, minute: 30)!,
+    ]
+
+    static let dayTimes: [String: (String, Int)] = [
+        "MORN": ("08:00", 1), "MORN.early": ("06:00", 1), "MORN.late": ("10:00", 1), "NOON": ("12:00", 1),
+        "AFT": ("14:00", 1), "AFT.early": ("13:00", 1), "AFT.late": ("16:00", 1), "EVE": ("18:00", 1),
+        "EVE.early": ("17:00", 1), "EVE.late": ("20:00", 1), "NIGHT": ("22:00", 1), "PHS": ("07:00", 1),
+        "HS": ("22:00", -1), "WAKE": ("07:00", 1),
+    ]
+
+    init?(code: String) {
+        self.code = code
+        let meals: [String: [Meal]] = ["": Meal.allCases, "M": [.breakfast], "D": [.lunch], "V": [.dinner]]
+        let relations: [String: (Relation, Int, Int)] = ["AC": (.before, -1, 30), "C": (.with, 1, 0), "PC": (.after, 1, 30)]
+        if let (prefix, (relation, direction, offset)) = relations.first(where: { code.hasPrefix($0.key) }),
+           let which = meals[String(code.dropFirst(prefix.count))] {
+            meal = (relation, which)
+            times = which.map { Self.mealTimes[$0]! }
+            self.direction = direction
+            defaultOffset = offset
+        } else if let (time, direction) = Self.dayTimes[code] {
+            meal = nil
+            times = [TimeOfDay(time)!]
+            self.direction = direction
+            defaultOffset = 0
+        } else {
+            return nil
+        }
+    }
+
+    /// The times with `offset` (or the default) applied, wrapping around midnight.
+    func times(offset: Int?) -> [TimeOfDay] {
+        let shift = direction * (offset ?? defaultOffset)
+        return times.map { time in
+            let minutes = ((time.minutes + shift) % 1440 + 1440) % 1440
+            return TimeOfDay(hour: minutes / 60, minute: minutes % 60)!
+        }
+    }
+}

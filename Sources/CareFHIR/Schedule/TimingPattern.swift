@@ -1,0 +1,74 @@
+import CarePlan
+import Foundation
+
+/// The parts of a `Timing.repeat` that decide a schedule, checked and in CareSync's terms.
+struct TimingPattern {
+    var frequency: Int?
+    var frequencyMax: Int?
+    var period: Decimal?
+    var periodMax: Decimal?
+    var unit: TimeUnit?
+    var weekdays: [Weekday]
+    var times: [TimeOfDay]
+    var events: [EventTiming]
+    var offset: Int?
+
+    /// Reads `repeat` (merged over what `code` stands for) and checks every value it uses.
+    init(_ given: Timing.Repeat?, code: CodeableConcept?, path: String) throws(FHIRError) {
+        var merged = Timing.Repeat()
+        if let code, let abbreviation = code.firstCode ?? code.text {
+            guard let expanded = TimingAbbreviation.repeat(for: abbreviation) else {
+                throw .unsupported(path: path + ".code", "timing code \"\(abbreviation)\"")
+            }
+            merged = expanded
+        }
+        let r = given ?? Timing.Repeat()
+        let repeatPath = path + ".repeat"
+        frequency = r.frequency ?? merged.frequency
+        frequencyMax = r.frequencyMax
+        period = r.period ?? merged.period
+        periodMax = r.periodMax
+        unit = try TimeUnit.parse(r.periodUnit ?? merged.periodUnit, at: repeatPath + ".periodUnit")
+        if let frequency, frequency < 1 { throw .invalid(path: repeatPath + ".frequency", "must be at least 1, found \(frequency)") }
+        if let frequencyMax, frequencyMax < (frequency ?? 1) {
+            throw .invalid(path: repeatPath + ".frequencyMax", "must not be less than frequency")
+        }
+        if let period, period <= 0 { throw .invalid(path: repeatPath + ".period", "must be positive, found \(period)") }
+        if period != nil, unit == nil { throw .invalid(path: repeatPath + ".periodUnit", "required with period") }
+        weekdays = try (r.dayOfWeek ?? []).enumerated().map { index, code throws(FHIRError) in
+            guard code.count == 3, let day = Weekday(name: code) else {
+                throw .invalid(path: repeatPath + ".dayOfWeek[\(index)]", "expected mon, tue, wed, thu, fri, sat or sun, found \"\(code)\"")
+            }
+            return day
+        }
+        events = try (r.when ?? merged.when ?? []).enumerated().map { index, code throws(FHIRError) in
+            guard let event = EventTiming(code: code) else {
+                throw .unsupported(path: repeatPath + ".when[\(index)]", "event code \"\(code)\"")
+            }
+            return event
+        }
+        let offset = r.offset
+        self.offset = offset
+        if let offset, offset < 0 { throw .invalid(path: repeatPath + ".offset", "must not be negative, found \(offset)") }
+        let clock = try (r.timeOfDay ?? []).enumerated().map { index, text throws(FHIRError) in
+            guard text.count == 8, text.dropFirst(5).first == ":", let time = TimeOfDay(String(text.prefix(5))) else {
+                throw .invalid(path: repeatPath + ".timeOfDay[\(index)]", "expected hh:mm:ss, found \"\(text)\"")
+            }
+            return time
+        }
+        let events = self.events
+        times = Array(Set(clock + events.flatMap { $0.times(offset: offset) })).sorted()
+    }
+
+    /// Whether the timing says anything about how often.
+    var hasPattern: Bool { frequency != nil || period != nil || !times.isEmpty || !weekdays.isEmpty }
+
+    /// Doses a day (`frequency` per `period`), and days from one dose to the next: the
+    /// fewest doses of a range, or the most when `upper` is set (as-needed slots).
+    func rate(upper: Bool) -> (perDay: Decimal, daysBetween: Decimal) {
+        let period = (upper ? self.period : periodMax ?? self.period) ?? 1
+        let frequency = Decimal((upper ? frequencyMax ?? self.frequency : self.frequency) ?? max(1, times.count))
+        let minutes = period * (unit ?? .d).minutes
+        return (frequency * 1440 / minutes, minutes / (frequency * 1440))
+    }
+}

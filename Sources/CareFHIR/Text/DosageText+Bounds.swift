@@ -1,0 +1,63 @@
+import CarePlan
+import Foundation
+
+extension DosageText {
+    /// `30 minutes` or `30 to 60 minutes`.
+    func span(_ low: Decimal?, _ high: Decimal?, _ unit: TimeUnit?) -> String? {
+        guard let low, let unit else { return nil }
+        guard let high, high != low else { return amount(low, language.phrase(["timeUnits", unit.rawValue], count: low)) }
+        return language.phrase(["range"], ["low": language.number(low), "high": language.number(high),
+                                           "unit": language.phrase(["timeUnits", unit.rawValue], count: high)])
+    }
+
+    /// `for 10 days`, `for 5 to 10 days`, `from 2016-08-01 to 2016-08-31`.
+    func bounds(_ r: Timing.Repeat?) -> String? {
+        if let duration = r?.boundsDuration {
+            return span(duration.value, nil, try? TimeUnit.parse(quantity: duration, at: ""))
+                .map { language.phrase(["forDuration"], ["duration": $0]) }
+        }
+        if let range = r?.boundsRange, let any = range.high ?? range.low {
+            return span(range.low?.value ?? range.high?.value, range.high?.value, try? TimeUnit.parse(quantity: any, at: ""))
+                .map { language.phrase(["forDuration"], ["duration": $0]) }
+        }
+        let start = r?.boundsPeriod?.start.flatMap(FHIRDateTime.init).map(date)
+        let end = r?.boundsPeriod?.end.flatMap(FHIRDateTime.init).map(date)
+        switch (start, end) {
+        case let (start?, end?): return language.phrase(["fromTo"], ["start": start, "end": end])
+        case let (start?, nil): return language.phrase(["from"], ["start": start])
+        case let (nil, end?): return language.phrase(["until"], ["end": end])
+        default: return nil
+        }
+    }
+
+    /// A date as this language writes it (the date as given, without converting time zones).
+    func date(_ value: FHIRDateTime) -> String {
+        let (year, month, day) = value.day.components
+        return language.phrase(["date"], ["year": String(year), "month": String(format: "%02d", month), "day": String(format: "%02d", day)])
+    }
+
+    /// `10 times in all`, `10 to 12 times in all`.
+    func count(_ r: Timing.Repeat?) -> String? {
+        guard let count = r?.count else { return nil }
+        guard let max = r?.countMax, max != count else { return language.phrase(["count"], count: Decimal(count)) }
+        return language.phrase(["countRange"], count: Decimal(max), ["low": "\(count)", "high": "\(max)"])
+    }
+
+    /// `as needed`, `as needed for pain`.
+    func asNeeded(_ dosage: Dosage) -> String? {
+        if let reason = dosage.asNeededCodeableConcept?.displayName {
+            return language.phrase(["asNeededFor"], ["reason": reason])
+        }
+        return dosage.isAsNeeded ? language.phrase(["asNeeded"]) : nil
+    }
+
+    /// `at most 6 tablets a day`, `at most 4 tablets in 12 hours`.
+    func maximum(_ ratio: Ratio?) -> String? {
+        guard let numerator = ratio?.numerator, let dose = quantity(numerator), let denominator = ratio?.denominator,
+              let unit = try? TimeUnit.parse(quantity: denominator, at: "") else { return nil }
+        let value = denominator.value ?? 1
+        if value == 1 { return language.phrase(["maximumPer"], ["dose": dose, "per": language.phrase(["per", unit.rawValue])]) }
+        let duration = amount(value, language.phrase(["timeUnits", unit.rawValue], count: value))
+        return language.phrase(["maximumIn"], ["dose": dose, "duration": duration])
+    }
+}

@@ -1,0 +1,123 @@
+import CarePlan
+import Foundation
+
+/// Dosage instructions as a sentence, generated from the structured fields in the order it
+/// reads: dose, frequency and period, event timing, duration, bounds, as needed, maximum.
+/// `Dosage.text` is not used: it is shown beside the sentence, never instead of it.
+public struct DosageText: Sendable {
+    public var language: DosageLanguage
+
+    public init(language: DosageLanguage) {
+        self.language = language
+    }
+
+    /// The sentence for `dosage`; parts the dosage does not give are left out.
+    public func sentence(for dosage: Dosage) -> String {
+        let timing = dosage.timing
+        let r = timing?.repeat
+        let pattern = try? TimingPattern(r, code: timing?.code, path: "")
+        var parts: [String?] = [dose(dosage.doseAndRate?.first)]
+        if let pattern { parts += [frequency(pattern, asNeeded: dosage.isAsNeeded), eventTiming(pattern)] }
+        let unit = r?.durationUnit.flatMap(TimeUnit.init(rawValue:))
+        parts.append(span(r?.duration, r?.durationMax, unit).map { language.phrase(["duration"], ["duration": $0]) })
+        parts += [bounds(r), count(r), asNeeded(dosage)]
+        let sentence = parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        guard let maximum = maximum(dosage.maxDosePerPeriod) else { return sentence }
+        return sentence.isEmpty ? maximum : sentence + language.phrase(["maximumSeparator"]) + maximum
+    }
+
+    func dose(_ dose: Dosage.DoseAndRate?) -> String? {
+        if let quantity = dose?.doseQuantity { return self.quantity(quantity) }
+        guard let range = dose?.doseRange, let low = range.low?.value, let high = range.high?.value else { return nil }
+        return language.phrase(["range"], ["low": language.number(low), "high": language.number(high),
+                                           "unit": unit(range.high!, count: high)])
+    }
+
+    func quantity(_ quantity: Quantity) -> String? {
+        guard let value = quantity.value else { return nil }
+        return amount(value, unit(quantity, count: value))
+    }
+
+    /// `2 tablets`: a number and a word already in the right form.
+    func amount(_ value: Decimal, _ word: String) -> String {
+        language.phrase(["quantity"], ["count": language.number(value), "unit": word])
+    }
+
+    /// A dose unit's word for `count`, by its code or name (`tablet`, `TAB`, `{tbl}`); an
+    /// unknown unit is written as given.
+    func unit(_ quantity: Quantity, count: Decimal) -> String {
+        let names = [quantity.code, quantity.unit].compactMap { $0?.lowercased() }
+        let key = names.lazy.map { self.language.entry(["unitAliases", $0])?.string ?? $0 }
+            .first { self.language.entry(["units", $0]) != nil }
+        guard let key else { return quantity.unit ?? quantity.code ?? "" }
+        return language.phrase(["units", key], count: count)
+    }
+
+    func frequency(_ p: TimingPattern, asNeeded: Bool) -> String? {
+        guard p.frequency != nil || p.period != nil else { return nil }
+        let unit = (p.unit ?? .d).rawValue
+        let upper = p.frequencyMax ?? p.frequency ?? 1
+        let times = if asNeeded {
+            language.phrase(["upTo"], ["times": language.phrase(["times"], count: Decimal(upper))])
+        } else if let max = p.frequencyMax {
+            language.phrase(["timesRange"], count: Decimal(max), ["low": "\(p.frequency ?? 1)", "high": "\(max)"])
+        } else {
+            language.phrase(["times"], count: Decimal(upper))
+        }
+        let period = p.period ?? 1
+        if period == 1, p.periodMax == nil {
+            return language.phrase(["perPeriod"], ["times": times, "per": language.phrase(["per", unit])])
+        }
+        let every = p.periodMax.map { high in
+            language.phrase(["everyRange"], ["low": language.number(period), "high": language.number(high),
+                                             "unit": language.phrase(["timeUnits", unit], count: high)])
+        } ?? language.phrase(["every", unit], count: period)
+        return upper == 1 && !asNeeded ? every : language.phrase(["timesEvery"], ["times": times, "every": every])
+    }
+
+    func eventTiming(_ p: TimingPattern) -> String? {
+        var parts: [String] = []
+        if !p.weekdays.isEmpty {
+            let mondayFirst = p.weekdays.sorted { ($0.rawValue + 6) % 7 < ($1.rawValue + 6) % 7 }
+            parts.append(language.phrase(["onDays"], ["days": list(mondayFirst.map { language.phrase(["weekdays", $0.name]) })]))
+        }
+        if let events = events(p.events, offset: p.offset) { parts.append(events) }
+        let eventTimes = Set(p.events.flatMap { $0.times(offset: p.offset) })
+        let clock = p.times.filter { !eventTimes.contains($0) }
+        if !clock.isEmpty { parts.append(language.phrase(["atTimes"], ["times": list(clock.map(\.description))])) }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// `before breakfast and dinner`, `in the morning and in the evening`.
+    private func events(_ events: [EventTiming], offset: Int?) -> String? {
+        var meals: [(relation: EventTiming.Relation, names: [String])] = []
+        var others: [String] = []
+        for event in events {
+            guard let (relation, which) = event.meal else {
+                others.append(language.phrase(["when", event.code]))
+                continue
+            }
+            let names = which.count == EventTiming.Meal.allCases.count
+                ? [language.phrase(["meals", "all"])] : which.map { language.phrase(["meals", $0.rawValue]) }
+            if let index = meals.firstIndex(where: { $0.relation == relation }) {
+                meals[index].names += names
+            } else {
+                meals.append((relation, names))
+            }
+        }
+        let mealPhrases = meals.map { relation, names in
+            guard let offset else { return language.phrase(["relation", relation.rawValue], ["meals": list(names)]) }
+            let minutes = amount(Decimal(offset), language.phrase(["timeUnits", "min"], count: Decimal(offset)))
+            return language.phrase(["relationOffset", relation.rawValue], ["meals": list(names), "offset": minutes])
+        }
+        let all = mealPhrases + others
+        return all.isEmpty ? nil : list(all)
+    }
+
+    /// `a, b and c` in this language.
+    func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: language.phrase(["listSeparator"]))
+            + language.phrase(["listAnd"]) + items.last!
+    }
+}

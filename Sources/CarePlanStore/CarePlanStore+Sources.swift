@@ -1,0 +1,120 @@
+import CarePlan
+import Foundation
+import GRDB
+
+/// Where an activity came from outside the plan document, such as a FHIR order: enough to
+/// name that record again when reporting what was done.
+public struct ActivitySource: Sendable, Hashable {
+    /// The activity this source belongs to; set by the store when stored or read.
+    public internal(set) var activityID: String
+    /// The external system, such as `fhir`.
+    public var system: String
+    /// The record in that system, such as `MedicationRequest/abc`.
+    public var reference: String
+    /// Whom the record is about, such as `Patient/p1`.
+    public var subject: String?
+    /// The record as it was imported (for FHIR, the resource's JSON).
+    public var payload: Data
+    /// When the store last saved this source.
+    public internal(set) var updatedAt: Date?
+
+    public init(system: String, reference: String, subject: String? = nil, payload: Data) {
+        self.activityID = ""
+        self.system = system
+        self.reference = reference
+        self.subject = subject
+        self.payload = payload
+    }
+}
+
+/// An activity from an external system to add, update or end, with its source.
+public struct SourcedActivity: Sendable {
+    public var activityID: String
+    /// The activity as the source now defines it; `nil` ends the activity.
+    public var activity: Activity?
+    /// The first day a new activity's first version governs.
+    public var firstDay: CalendarDay
+    public var source: ActivitySource
+
+    public init(activityID: String, activity: Activity?, firstDay: CalendarDay, source: ActivitySource) {
+        self.activityID = activityID
+        self.activity = activity
+        self.firstDay = firstDay
+        self.source = source
+    }
+}
+
+extension CarePlanStore {
+    /// Records (or replaces) where `activityID` came from. The activity must exist.
+    @discardableResult
+    public func setSource(_ source: ActivitySource, for activityID: String) throws(CarePlanStoreError) -> ActivitySource {
+        try write { db in try saveSource(db, source, for: activityID) }
+    }
+
+    /// Where `activityID` came from, if it has a source.
+    public func source(of activityID: String) throws(CarePlanStoreError) -> ActivitySource? {
+        try read { db in try Self.sources(db, "WHERE activity_id = ?", [activityID]).first }
+    }
+
+    /// Every source from `system`, by activity id.
+    public func sources(system: String) throws(CarePlanStoreError) -> [ActivitySource] {
+        try read { db in try Self.sources(db, "WHERE system = ? ORDER BY activity_id", [system]) }
+    }
+
+    /// Applies activities from an external system in one transaction, with their sources:
+    /// new ones are added from their `firstDay`, changed ones get a version from
+    /// `effectiveFrom`, unchanged ones are left alone, and those without an activity are
+    /// ended from `effectiveFrom` if they exist (and are skipped if they do not).
+    @discardableResult
+    public func applySourced(
+        _ items: [SourcedActivity], effectiveFrom: CalendarDay, device: String
+    ) throws(CarePlanStoreError) -> PlanLoadReport {
+        try write { db in
+            var report = PlanLoadReport()
+            for item in items {
+                if let activity = item.activity {
+                    let result = try upsert(
+                        db, activity, effectiveFrom: effectiveFrom, firstDay: item.firstDay, origin: .api, device: device)
+                    report.record(result, activity.identifier)
+                } else {
+                    guard let row = try Self.activityRow(db, item.activityID) else { continue }
+                    if (row["ended_from"] as Int?) == nil {
+                        _ = try endActivity(db, item.activityID, from: effectiveFrom, device: device)
+                        report.ended.append(item.activityID)
+                    } else {
+                        report.unchanged.append(item.activityID)
+                    }
+                }
+                try saveSource(db, item.source, for: item.activityID)
+            }
+            report.revision = try Self.revision(db)
+            return report
+        }
+    }
+
+    private func saveSource(_ db: Database, _ source: ActivitySource, for activityID: String) throws -> ActivitySource {
+        guard try Self.activityRow(db, activityID) != nil else { throw CarePlanStoreError.unknownActivity(activityID) }
+        var stored = source
+        stored.activityID = activityID
+        stored.updatedAt = now()
+        try db.run("""
+                INSERT INTO activity_source (activity_id, system, reference, subject, payload, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (activity_id) DO UPDATE SET system = excluded.system, reference = excluded.reference,
+                    subject = excluded.subject, payload = excluded.payload, updated_at = excluded.updated_at
+                """,
+            arguments: [activityID, source.system, source.reference, source.subject, source.payload,
+                        stored.updatedAt!.timeIntervalSince1970])
+        return stored
+    }
+
+    private static func sources(_ db: Database, _ filter: String, _ arguments: StatementArguments) throws -> [ActivitySource] {
+        try db.rows("SELECT activity_id, system, reference, subject, payload, updated_at FROM activity_source " + filter,
+                    arguments: arguments).map { row in
+            var source = ActivitySource(system: row[1], reference: row[2], subject: row[3], payload: row[4])
+            source.activityID = row[0]
+            source.updatedAt = (row[5] as Double?).map(Date.init(timeIntervalSince1970:))
+            return source
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import ArgumentParser
+import CareFHIR
+import CarePlanStore
+import Foundation
+
+struct FHIRExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write every dose taken or missed as a FHIR MedicationAdministration in a transaction Bundle.",
+        discussion: """
+            Examples:
+              caresync fhir export --out doses.json
+              caresync fhir export --server https://fhir.example.org/r4
+            Without --server the Bundle goes to --out or standard output and covers the outcomes \
+            after --since (default 0). With --server it is posted in transactions of --batch-size, \
+            from where the last export to that server stopped unless --since says otherwise; the \
+            store remembers how far each transaction got. Entries are conditional creates, so \
+            sending the same outcomes again creates nothing new.
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: "Only outcomes recorded or replaced after this revision.")
+    var since: Int?
+
+    @Option(help: ArgumentHelp("Write the Bundle to this file.", valueName: "file"))
+    var out: String?
+
+    @Flag(help: "DSTU2's MedicationAdministration (wasNotGiven, prescription) instead of R4's.")
+    var dstu2 = false
+
+    @Option(help: ArgumentHelp("Post to the FHIR server with this base URL.", valueName: "url"))
+    var server: String?
+
+    @Option(help: "Administrations per transaction sent to the server.")
+    var batchSize = 100
+
+    @Option(help: "Attempts per transaction before giving up.")
+    var attempts = 5
+
+    @Option(help: ArgumentHelp("Wait before the second attempt; each further wait doubles (up to 8 s).", valueName: "seconds"))
+    var retryDelay = 0.5
+
+    @Option(help: ArgumentHelp("No attempt starts later than this after the first.", valueName: "seconds"))
+    var retryBudget = 60.0
+
+    @Option(help: ArgumentHelp("How long one request may take.", valueName: "seconds"))
+    var timeout = 30.0
+
+    @Flag(help: "Print the summary as one JSON object.")
+    var json = false
+
+    func validate() throws {
+        guard since.map({ $0 >= 0 }) ?? true else { throw ValidationError("--since must be 0 or more") }
+        guard batchSize >= 1, attempts >= 1 else { throw ValidationError("--batch-size and --attempts must be at least 1") }
+        guard retryDelay >= 0, retryBudget >= 0, timeout > 0 else {
+            throw ValidationError("--retry-delay and --retry-budget must not be negative, --timeout must be more than 0")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = try options.open()
+            let version: DoseAdministration.Version = dstu2 ? .dstu2 : .r4
+            let uploader = try server.map { url in
+                AdministrationUploader(
+                    store: store, poster: try TransactionPoster(url: url, policy: policy, clock: ContinuousClock()),
+                    version: version, batchSize: batchSize)
+            }
+            let after = try since ?? uploader.map { try store.cursor($0.cursorName) } ?? 0
+            let export = try AdministrationCollector(store: store).collect(after: after)
+            var summary = ExportSummary(export)
+            if out != nil || uploader == nil {
+                try write(try DoseAdministration.bundle(export.doses, version: version))
+            }
+            try await uploader?.upload(export) { progress in
+                summary.add(progress)
+                if !json {
+                    say("sent \(progress.administrations) to \(server ?? ""): \(progress.created) created, "
+                        + "\(progress.existing) already there, \(progress.withdrawn) withdrawn; cursor at revision \(progress.through)")
+                }
+            }
+            summary.cursor = try uploader.map { try store.cursor($0.cursorName) }
+            try json ? say(summary.json()) : say(summary.description)
+        }
+    }
+
+    private var policy: RetryPolicy {
+        RetryPolicy(
+            attempts: attempts, firstDelay: .seconds(retryDelay), budget: .seconds(retryBudget),
+            requestTimeout: .seconds(timeout))
+    }
+
+    /// The Bundle to --out, or to standard output when nothing else is asked for.
+    private func write(_ bundle: Data) throws {
+        guard let out else {
+            try FileHandle.standardOutput.write(contentsOf: bundle + Data("\n".utf8))
+            return
+        }
+        do {
+            try bundle.write(to: URL(fileURLWithPath: out), options: .atomic)
+        } catch {
+            throw UsageError(description: "cannot write \(out): \((error as NSError).localizedFailureReason ?? "\(error)")")
+        }
+    }
+
+    /// The summary goes to standard output, unless the Bundle does.
+    private func say(_ line: String) {
+        if out == nil && server == nil {
+            try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
+        } else {
+            emit(line)
+        }
+    }
+}
+
+/// What an export did: its last line of output.
+struct ExportSummary: Encodable, CustomStringConvertible {
+    var administrations: Int
+    var after: Int
+    var through: Int
+    var created: Int?
+    var existing: Int?
+    var withdrawn: Int?
+    var cursor: Int?
+
+    init(_ export: AdministrationExport) {
+        administrations = export.doses.count
+        after = export.after
+        through = export.through
+    }
+
+    mutating func add(_ progress: UploadProgress) {
+        created = (created ?? 0) + progress.created
+        existing = (existing ?? 0) + progress.existing
+        withdrawn = (withdrawn ?? 0) + progress.withdrawn
+    }
+
+    var description: String {
+        let sent = created.map { ", \($0) created, \(existing ?? 0) already there, \(withdrawn ?? 0) withdrawn" } ?? ""
+        let kept = cursor.map { "; the next export starts after revision \($0)" } ?? ""
+        let range = through > after ? "from revisions \(after + 1)...\(through)" : "after revision \(after)"
+        return "\(administrations) administration\(administrations == 1 ? "" : "s") \(range)" + sent + kept
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

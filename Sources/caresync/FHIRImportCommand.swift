@@ -1,0 +1,103 @@
+import ArgumentParser
+import CareFHIR
+import CarePlan
+import CarePlanStore
+import Foundation
+
+struct FHIRImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import medication orders: each active order's dosage instructions become activities.",
+        discussion: """
+            Reads a Bundle or a single MedicationRequest (R4) or MedicationOrder (DSTU2) from FILE,
+            or searches a FHIR server: GET URL/MedicationRequest?patient=ID. Importing again updates
+            the activities (from --effective on), never duplicates them; stopped, cancelled, completed
+            and entered-in-error orders end theirs. What cannot be scheduled exactly is reported as a
+            warning. Any malformed order writes nothing.
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Argument(help: "A FHIR JSON file.")
+    var file: String?
+
+    @Option(help: ArgumentHelp("A FHIR server's base URL.", valueName: "url"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("The patient whose orders the server search returns.", valueName: "id"))
+    var patient: String?
+
+    @Option(help: "The resource the server search asks for: MedicationOrder for a DSTU2 server.")
+    var resource = "MedicationRequest"
+
+    @Option(help: ArgumentHelp("The patient's time zone for a new store (default: this machine's).", valueName: "name"))
+    var timeZone: String?
+
+    @Option(help: ArgumentHelp("The day changes take effect (default: today in the plan's time zone).", valueName: "day"))
+    var effective: CalendarDay?
+
+    @Flag(help: "Print what changed as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (file == nil) != (server == nil) else { throw ValidationError("give either FILE or --server URL --patient ID") }
+        guard server == nil || patient != nil else { throw ValidationError("--server needs --patient") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = try options.open()
+            let input = try await read()
+            let zone = try store.planTimeZone(
+                orDefault: timeZone, title: input.patients.values.first?.displayName.map { "Medications of \($0)" },
+                device: options.device)
+            let today = effective ?? CalendarDay.containing(Date(), in: zone)
+            let mapper = OrderMapper(today: today, timeZone: zone, language: try DosageLanguage("en"))
+            let report = try FHIRImporter(mapper: mapper, device: options.device).run(input, into: store)
+            if json { return try printJSON(report) }
+            for id in report.added + report.updated {
+                guard let activity = try store.activity(id)?.activity else { continue }
+                let verb = report.added.contains(id) ? "added" : "updated"
+                emit("\(verb) \(id)  \"\(activity.title)\"  \(activity.instructions ?? "")")
+            }
+            for id in report.ended { emit("ended \(id)") }
+            for reference in report.notScheduled { emit("not scheduled \(reference)") }
+            for warning in report.warnings { emit("warning: \(warning)") }
+            emit("Imported \(input.orders.count) orders, effective \(today): \(report.added.count) added, "
+                 + "\(report.updated.count) updated, \(report.ended.count) ended, \(report.unchanged.count) unchanged; "
+                 + "revision \(report.revision)")
+        }
+    }
+
+    private func read() async throws -> FHIRInput {
+        if let file {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw UsageError(description: "cannot read \(file): \(error.localizedDescription)")
+            }
+            return try FHIRInput.parse(data)
+        }
+        return try await FHIRClient(base: server!).medicationOrders(patient: patient!, resource: resource)
+    }
+}
+
+extension CarePlanStore {
+    /// The plan's time zone; a store without a plan is configured with `name` (or this
+    /// machine's zone) and `title`.
+    func planTimeZone(orDefault name: String?, title: String?, device: String) throws -> TimeZone {
+        if let zone = try planInfo().timeZone {
+            if let name, name != zone.identifier {
+                throw UsageError(description: "the plan's time zone is \(zone.identifier), not \(name)")
+            }
+            return zone
+        }
+        let identifier = name ?? TimeZone.current.identifier
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw UsageError(description: PlanError.unknownTimeZone(identifier).description)
+        }
+        try configurePlan(title: title ?? "Medications", timeZone: zone, device: device)
+        return zone
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import CareFHIR
+import CarePlan
+import CarePlanStore
+import Foundation
+
+/// `caresync meds`: the medications (activities tagged `medication`) and their doses.
+struct MedsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meds", abstract: "List medications with their instructions, or one medication's doses.",
+        subcommands: [List.self, MedsShowCommand.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the medications with instructions generated in a language.",
+            discussion: "The prescriber's own text (FHIR Dosage.text) is shown beside the generated instructions.")
+
+        @OptionGroup var options: StoreOptions
+
+        @Option(help: ArgumentHelp("The language of the instructions: en, de or any other with a data file.", valueName: "code"))
+        var lang = "en"
+
+        @Flag(help: "Include medications that have ended.")
+        var includeEnded = false
+
+        @Flag(help: "Print the medications as JSON.")
+        var json = false
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try options.open()
+                let language = try DosageLanguage(lang)
+                let text = DosageText(language: language)
+                let medications = try store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded))
+                    .map { try MedicationJSON($0.activity, store: store, text: text) }
+                if json { return try printJSON(medications) }
+                for medication in medications {
+                    emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (\(language.phrase("asNeeded")))" : ""))
+                    emit("    \(medication.instructions)" + (medication.text.map { "  — \"\($0)\"" } ?? ""))
+                }
+                if medications.isEmpty { emit("No medications.") }
+            }
+        }
+    }
+}
+
+/// One medication as `meds --json` shows it.
+struct MedicationJSON: Encodable {
+    var id: String
+    var title: String
+    /// Generated from the order's dosage in the chosen language.
+    var instructions: String
+    /// The prescriber's text, shown beside.
+    var text: String?
+    var asNeeded: Bool
+    /// The order, such as `MedicationRequest/abc`.
+    var order: String?
+
+    init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) throws {
+        let source = try store.source(of: activity.identifier)
+        let dosage = source.flatMap { OrderMapper.dosage(of: activity, in: $0) }
+        id = activity.identifier
+        title = activity.title
+        instructions = dosage.map(generator.sentence(for:)) ?? activity.instructions ?? ""
+        text = activity.text
+        asNeeded = activity.schedule.asNeeded
+        order = source?.reference ?? activity.medication?.request
+    }
+
+    enum CodingKeys: CodingKey { case id, title, instructions, text, asNeeded, order }
+
+    /// Absent values are written as `null` so every medication has every key.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(instructions, forKey: .instructions)
+        try c.encode(text, forKey: .text)
+        try c.encode(asNeeded, forKey: .asNeeded)
+        try c.encode(order, forKey: .order)
+    }
+}

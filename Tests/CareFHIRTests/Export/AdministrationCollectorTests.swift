@@ -1,0 +1,108 @@
+import CareFHIR
+import CarePlan
+import CarePlanStore
+import Foundation
+import Testing
+
+/// The store's outcomes of medication events as administrations.
+struct AdministrationCollectorTests {
+    let fixture: ExportFixture
+
+    init() throws {
+        fixture = try ExportFixture()
+    }
+
+    func collect(after: Int = 0) throws -> AdministrationExport {
+        try AdministrationCollector(store: fixture.store).collect(after: after)
+    }
+
+    @Test func eachOutcomeOfAMedicationIsOneDoseWithItsOrderPatientDeviceAndTime() throws {
+        defer { fixture.remove() }
+        let given = try fixture.record(occurrence: 0, at: fixture.at("08:05"))
+        let missed = try fixture.record(occurrence: 1, .notCompleted, at: fixture.at("21:00"), reason: "nausea")
+        try fixture.record("walk", occurrence: 0, at: fixture.at("09:00"))
+        let export = try collect()
+        #expect(export.through == (try fixture.store.revision()))
+        #expect(export.doses.map(\.revision) == [given, missed])
+        let planID = try fixture.store.planInfo().planID
+        let dose = export.doses[0]
+        #expect(dose.identifier == Identifier(
+            use: "official", system: "urn:caresync:plan:\(planID):administration", value: "amlo/2026-11-23/0/\(given)"))
+        #expect(dose.status == .given)
+        #expect(dose.subject == Reference(reference: "Patient/p1"))
+        #expect(dose.request == Reference(reference: "MedicationRequest/rx-1"))
+        #expect(dose.medication.coding?.first?.code == "197361")
+        #expect(dose.effective == .dateTime("2026-11-23T08:05:00.000+01:00"))
+        #expect(dose.recorder.identifier == Identifier(system: "urn:caresync:plan:\(planID):device", value: "watch"))
+        #expect(dose.dose == Quantity(value: 1, unit: "tablet"))
+        #expect(dose.dosageText == "1 tablet twice a day")
+        #expect(export.doses[1].status == .notGiven(reason: "nausea"))
+        #expect(export.doses[1].effective == .dateTime("2026-11-23T21:00:00.000+01:00"))
+    }
+
+    @Test func aDoseRecordedOnAnotherDayTakesItsScheduledTime() throws {
+        defer { fixture.remove() }
+        let tuesday = fixture.monday.adding(days: 1)
+        try fixture.record(occurrence: 1, at: fixture.at("07:00", on: tuesday))
+        try fixture.record(occurrence: 0, day: tuesday, at: fixture.at("23:30"))
+        #expect(try collect().doses.map(\.effective) == [
+            .dateTime("2026-11-23T20:00:00.000+01:00"), .dateTime("2026-11-24T08:00:00.000+01:00"),
+        ])
+    }
+
+    @Test func aReplacedOutcomeIsExportedAsReplacedWithTheChangeThatReplacedIt() throws {
+        defer { fixture.remove() }
+        let first = try fixture.record(occurrence: 0, at: fixture.at("08:00"))
+        let second = try fixture.record(occurrence: 0, .notCompleted, at: fixture.at("08:10"))
+        let reset = try fixture.record(occurrence: 1, at: fixture.at("20:00"))
+        let cleared = try fixture.record(occurrence: 1, .initial, at: fixture.at("20:05"))
+        let all = try collect()
+        #expect(all.doses.map(\.identifier.value) == [
+            "amlo/2026-11-23/0/\(first)", "amlo/2026-11-23/0/\(second)", "amlo/2026-11-23/1/\(reset)",
+        ])
+        #expect(all.doses.map(\.status) == [.replaced, .notGiven(reason: nil), .replaced])
+        #expect(all.doses.map(\.revision) == [second, second, cleared])
+        // After the first outcome: the replacement still sends the replaced one.
+        #expect(try collect(after: first).doses.count == 3)
+        // After everything: nothing.
+        #expect(try collect(after: cleared).doses.isEmpty)
+        // A later reset withdraws a dose exported before.
+        #expect(try collect(after: reset).doses.map(\.identifier.value) == ["amlo/2026-11-23/1/\(reset)"])
+    }
+
+    @Test func aRecordedDoseWithAUnitIsTheDoseGiven() throws {
+        defer { fixture.remove() }
+        try fixture.record(occurrence: 0, at: fixture.at("08:00"), values: [OutcomeValue(.decimal(0.5), unit: "tablet")])
+        #expect(try collect().doses.first?.dose == Quantity(value: Decimal(string: "0.5"), unit: "tablet"))
+    }
+
+    @Test func anOrderWithoutPatientOrReadableJSONIsRefusedByName() throws {
+        for (order, subject, message) in [
+            (ExportFixture.order, nil as String?, "it names no patient"), ("{not json", "Patient/p1", "its stored order cannot be read"),
+        ] {
+            let broken = try ExportFixture(order: order, subject: subject)
+            defer { broken.remove() }
+            try broken.record(occurrence: 0, at: broken.at("08:00"))
+            let error = #expect(throws: FHIRExportError.self) {
+                try AdministrationCollector(store: broken.store).collect(after: 0)
+            }
+            #expect(error?.description.hasPrefix("the order of \"amlo\" cannot be exported: \(message)") == true)
+        }
+    }
+
+    @Test func theMedicationComesFromAContainedMedicationOrTheActivity() throws {
+        let contained = """
+            {"resourceType": "MedicationRequest", "id": "rx-2", "status": "active", "medicationReference": {"reference": "#m"},
+             "contained": [{"resourceType": "Medication", "id": "m", "code": {"text": "Metformin 500 mg"}}]}
+            """
+        let referenced = #"{"resourceType": "MedicationOrder", "id": "o", "status": "active", "medicationReference": {"reference": "Medication/9"}}"#
+        for (order, text) in [(contained, "Metformin 500 mg"), (referenced, "amlo")] {
+            let fixture = try ExportFixture(order: order)
+            defer { fixture.remove() }
+            try fixture.record(occurrence: 0, at: fixture.at("08:00"))
+            let dose = try #require(try AdministrationCollector(store: fixture.store).collect(after: 0).doses.first)
+            #expect(dose.medication.text == text)
+            #expect(dose.dose == nil)
+        }
+    }
+}

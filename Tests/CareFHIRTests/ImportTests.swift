@@ -1,0 +1,152 @@
+import CareFHIR
+import CarePlan
+import CarePlanStore
+import Foundation
+import Testing
+
+/// Orders into a store: activities, sources, re-imports, stopped orders, medications.
+struct ImportTests {
+    static let daily = #"{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d", "timeOfDay": ["08:00:00"]}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}], "text": "with water"}"#
+    static let evening = #"{"sequence": 2, "timing": {"repeat": {"when": ["EVE"]}}, "doseAndRate": [{"doseQuantity": {"value": 2, "unit": "tablet"}}]}"#
+
+    func importer(today: CalendarDay = importDay) throws -> FHIRImporter {
+        FHIRImporter(mapper: try mapper(today: today), device: "test")
+    }
+
+    @Test func anOrderBecomesAnActivityWithItsSource() throws {
+        try withStore { store, _ throws in
+            let report = try importer().run(try parse(request(dosages: [Self.daily])), into: store)
+            #expect(report.added == ["rx-rx1"])
+            let activity = try #require(try store.activity("rx-rx1")).activity
+            #expect(activity.title == "Aspirin 100 mg")
+            #expect(activity.kind == .intervention)
+            #expect(activity.text == "with water")
+            #expect(activity.instructions == "1 tablet once a day at 08:00")
+            #expect(activity.medication == MedicationLink(request: "MedicationRequest/rx1", display: "Aspirin 100 mg"))
+            #expect(activity.tags == ["medication"])
+            let source = try #require(try store.source(of: "rx-rx1"))
+            #expect(source.system == "fhir")
+            #expect(source.reference == "MedicationRequest/rx1")
+            #expect(source.subject == "Patient/p1")
+            #expect(OrderMapper.dosage(of: activity, in: source)?.text == "with water")
+        }
+    }
+
+    @Test func reimportingUpdatesAndNeverDuplicates() throws {
+        try withStore { store, _ throws in
+            let first = try importer().run(try parse(request(dosages: [Self.daily])), into: store)
+            let again = try importer(today: importDay.adding(days: 2)).run(try parse(request(dosages: [Self.daily])), into: store)
+            #expect(again.unchanged == ["rx-rx1"])
+            #expect(again.revision == first.revision)
+            let changed = request(dosages: [Self.daily.replacingOccurrences(of: "08:00:00", with: "09:00:00")])
+            let update = try importer(today: importDay.adding(days: 3)).run(try parse(changed), into: store)
+            #expect(update.updated == ["rx-rx1"])
+            #expect(try store.activities().count == 1)
+            #expect(try store.versions(of: "rx-rx1").map(\.effectiveFrom) == [importDay, importDay.adding(days: 3)])
+            #expect(try store.events(of: "rx-rx1", on: importDay.adding(days: 3)).first?.time == TimeOfDay("09:00"))
+            #expect(try store.events(of: "rx-rx1", on: importDay.adding(days: 2)).first?.time == TimeOfDay("08:00"))
+        }
+    }
+
+    @Test(arguments: ["stopped", "cancelled", "entered-in-error", "completed"])
+    func finishedOrdersEndTheirActivities(status: String) throws {
+        try withStore { store, _ throws in
+            try importer().run(try parse(request(dosages: [Self.daily, Self.evening])), into: store)
+            #expect(try store.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
+            let stop = importDay.adding(days: 4)
+            let report = try importer(today: stop).run(try parse(request(status: status, dosages: [Self.daily, Self.evening])), into: store)
+            #expect(report.ended == ["rx-rx1", "rx-rx1/2"])
+            #expect(report.notScheduled == ["MedicationRequest/rx1"])
+            #expect(try store.activities().isEmpty)
+            #expect(try store.events(of: "rx-rx1", on: stop).isEmpty)
+            #expect(try store.events(of: "rx-rx1", on: stop.adding(days: -1)).count == 1)
+            #expect(try store.source(of: "rx-rx1")?.payload.count ?? 0 > 0)
+        }
+    }
+
+    @Test func aFinishedOrderNeverSeenIsNotCreated() throws {
+        try withStore { store, _ throws in
+            let report = try importer().run(try parse(request(status: "stopped", dosages: [Self.daily])), into: store)
+            #expect(report.added.isEmpty && report.ended.isEmpty)
+            #expect(try store.activities(ActivityQuery(includeEnded: true)).isEmpty)
+        }
+    }
+
+    @Test func severalDosageInstructionsInSequenceOrder() throws {
+        try withStore { store, _ throws in
+            let morning = #"{"sequence": 1, "timing": {"repeat": {"when": ["MORN"]}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}"#
+            try importer().run(try parse(request(dosages: [Self.evening, morning])), into: store)
+            let activities = try store.activities().map(\.activity)
+            #expect(activities.map(\.identifier) == ["rx-rx1", "rx-rx1/2"])
+            #expect(activities.map(\.instructions) == ["1 tablet in the morning", "2 tablets in the evening"])
+            #expect(activities.map(\.groupIdentifier) == ["rx-rx1", "rx-rx1"])
+            // Dropping the second instruction ends its activity on the next import.
+            let report = try importer(today: importDay.adding(days: 1)).run(try parse(request(dosages: [morning])), into: store)
+            #expect(report.ended == ["rx-rx1/2"])
+        }
+    }
+
+    @Test func medicationNamesFromContainedReferencedOrReferenceDisplay() throws {
+        let contained = request(id: "a", dosages: [Self.daily], medication: ##""medicationReference": {"reference": "#m"}, "contained": [{"resourceType": "Medication", "id": "m", "code": {"coding": [{"system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "197361", "display": "Amlodipine 5 MG"}]}}]"##)
+        let referenced = request(id: "b", dosages: [Self.daily], medication: #""medicationReference": {"reference": "Medication/ibu"}"#)
+        let displayed = request(id: "c", dosages: [Self.daily], medication: #""medicationReference": {"reference": "Medication/unknown", "display": "Metformin"}"#)
+        let medication = #"{"resourceType": "Medication", "id": "ibu", "code": {"text": "Ibuprofen 400 mg"}}"#
+        let orders = try parse(bundle([contained, referenced, displayed, medication])).orders
+        #expect(orders.map(\.medicationName) == ["Amlodipine 5 MG", "Ibuprofen 400 mg", "Metformin"])
+        #expect(orders.first?.medication?.coding?.first?.code == "197361")
+        #expect(orders.map(\.path) == ["Bundle.entry[0].resource", "Bundle.entry[1].resource", "Bundle.entry[2].resource"])
+    }
+
+    @Test func identifiersMakeStableIDs() throws {
+        let json = #"{"resourceType": "MedicationRequest", "identifier": [{"system": "urn:rx", "value": "A 7"}, {"use": "official", "system": "urn:hospital", "value": "H-9"}], "status": "active", "medicationCodeableConcept": {"text": "A"}}"#
+        let order = try #require(try parse(json).orders.first)
+        #expect(order.key == "H-9")
+        #expect(order.reference == "MedicationRequest?identifier=urn:hospital|H-9")
+        #expect(OrderMapper.activityID(key: "A 7") == "rx-A-7")
+        #expect(OrderMapper.activityID(key: "A 7", dosage: 2) == "rx-A-7/3")
+    }
+
+    @Test func dstu2MedicationOrders() throws {
+        let json = #"""
+            {"resourceType": "MedicationOrder", "id": "mo1", "status": "active", "dateWritten": "2016-08-15",
+             "patient": {"reference": "Patient/p1"}, "medicationReference": {"display": "Lisinopril 10 mg"},
+             "dosageInstruction": [{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d", "when": "HS",
+               "boundsQuantity": {"value": 30, "code": "d"}}}, "doseQuantity": {"value": 1, "unit": "tablet"}, "asNeededBoolean": false}]}
+            """#
+        let order = try #require(try parse(json).orders.first)
+        #expect(order.reference == "MedicationOrder/mo1")
+        #expect(order.subject == "Patient/p1")
+        let activity = try #require(try mapper().map(order).activities.first?.activity)
+        #expect(activity.title == "Lisinopril 10 mg")
+        #expect(activity.instructions == "1 tablet once a day at bedtime for 30 days")
+        #expect(activity.schedule.end == importDay.adding(days: 29))
+        #expect(events(activity, on: importDay) == ["22:00"])
+    }
+
+    @Test func theOrderDateStartsTheSchedule() throws {
+        let order = try #require(try parse(request(dosages: [#"{"timing": {"code": {"text": "QOD"}}}"#], authoredOn: "2016-08-10T23:30:00Z")).orders.first)
+        let activity = try #require(try mapper().map(order).activities.first)
+        // 23:30 UTC is already the 11th in Berlin.
+        #expect(activity.firstDay == CalendarDay("2016-08-11"))
+        // Every other day counts from the 11th, not from the import day.
+        #expect(events(activity.activity, on: CalendarDay("2016-08-13")!) == ["--:--"])
+        #expect(events(activity.activity, on: importDay.adding(days: 1)) == [])
+    }
+
+    @Test func inactiveOrdersAreReported() throws {
+        try withStore { store, _ throws in
+            let report = try importer().run(try parse(request(status: "on-hold", dosages: [Self.daily])), into: store)
+            #expect(report.warnings.map(\.kind) == [.notImported])
+            #expect(report.notScheduled == ["MedicationRequest/rx1"])
+        }
+    }
+
+    @Test func aMalformedOrderWritesNothing() throws {
+        try withStore { store, _ throws in
+            let good = request(id: "good", dosages: [Self.daily])
+            let bad = request(id: "bad", dosages: [#"{"timing": {"repeat": {"when": ["SOMETIME"]}}}"#])
+            #expect(throws: FHIRError.self) { try importer().run(try parse(bundle([good, bad])), into: store) }
+            #expect(try store.activities().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import CareFHIR
+import CarePlan
+import Foundation
+import Testing
+
+/// Malformed and unsupported input is refused with a typed error naming the JSON path.
+struct MalformedInputTests {
+    static let path = "MedicationRequest.dosageInstruction[0].timing"
+
+    func error(_ json: String) -> FHIRError? {
+        do {
+            let input = try parse(json)
+            _ = try input.orders.map { try mapper().map($0) }
+            return nil
+        } catch let error as FHIRError {
+            return error
+        } catch {
+            Issue.record("not a FHIRError: \(error)")
+            return nil
+        }
+    }
+
+    func timing(_ timing: String) -> String {
+        request(dosages: [#"{"timing": \#(timing)}"#])
+    }
+
+    @Test func notJSONAtAll() {
+        guard case .notJSON = error("{\"resourceType\": ") else {
+            Issue.record("expected notJSON")
+            return
+        }
+    }
+
+    @Test func aResourceThatCannotBeImported() {
+        #expect(error(#"{"resourceType": "Patient", "id": "p1"}"#) == .unsupportedResource(path: "Patient", type: "Patient"))
+        #expect(error(#"[1, 2]"#) == .invalid(path: "$", "expected a FHIR resource with a resourceType"))
+    }
+
+    @Test func unknownUnitsCodesAndEvents() {
+        #expect(error(timing(#"{"repeat": {"frequency": 1, "period": 2, "periodUnit": "fortnight"}}"#))
+            == .unsupported(path: Self.path + ".repeat.periodUnit", "unit of time \"fortnight\"; use s, min, h, d, wk, mo or a"))
+        #expect(error(timing(#"{"repeat": {"when": ["MORN", "TEATIME"]}}"#))
+            == .unsupported(path: Self.path + ".repeat.when[1]", "event code \"TEATIME\""))
+        #expect(error(timing(#"{"code": {"coding": [{"code": "Q5D"}]}}"#))
+            == .unsupported(path: Self.path + ".code", "timing code \"Q5D\""))
+    }
+
+    @Test func malformedValuesNameTheirPath() {
+        #expect(error(timing(#"{"repeat": {"timeOfDay": ["8am"]}}"#))
+            == .invalid(path: Self.path + ".repeat.timeOfDay[0]", "expected hh:mm:ss, found \"8am\""))
+        #expect(error(timing(#"{"repeat": {"dayOfWeek": ["monday"]}}"#))
+            == .invalid(path: Self.path + ".repeat.dayOfWeek[0]", "expected mon, tue, wed, thu, fri, sat or sun, found \"monday\""))
+        #expect(error(timing(#"{"repeat": {"frequency": "two"}}"#))
+            == .invalid(path: Self.path + ".repeat.frequency", "expected an integer"))
+        #expect(error(timing(#"{"repeat": {"frequency": 0, "period": 1, "periodUnit": "d"}}"#))
+            == .invalid(path: Self.path + ".repeat.frequency", "must be at least 1, found 0"))
+        #expect(error(timing(#"{"repeat": {"frequency": 1, "period": 1}}"#))
+            == .invalid(path: Self.path + ".repeat.periodUnit", "required with period"))
+        #expect(error(timing(#"{"repeat": {"boundsDuration": {"value": 3, "unit": "fortnights"}}}"#))
+            == .invalid(path: Self.path + ".repeat.boundsDuration", "expected a duration with a unit of time, found \"fortnights\""))
+        #expect(error(timing(#"{"event": ["soon"]}"#))
+            == .invalid(path: Self.path + ".event[0]", "expected a FHIR dateTime, found \"soon\""))
+        #expect(error(timing(#"{"repeat": {"boundsPeriod": {"start": "2016-08-20", "end": "2016-08-10"}, "frequency": 1, "period": 1, "periodUnit": "d"}}"#))
+            == .invalid(path: Self.path, "the end day 2016-08-10 is before the start day 2016-08-20"))
+    }
+
+    @Test func ordersNeedStatusNameAndIdentity() {
+        #expect(error(#"{"resourceType": "MedicationRequest", "id": "x", "medicationCodeableConcept": {"text": "A"}}"#)
+            == .invalid(path: "MedicationRequest.status", "required, but missing"))
+        #expect(error(request(status: "paused", dosages: []))
+            == .invalid(path: "MedicationRequest.status", "unknown status \"paused\""))
+        #expect(error(request(dosages: [], medication: #""medicationCodeableConcept": {"coding": [{"code": "123"}]}"#))
+            == .invalid(path: "MedicationRequest", "the medication has no name: give a coding display, a text or a reference display"))
+        #expect(error(#"{"resourceType": "MedicationRequest", "status": "active", "medicationCodeableConcept": {"text": "A"}}"#)
+            == .invalid(path: "MedicationRequest", "an order needs an id or an identifier to be imported again later"))
+        #expect(error(request(dosages: [], authoredOn: "last tuesday"))
+            == .invalid(path: "MedicationRequest.authoredOn", "expected a FHIR dateTime, found \"last tuesday\""))
+    }
+
+    @Test func pathsInsideABundle() {
+        let json = bundle([#"{"resourceType": "Patient", "id": "p1"}"#, request(dosages: [#"{"doseAndRate": [{"doseQuantity": {"value": "one"}}]}"#])])
+        #expect(error(json) == .invalid(path: "Bundle.entry[1].resource.dosageInstruction[0].doseAndRate[0].doseQuantity.value", "expected a number"))
+    }
+
+    @Test func unknownFieldsAndExtensionsAreIgnored() throws {
+        let dosage = #"{"extension": [{"url": "http://example.org/x", "valueString": "y"}], "timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d", "_period": {"id": "p"}}, "modifierExtension": []}, "futureField": {"a": [1, 2]}}"#
+        let order = try #require(try parse(request(dosages: [dosage])).orders.first)
+        #expect(order.dosages.first?.timing?.repeat?.frequency == 1)
+        // The payload keeps every field, known or not.
+        #expect(String(decoding: order.payload, as: UTF8.self).contains("futureField"))
+    }
+}

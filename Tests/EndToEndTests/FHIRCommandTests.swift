@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// End-to-end: `caresync fhir import` from a file and from a FHIR server, and `caresync meds`.
+struct FHIRCommandTests {
+    let scratch = Scratch()
+    let caresync: CareSyncCommand
+    let bundle = CareSyncCommand.example("fhir/medications-bundle.json")
+
+    init() {
+        caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+    }
+
+    func importBundle(_ path: String, effective: String = "2016-08-15") throws -> CareSyncCommand.Result {
+        let result = try caresync.run("fhir", "import", path, "--time-zone", "Europe/Berlin", "--effective", effective)
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+        return result
+    }
+
+    @Test func importReimportAndStop() throws {
+        let first = try importBundle(bundle)
+        #expect(first.lines.contains("added rx-RX-1001  \"Amoxicillin 500 MG Oral Capsule\"  1 capsule 3 times a day for 10 days"))
+        #expect(first.lines.contains("added rx-ibu-prn  \"Ibuprofen 200 MG Oral Tablet\"  1 tablet up to 3 times a day as needed for pain, at most 3 tablets a day"))
+        #expect(first.lines.contains("added rx-metf/2  \"Metformin 850 mg\"  1 tablet after dinner"))
+        #expect(first.lines.contains("not scheduled MedicationRequest/old"))
+        #expect(first.lines.contains { $0.hasPrefix("warning: Bundle.entry[5].resource.dosageInstruction[0].timing.repeat: an interval of 5 hours") })
+        #expect(first.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
+
+        let again = try importBundle(bundle, effective: "2016-08-16")
+        #expect(again.lines.last == "Imported 5 orders, effective 2016-08-16: 0 added, 0 updated, 0 ended, 5 unchanged; revision 6")
+        #expect(try caresync.run("activities").lines.count == 5)
+
+        let stopped = scratch.path("stopped.json")
+        let text = try String(contentsOfFile: bundle, encoding: .utf8)
+            .replacingOccurrences(of: #""id": "amox",\#n        "identifier": [{"use": "official", "system": "urn:example:rx", "value": "RX-1001"}],\#n        "status": "active""#,
+                                  with: #""id": "amox",\#n        "identifier": [{"use": "official", "system": "urn:example:rx", "value": "RX-1001"}],\#n        "status": "stopped""#)
+        #expect(text.components(separatedBy: #""status": "stopped""#).count == 3)
+        try text.write(toFile: stopped, atomically: true, encoding: .utf8)
+        let stop = try importBundle(stopped, effective: "2016-08-20")
+        #expect(stop.lines.contains("ended rx-RX-1001"))
+        #expect(try caresync.run("activities").lines.map { String($0.prefix(while: { $0 != " " })) } == ["rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
+    }
+
+    @Test func aMalformedFileWritesNothing() throws {
+        let bad = scratch.path("bad.json")
+        try #"{"resourceType": "MedicationRequest", "id": "x", "status": "active", "medicationCodeableConcept": {"text": "A"}, "dosageInstruction": [{"timing": {"repeat": {"periodUnit": "fortnight", "period": 1}}}]}"#
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try caresync.run("fhir", "import", bad, "--time-zone", "Europe/Berlin")
+        #expect(result.status == 1)
+        #expect(result.stderr == "caresync: MedicationRequest.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
+        #expect(try caresync.run("activities").stdout.isEmpty)
+    }
+
+    @Test func medsInTwoLanguagesAndTheAdherenceChart() throws {
+        try importBundle(bundle)
+        let german = try caresync.run("meds", "--lang", "de")
+        #expect(german.lines.contains("rx-RX-1001  Amoxicillin 500 MG Oral Capsule"))
+        #expect(german.lines.contains("    1 Kapsel 3-mal täglich 10 Tage lang  — \"Take with food\""))
+        #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Bedarf bei pain, höchstens 3 Tabletten täglich"))
+        #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (as needed)"))
+        struct Medication: Decodable { var id: String; var instructions: String; var text: String?; var asNeeded: Bool; var order: String? }
+        let english = try caresync.json([Medication].self, "meds", "--json")
+        #expect(english.map(\.id) == ["rx-RX-1001", "rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
+        #expect(english.first?.order == "MedicationRequest/amox")
+        #expect(english.last?.instructions == "2 puffs every 5 hours")
+        #expect(try caresync.run("meds", "--lang", "xx").stderr.hasPrefix("caresync: no language \"xx\": available are de, en"))
+
+        for (date, occurrence) in [("2016-08-15", "0"), ("2016-08-15", "1"), ("2016-08-16", "0")] {
+            #expect(try caresync.run("complete", "rx-RX-1001", "--occurrence", occurrence, "--date", date).status == 0)
+        }
+        #expect(try caresync.run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-16", "--not-done", "--reason", "nausea").status == 0)
+        // An as-needed dose is recorded in a slot; nothing is due.
+        #expect(try caresync.run("complete", "rx-ibu-prn", "--occurrence", "0", "--date", "2016-08-16").status == 0)
+
+        let weeks = try caresync.run("meds", "show", "rx-RX-1001", "--group", "week", "--from", "2016-08-15", "--to", "2016-09-04")
+        #expect(weeks.lines.contains("Adherence by week"))
+        #expect(weeks.lines.contains("  2016-W33  ███░░░░░░░░░░░░░░░░░  3/21  14%"))
+        #expect(weeks.lines.contains("  2016-W34  ░░░░░░░░░░░░░░░░░░░░  0/9  0%"))
+        #expect(weeks.lines.contains("  2016-W35  ░░░░░░░░░░░░░░░░░░░░  no doses"))
+        #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-15 --:--  taken at ") })
+        #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-16 --:--  not taken, recorded at ") && $0.hasSuffix(": nausea") })
+        #expect(weeks.lines.contains("  2016-08-16 --:--  not taken (nothing recorded)"))
+
+        let days = try caresync.run("meds", "show", "rx-RX-1001", "--group", "day", "--from", "2016-08-14", "--to", "2016-08-16")
+        #expect(days.lines.suffix(3) == [
+            "  2016-08-14  ░░░░░░░░░░░░░░░░░░░░  no doses",
+            "  2016-08-15  █████████████░░░░░░░  2/3  67%",
+            "  2016-08-16  ███████░░░░░░░░░░░░░  1/3  33%",
+        ])
+        let prn = try caresync.run("meds", "show", "rx-ibu-prn", "--group", "month", "--from", "2016-07-30", "--to", "2016-08-20")
+        #expect(prn.lines.suffix(2) == ["  2016-07  ░░░░░░░░░░░░░░░░░░░░  no doses", "  2016-08  ████████████████████  1 taken"])
+        #expect(prn.lines.filter { $0.hasPrefix("  2016-08-") }.count == 1)
+    }
+
+    @Test func importFromAFHIRServer() throws {
+        let server = try FHIRTestServer(directory: scratch, bundle: bundle)
+        defer { server.stop() }
+        let result = try caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
+        #expect(server.requests() == ["/fhir/MedicationRequest?patient=p1", "/fhir/MedicationRequest?patient=p1&page=2"])
+        #expect(try caresync.run("plan", "show").lines.first?.hasPrefix("Medications of Anna Muster · Europe/Berlin") == true)
+        let again = try caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--effective", "2016-08-16")
+        #expect(again.lines.last?.hasSuffix("5 unchanged; revision 6") == true)
+        let missing = try caresync.run("fhir", "import", "--server", server.base, "--patient", "nobody")
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "caresync: FHIR server \(server.base)/MedicationRequest?patient=nobody: HTTP 404 Not Found\n")
+    }
+}

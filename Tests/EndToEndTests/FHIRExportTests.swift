@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// End-to-end round trip: orders in with `caresync fhir import`, doses taken and missed with
+/// `caresync complete`, administrations out with `caresync fhir export`, checked one to one
+/// against the change log and by the independent validator.
+struct FHIRExportTests {
+    let scratch = Scratch()
+    let caresync: CareSyncCommand
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    init() throws {
+        caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        try run("fhir", "import", CareSyncCommand.example("fhir/medications-bundle.json"),
+                "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
+    }
+
+    /// Runs `caresync ARGS… --store STORE` and requires it to succeed.
+    @discardableResult
+    func run(_ arguments: String...) throws -> CareSyncCommand.Result {
+        let result = try caresync.run(arguments)
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+        return result
+    }
+
+    /// Amoxicillin taken and missed on its first day (no times: the whole day), ibuprofen as
+    /// needed with the dose taken, metformin a past day (at 08:30) and today.
+    func recordDoses() throws {
+        try run("complete", "rx-RX-1001", "--occurrence", "0", "--date", "2016-08-15")
+        try run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-15", "--not-done", "--reason", "nausea")
+        try run("complete", "rx-ibu-prn", "--occurrence", "0", "--date", "2016-08-16", "--value", "2", "--unit", "tablet")
+        try run("complete", "rx-metf", "--occurrence", "0", "--date", "2016-08-16", "--not-done")
+        try run("complete", "rx-metf", "--occurrence", "0")
+    }
+
+    func export(_ arguments: String...) throws -> [String: Any] {
+        let file = scratch.path("export-\(UUID().uuidString).json")
+        try caresync.run(["fhir", "export", "--out", file] + arguments).requireSuccess()
+        return try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as! [String: Any]
+    }
+
+    @Test func administrationsMatchTheDosesOneToOneAndValidate() throws {
+        try recordDoses()
+        let bundle = try export()
+        let entries = value(bundle, "entry") as? [[String: Any]] ?? []
+        let doses = try caresync.run("history", "--json").lines.map { try JSONDecoder().decode(Change.self, from: Data($0.utf8)) }
+            .filter { $0.kind == "outcomeRecorded" }
+        #expect(doses.count == 5)
+        #expect(entries.count == doses.count)
+        let orders = Dictionary(uniqueKeysWithValues: try caresync.json([Med].self, "meds", "--json").map { ($0.id, $0) })
+        for dose in doses {
+            let event = try #require(dose.event)
+            let outcome = try #require(dose.outcome)
+            let id = "\(event.activity)/\(event.day)/\(event.occurrence)/\(dose.revision)"
+            let entry = try #require(entries.first { value($0, "resource", "identifier", 0, "value") as? String == id }, "\(id)")
+            let resource = try #require(entry["resource"] as? [String: Any])
+            #expect(value(entry, "request", "method") as? String == "POST")
+            #expect((value(entry, "request", "ifNoneExist") as? String)?.hasPrefix("identifier=urn%3Acaresync%3Aplan%3A") == true)
+            #expect(resource["status"] as? String == (outcome.state == "completed" ? "completed" : "not-done"))
+            if outcome.state == "notCompleted" {
+                #expect(value(resource, "statusReason", 0, "text") as? String == outcome.reason ?? "No reason recorded")
+            }
+            #expect(value(resource, "subject", "reference") as? String == "Patient/p1")
+            #expect(value(resource, "request", "reference") as? String == orders[event.activity]?.order)
+            let medication = value(resource, "medicationCodeableConcept", "coding", 0, "display") ?? value(resource, "medicationCodeableConcept", "text")
+            #expect(medication as? String == orders[event.activity]?.title)
+            #expect(value(resource, "performer", 0, "actor", "identifier", "value") as? String == "caresync-cli")
+            #expect(value(resource, "performer", 0, "actor", "type") as? String == "Device")
+            try expectEffective(resource, event: event, recordedAt: outcome.recordedAt)
+        }
+        let ibuprofen = entries.first { value($0, "resource", "request", "reference") as? String == "MedicationRequest/ibu-prn" }
+        #expect(value(ibuprofen, "resource", "dosage", "dose", "value") as? Int == 2)
+
+        let file = scratch.path("export.json")
+        try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
+        let validation = try FHIRValidator.validate(file)
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+        #expect(validation.lines.last == "6 resources, 6 valid, 0 invalid")
+    }
+
+    /// The recording time if it is on the event's day; else the scheduled time; else the day.
+    func expectEffective(_ resource: [String: Any], event: Change.Key, recordedAt: String) throws {
+        let recorded = try #require(Timestamp.date(recordedAt))
+        if event.day == dayInBerlin(recorded) {
+            let text = try #require(resource["effectiveDateTime"] as? String)
+            #expect(Timestamp.date(text) == recorded)
+            #expect(text.hasSuffix(offsetInBerlin(recorded)))
+            return
+        }
+        let time = try caresync.json(EventList.self, "events", event.activity, "--from", event.day, "--to", event.day, "--json")
+            .events.first { $0.occurrence == event.occurrence }?.time
+        if let time {
+            #expect(resource["effectiveDateTime"] as? String == "\(event.day)T\(time):00.000+02:00")
+        } else {
+            #expect(value(resource, "effectivePeriod", "start") as? String == "\(event.day)T00:00:00.000+02:00")
+        }
+    }
+
+    @Test func theValidatorRejectsBrokenResources() throws {
+        try recordDoses()
+        var bundle = try export()
+        var entries = bundle["entry"] as! [[String: Any]]
+        var resource = entries[0]["resource"] as! [String: Any]
+        resource["status"] = "given"
+        resource["subject"] = nil
+        entries[0]["resource"] = resource
+        entries[1]["resource"] = ["resourceType": "Prescription"]
+        bundle["entry"] = entries
+        let file = scratch.path("broken.json")
+        try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
+        let result = try FHIRValidator.validate(file)
+        #expect(result.status == 1)
+        #expect(result.lines.last == "6 resources, 3 valid, 3 invalid")
+        #expect(result.stdout.contains("status: 'given' is not in the required value set"))
+        #expect(result.stdout.contains("subject\n      Field required"))
+        #expect(result.stdout.contains("resourceType 'Prescription' is not one this validator knows"))
+    }
+
+    @Test func theValidatorFailsClearlyWhenItCannotInstallItsEnvironment() throws {
+        // A copy of the script makes its environment beside it, where pip finds no index.
+        let scripts = scratch.url.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        let copy = scripts.appendingPathComponent("fhir-validate")
+        try FileManager.default.copyItem(
+            at: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), to: copy)
+        let result = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [
+            "PIP_INDEX_URL=http://127.0.0.1:1/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=2", copy.path, "-",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("fhir-validate: cannot prepare \(scratch.path(".build-fhir-venv/env")): "))
+        #expect(result.stderr.contains("No matching distribution found for fhir.resources"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func theDSTU2ShapeHasWasNotGivenAndPrescription() throws {
+        try recordDoses()
+        let entries = try export("--dstu2")["entry"] as? [[String: Any]] ?? []
+        let missed = try #require(entries.first { value($0, "resource", "wasNotGiven") as? Bool == true })
+        #expect(value(missed, "resource", "reasonNotGiven", 0, "text") as? String == "nausea")
+        #expect(value(missed, "resource", "prescription", "reference") as? String == "MedicationRequest/amox")
+        #expect(value(missed, "resource", "patient", "reference") as? String == "Patient/p1")
+        #expect(entries.allSatisfy { value($0, "resource", "subject") == nil && value($0, "resource", "status") as? String == "completed" })
+        #expect(entries.contains { value($0, "resource", "effectiveTimeDateTime") as? String == "2016-08-16T08:30:00.000+02:00" })
+    }
+
+    func dayInBerlin(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = berlin
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+
+    func offsetInBerlin(_ date: Date) -> String {
+        let minutes = berlin.secondsFromGMT(for: date) / 60
+        return (minutes < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(minutes) / 60, abs(minutes) % 60)
+    }
+}
+
+/// An entry of `meds --json`.
+struct Med: Decodable {
+    var id: String
+    var order: String?
+    var title: String
+}
+
+enum Timestamp {
+    static func date(_ text: String) -> Date? {
+        try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+    }
+}
+
+extension CareSyncCommand {
+    /// Runs `caresync ARGS… --store STORE` to completion.
+    func run(_ arguments: [String]) throws -> Result {
+        try Self.run(executable: Self.executable, arguments + ["--store", store])
+    }
+}
+
+extension CareSyncCommand.Result {
+    func requireSuccess() throws {
+        guard status == 0 else { throw CommandFailed(result: self) }
+    }
+}

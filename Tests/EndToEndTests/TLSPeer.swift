@@ -1,0 +1,94 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NodeIdentity
+import Synchronization
+
+/// A TLS 1.3 client on loopback that presents `identity` and then sends bytes no
+/// well-behaved companion would, to test the primary inside the encryption.
+final class TLSPeer {
+    private let channel: any Channel
+    private let received: Received
+
+    /// Everything the primary sent, and whether it closed its side.
+    final class Received: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let state = Mutex<(bytes: [UInt8], closed: Bool)>(([], false))
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            state.withLock { $0.bytes += buffer.readableBytesView }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            state.withLock { $0.closed = true }
+        }
+
+        /// The primary closed its side (the TLS close_notify, then end of stream).
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if case .inputClosed = event as? ChannelEvent { state.withLock { $0.closed = true } }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+    }
+
+    init(port: Int, identity: NodeIdentity) throws {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv13
+        // This peer attacks the primary; which primary it reached does not matter to it.
+        configuration.certificateVerification = .none
+        configuration.certificateChain = [.certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))]
+        configuration.privateKey = .privateKey(
+            try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem))
+        let context = try NIOSSLContext(configuration: configuration)
+        let received = Received()
+        self.received = received
+        channel = try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([
+                        try NIOSSLClientHandler(context: context, serverHostname: nil), received,
+                    ])
+                }
+            }
+            .connect(host: "127.0.0.1", port: port).wait()
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        try channel.writeAndFlush(ByteBuffer(bytes: bytes)).wait()
+    }
+
+    /// Ends the sending side (TLS close_notify, then the TCP half-close).
+    func shutdownWrite() {
+        try? channel.close(mode: .output).wait()
+    }
+
+    /// Stops reading, so that what the primary sends piles up in its own buffers.
+    func stopReading() throws {
+        try channel.setOption(.autoRead, value: false).wait()
+    }
+
+    /// Waits until `count` bytes have arrived, or `timeout` passes.
+    func waitForBytes(_ count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if received.state.withLock({ $0.bytes.count >= count }) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// Waits until the primary closes or `timeout` passes.
+    func receiveAll(timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline && !received.state.withLock({ $0.closed }) { usleep(20_000) }
+        return received.state.withLock { $0 }
+    }
+
+    deinit { channel.close(promise: nil) }
+}
