@@ -23,6 +23,9 @@ public struct PrimaryConfiguration: Sendable {
     public var idleTimeout: TimeAmount = .seconds(45)
     /// A connection must send its Hello within this time.
     public var handshakeTimeout: TimeAmount = .seconds(5)
+    /// Pairing attempts judged a minute, whatever their source: each costs scrypt
+    /// derivations. Only a benchmark pairing a hundred companions needs more.
+    public var pairingAttemptsPerMinute = 10
     public var maximumFrameBytes = Frame.defaultMaximumBytes
     /// From this time of day a watch also receives tomorrow's events.
     public var tomorrowFrom = TimeOfDay(hour: 20, minute: 0)!

@@ -8,7 +8,7 @@ extension PrimaryNode {
     /// Judges a PairRequest from the device whose certificate has `fingerprint`: a
     /// PairAccept carrying the primary's own proof, or an Error PAIRING_FAILED.
     ///
-    /// At most ``PairingThrottle/limit`` attempts a minute are judged. The proof is checked
+    /// At most ``PrimaryConfiguration/pairingAttemptsPerMinute`` attempts are judged. The proof is checked
     /// against every code the store may still recognize, off the store's write lock (each
     /// check costs a scrypt derivation); the store then decides,
     /// in one transaction, whether the matched code is open and counts a failure if not.
@@ -54,14 +54,18 @@ extension PrimaryNode {
 /// Bounds the pairing attempts the primary judges, since each costs it scrypt derivations.
 final class PairingThrottle: Sendable {
     /// Attempts judged per minute, whatever their source.
-    static let limit = 10
+    let limit: Int
     private let recent = Mutex<[Date]>([])
+
+    init(limit: Int) {
+        self.limit = limit
+    }
 
     /// Whether an attempt at `now` may be judged; counts it if so.
     func admit(at now: Date) -> Bool {
         recent.withLock { recent in
             recent.removeAll { now.timeIntervalSince($0) >= 60 }
-            guard recent.count < Self.limit else { return false }
+            guard recent.count < limit else { return false }
             recent.append(now)
             return true
         }

@@ -17,7 +17,7 @@ public final class PrimaryNode: Sendable {
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
     let connections = ConnectionRegistry()
-    let pairingThrottle = PairingThrottle()
+    let pairingThrottle: PairingThrottle
     /// Reminders for events not yet done, if the primary keeps them.
     let reminders: ReminderScheduler?
     private let onReminder: @Sendable (Reminder) -> Void
@@ -34,6 +34,7 @@ public final class PrimaryNode: Sendable {
         self.store = store
         self.configuration = configuration
         self.onReminder = onReminder
+        pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
         reminders = policy.map { ReminderScheduler(store: store, policy: $0, now: configuration.now) }
         clock = HybridClock(node: configuration.nodeID)
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)

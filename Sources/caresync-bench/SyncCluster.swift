@@ -46,8 +46,9 @@ final class Cluster {
     func pair(
         width: Int, timeout: Duration, until deadline: ContinuousClock.Instant
     ) async throws -> (each: Samples, total: Double) {
-        let pairing = try await RunningPrimary.start(
-            PrimaryNode(store: store, configuration: PrimaryConfiguration(identity: identity)), within: timeout)
+        var configuration = PrimaryConfiguration(identity: identity)
+        configuration.pairingAttemptsPerMinute = max(configuration.pairingAttemptsPerMinute, fleet.count)
+        let pairing = try await RunningPrimary.start(PrimaryNode(store: store, configuration: configuration), within: timeout)
         let samples: Samples
         let start = ContinuousClock.now
         do {

@@ -21,19 +21,71 @@ struct BenchmarkSmokeTests {
         #expect(result.lines.contains { $0.contains("p50") && $0.contains("p99") })
     }
 
-    @Test func syncBenchmarkPrintsEveryFigure() throws {
+    @Test func syncBenchmarkPrintsEveryFigureForBothTransportsAndComparesThem() throws {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
         let result = try CareSyncCommand.run(executable: bench, [
             "sync", "--companions", "1,3", "--completions", "15", "--seconds", "0.5", "--sustained-limit", "50",
+            "--pairings-at-once", "2",
         ])
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.contains("TCP round trip + one commit (the floor)") })
+        let sections = ["1 companion, plaintext", "1 companion, TLS 1.3", "3 companions, plaintext", "3 companions, TLS 1.3"]
+        #expect(result.lines.filter { line in sections.contains { line.hasPrefix($0 + " (") } }.count == 4,
+                "one section per companion count and transport")
         for figure in [
-            "TCP round trip + one commit (the floor)", "round trip: complete() until .accepted",
-            "fan-out: until every other companion has it", "sustained completions", "peak RSS", "round trip ÷ floor",
+            "pairing over TLS, 2 at a time: each", "pairing: every companion", "round trip: complete() until .accepted",
+            "fan-out: until every other companion has it", "sustained completions, all companions at once",
+            "peak RSS, primary and companions together",
         ] {
-            #expect(result.lines.contains { $0.contains(figure) }, "missing \(figure)")
+            #expect(result.lines.filter { $0.contains(figure) }.count == 4, "\(figure) in every section")
         }
-        #expect(result.lines.contains { $0.contains("3 companions") })
+        for section in sections {
+            #expect(result.lines.contains { $0.contains(section) && $0.contains("p50") && $0.contains("×") },
+                    "\(section) against the floor")
+        }
+        let comparison = try #require(result.lines.firstIndex { $0.hasPrefix("TLS ÷ plaintext") }, "no comparison table")
+        for (offset, count) in [(3, "1 companion"), (4, "3 companions")] {
+            let row = try #require(result.lines.dropFirst(comparison + offset).first)
+            #expect(row.hasPrefix("  " + count), "row \(offset) is \(row)")
+            let cells = Self.cells(row)
+            // round trip p50 and p99, and sustained completions, in every row; fan-out with 3.
+            var measured = [0, 1, 4]
+            if count == "3 companions" { measured += [2, 3] }
+            for index in measured {
+                #expect(cells.count > index && Self.ratio(cells[index]) != nil, "cell \(index) of \(row)")
+            }
+            #expect(cells.last.map { ($0.hasPrefix("+") || $0.hasPrefix("−")) && $0.hasSuffix("s") } == true, "the difference in \(row)")
+        }
+    }
+
+    @Test func syncBenchmarkMeasuresOneTransportWhenAsked() throws {
+        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
+        let result = try CareSyncCommand.run(executable: bench, [
+            "sync", "--security", "tls", "--companions", "2", "--completions", "5", "--seconds", "0.2", "--sustained-limit", "20",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3 (") })
+        #expect(!result.lines.contains { $0.contains("plaintext") })
+        #expect(result.lines.contains { $0.contains("round trip: complete() until .accepted") })
+        let refused = try CareSyncCommand.run(executable: bench, ["sync", "--security", "none"])
+        #expect(refused.status != 0)
+    }
+
+    /// The cells of a row of the comparison table: 12 characters each after an 18-character label.
+    static func cells(_ row: String) -> [String] {
+        var rest = Substring(row.dropFirst(18))
+        var cells: [String] = []
+        while !rest.isEmpty {
+            cells.append(rest.prefix(12).trimmingCharacters(in: .whitespaces))
+            rest = rest.dropFirst(12)
+        }
+        return cells
+    }
+
+    /// `1.23×` as 1.23, if it is a positive ratio.
+    static func ratio(_ cell: String) -> Double? {
+        guard cell.hasSuffix("×"), let value = Double(cell.dropLast()), value > 0, value.isFinite else { return nil }
+        return value
     }
 
     @Test func reminderBenchmarkPrintsItsFigures() throws {
