@@ -35,6 +35,8 @@ extension PrimaryNode {
         case .failure(let refusal):
             throw ProtocolError(.pairingFailed, refusal.description)
         case .success(let device):
+            // The store pairs only with the code whose proof matched.
+            guard let matched else { throw ProtocolError(.internal, "paired without a matching code") }
             let info = try store.planInfo()
             return .with {
                 $0.pairAccept = .with {
@@ -44,7 +46,7 @@ extension PrimaryNode {
                     $0.planID = info.planID
                     $0.role = device.role.wire
                     $0.mayRecord = device.mayRecord
-                    $0.proof = matched!.proof.primary
+                    $0.proof = matched.proof.primary
                 }
             }
         }

@@ -21,7 +21,7 @@ struct DevicesCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let devices = try options.open().devices()
                 if !json && devices.isEmpty { emit("No paired devices: pair one with `caresync pair --role ROLE`.") }
-                for device in devices { emit(json ? try Self.json(device) : Self.line(device)) }
+                for device in devices { try json ? printJSON(device) : emit(Self.line(device)) }
             }
         }
 
@@ -30,16 +30,6 @@ struct DevicesCommand: AsyncParsableCommand {
             let status = device.revokedAt.map { "revoked \(ISO8601.string(from: $0))" }
                 ?? device.lastSeen.map { "last seen \(ISO8601.string(from: $0))" } ?? "never seen"
             return "\(NodeIdentity.display(device.id))  \(device.role.rawValue)\(access)  \"\(device.name)\"  \(status)"
-        }
-
-        static func json(_ device: PairedDevice) throws -> String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(ISO8601.string(from: date))
-            }
-            return String(decoding: try encoder.encode(device), as: UTF8.self)
         }
     }
 

@@ -12,6 +12,10 @@ func emit(_ line: String) {
 func printJSON(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(ISO8601.string(from: date))
+    }
     emit(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
