@@ -10,12 +10,14 @@ public struct Plan: Sendable, Hashable {
     public var start: CalendarDay?
     /// The patient's time zone: it decides which calendar day it is.
     public var timeZone: TimeZone
+    /// When the patient wakes, eats and sleeps: the times of day parts and untimed doses.
+    public var routine: DailyRoutine
     public var activities: [Activity]
     public var contacts: [Contact]
 
     public init(
-        title: String, start: CalendarDay? = nil, timeZone: TimeZone, activities: [Activity],
-        contacts: [Contact] = []
+        title: String, start: CalendarDay? = nil, timeZone: TimeZone, routine: DailyRoutine = .standard,
+        activities: [Activity], contacts: [Contact] = []
     ) throws(PlanError) {
         if let duplicate = Self.firstDuplicate(activities.map(\.identifier)) {
             throw .duplicateActivity(duplicate)
@@ -26,6 +28,7 @@ public struct Plan: Sendable, Hashable {
         self.title = title
         self.start = start
         self.timeZone = timeZone
+        self.routine = routine
         self.activities = activities
         self.contacts = contacts
     }
@@ -53,7 +56,7 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Plan: Codable {
-    enum CodingKeys: String, CodingKey { case format, title, start, timeZone, activities, contacts }
+    enum CodingKeys: String, CodingKey { case format, title, start, timeZone, routine, activities, contacts }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -69,11 +72,13 @@ extension Plan: Codable {
         }
         let title = try c.decode(String.self, forKey: .title)
         let start = try c.decodeIfPresent(CalendarDay.self, forKey: .start)
+        let routine = try c.decodeIfPresent(DailyRoutine.self, forKey: .routine) ?? .standard
         let activities = try c.decodeIfPresent([Activity].self, forKey: .activities) ?? []
         let contacts = try c.decodeIfPresent([Contact].self, forKey: .contacts) ?? []
         do throws(PlanError) {
             try self.init(
-                title: title, start: start, timeZone: timeZone, activities: activities, contacts: contacts)
+                title: title, start: start, timeZone: timeZone, routine: routine, activities: activities,
+                contacts: contacts)
         } catch {
             let key: CodingKeys = if case .duplicateContact = error { .contacts } else { .activities }
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: error.description)
@@ -86,6 +91,7 @@ extension Plan: Codable {
         try c.encode(title, forKey: .title)
         try c.encodeIfPresent(start, forKey: .start)
         try c.encode(timeZone.identifier, forKey: .timeZone)
+        try c.encode(routine, forKey: .routine)
         try c.encode(activities, forKey: .activities)
         try c.encode(contacts, forKey: .contacts)
     }

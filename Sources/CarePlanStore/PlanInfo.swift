@@ -10,6 +10,8 @@ public struct PlanInfo: Sendable, Hashable {
     public var timeZone: TimeZone?
     /// The start day of schedules that do not give their own.
     public var start: CalendarDay?
+    /// The patient's routine: the standard one until a plan sets its own.
+    public var routine: DailyRoutine = .standard
 }
 
 /// The plan and the events of some days at one revision.
@@ -31,26 +33,30 @@ extension CarePlanStore {
         return zone
     }
 
-    /// Sets the plan's title, time zone and start day; records a change if any differs.
+    /// Sets the plan's title, time zone, start day and routine (unchanged when `nil`);
+    /// records a change if any differs.
     @discardableResult
     public func configurePlan(
-        title: String, timeZone: TimeZone, start: CalendarDay? = nil, device: String
+        title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil, device: String
     ) throws(CarePlanStoreError) -> PlanInfo {
         try write { db in
-            try configurePlan(db, title: title, timeZone: timeZone, start: start, device: device)
+            try configurePlan(db, title: title, timeZone: timeZone, start: start, routine: routine, device: device)
             return try Self.planInfo(db)
         }
     }
 
     func configurePlan(
-        _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, device: String
+        _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, routine: DailyRoutine?, device: String
     ) throws {
         let current = try Self.planInfo(db)
         let start = start ?? current.start
-        guard current.title != title || current.timeZone != timeZone || current.start != start else { return }
+        let routine = routine ?? current.routine
+        guard current.title != title || current.timeZone != timeZone || current.start != start
+            || current.routine != routine else { return }
         try Self.setInfo(db, "title", title)
         try Self.setInfo(db, "timeZone", timeZone.identifier)
         try Self.setInfo(db, "start", start?.description)
+        try Self.setInfo(db, "routine", routine == .standard ? nil : String(decoding: try JSONEncoder().encode(routine), as: UTF8.self))
         _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
     }
 
@@ -61,7 +67,8 @@ extension CarePlanStore {
         return PlanInfo(
             planID: planID, title: values["title"],
             timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
-            start: values["start"].flatMap(CalendarDay.init))
+            start: values["start"].flatMap(CalendarDay.init),
+            routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard)
     }
 
     private static func setInfo(_ db: Database, _ key: String, _ value: String?) throws {

@@ -44,6 +44,13 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
+/// Parses `HH:MM` for options such as `--breakfast`.
+extension TimeOfDay: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}
+
 /// Parses `YYYY-MM-DD` for options such as `--date`.
 extension CalendarDay: ExpressibleByArgument {
     public init?(argument: String) {

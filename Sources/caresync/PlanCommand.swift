@@ -65,13 +65,16 @@ struct PlanCommand: AsyncParsableCommand {
                 let (info, zone) = try store.configuredPlan()
                 let versions = try store.activities()
                 let plan = try Plan(
-                    title: info.title ?? "", start: info.start, timeZone: zone,
+                    title: info.title ?? "", start: info.start, timeZone: zone, routine: info.routine,
                     activities: versions.map(\.activity), contacts: try store.contacts())
                 if json {
                     emit(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))
                     return
                 }
                 emit("\(plan.title) · \(zone.identifier) · plan \(info.planID) · revision \(try store.revision())")
+                let routine = info.routine
+                emit("Routine: wake \(routine.wake), breakfast \(routine.breakfast), lunch \(routine.lunch), "
+                     + "dinner \(routine.dinner), bed \(routine.bed)")
                 for version in versions {
                     let activity = version.activity
                     emit("  \(activity.identifier)  \(activity.kind.rawValue)  \"\(activity.title)\"  "
