@@ -10,17 +10,30 @@ import Foundation
 public struct ReminderPlanner: Sendable {
     public var policy: ReminderPolicy
     public var timeZone: TimeZone
+    /// The patient's routine: the times of occurrences whose schedule gives none.
+    public var routine: DailyRoutine
 
-    public init(policy: ReminderPolicy = ReminderPolicy(), timeZone: TimeZone) {
+    public init(policy: ReminderPolicy = ReminderPolicy(), timeZone: TimeZone, routine: DailyRoutine = .standard) {
         self.policy = policy
         self.timeZone = timeZone
+        self.routine = routine
+    }
+
+    /// The wall-clock time of `event`'s reminder: its own, else the routine's standard
+    /// administration time for its occurrence among the day's occurrences (never the same
+    /// as another occurrence's).
+    public func time(of event: Event) -> TimeOfDay {
+        if let time = event.time { return time }
+        let schedule = event.activity.schedule
+        let count = max(schedule.occurrenceCount(on: event.key.day), event.key.occurrence + 1)
+        return routine.times(completing: schedule.times, to: count)[event.key.occurrence]
     }
 
     /// The reminder for `event`, or `nil` if it needs none (done, marked not done, or an
     /// as-needed slot).
     public func reminder(for event: Event) -> Reminder? {
         guard event.state == .initial, !event.activity.schedule.asNeeded else { return nil }
-        let time = policy.time(of: event)
+        let time = time(of: event)
         return Reminder(key: event.key, title: event.activity.title, time: time, dueAt: event.key.day.date(at: time, in: timeZone))
     }
 

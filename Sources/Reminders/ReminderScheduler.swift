@@ -114,7 +114,9 @@ public final class ReminderScheduler: Sendable {
     }
 
     private func planner() throws -> ReminderPlanner {
-        ReminderPlanner(policy: policy, timeZone: try store.timeZone())
+        let info = try store.planInfo()
+        guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
+        return ReminderPlanner(policy: policy, timeZone: zone, routine: info.routine)
     }
 
     /// Whether the reminder's event still exists in the plan and is not done.

@@ -38,9 +38,6 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Remind of events not yet done (watches, this log, notify-send).")
     var reminders = true
 
-    @Option(help: ArgumentHelp("The reminder time of occurrences without one.", valueName: "HH:MM"))
-    var reminderDefault = "12:00"
-
     @Option(help: "Minutes a reminder missed while the primary was down may still fire at start-up.")
     var graceMinutes = 15
 
@@ -68,10 +65,6 @@ struct PrimaryCommand: AsyncParsableCommand {
                 configuration.now = { start.addingTimeInterval(Date().timeIntervalSince(began)) }
             }
             var policy = ReminderPolicy()
-            guard let defaultTime = TimeOfDay(reminderDefault) else {
-                throw UsageError(description: "--reminder-default must be HH:MM, not \"\(reminderDefault)\"")
-            }
-            policy.defaultTime = defaultTime
             policy.gracePeriod = .seconds(graceMinutes * 60)
             let json = json
             let node = PrimaryNode(

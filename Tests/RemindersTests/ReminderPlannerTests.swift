@@ -17,7 +17,7 @@ struct ReminderPlannerTests {
         [
             try activity("apple", .daily(times: [TimeOfDay("08:00")!, TimeOfDay("13:00")!, TimeOfDay("19:00")!], start: monday)),
             try activity("stretch", .daily(times: [TimeOfDay("07:00")!], start: monday, weekdays: [.monday, .wednesday, .friday])),
-            // No time of its own: the plan's default.
+            // No time of its own: the routine's time for one dose a day, breakfast.
             try activity("tonic", .daily(occurrences: 1, start: monday, daysToSkip: 1)),
         ]
     }
@@ -52,7 +52,7 @@ struct ReminderPlannerTests {
         #expect(fired == fired.sorted())
         #expect(Set(fired.map(\.key)).count == fired.count)
         let tonics = fired.filter { $0.key.activityID == "tonic" }
-        #expect(tonics.allSatisfy { $0.time == TimeOfDay("12:00") })
+        #expect(tonics.allSatisfy { $0.time == DailyRoutine.standard.breakfast })
         #expect(tonics.map(\.key.day) == [0, 2, 4, 6].map { monday.adding(days: $0) })
     }
 
@@ -120,11 +120,22 @@ struct ReminderPlannerTests {
         }
     }
 
-    @Test func dayPartsHaveConfigurableTimes() {
-        var policy = ReminderPolicy()
-        #expect(policy.time(of: .breakfast) == TimeOfDay("07:30"))
-        policy.dayParts[.breakfast] = TimeOfDay("06:45")
-        #expect(policy.time(of: .breakfast) == TimeOfDay("06:45"))
-        #expect(Set(DayPart.allCases.map { policy.time(of: $0) }).count == DayPart.allCases.count)
+    @Test func untimedOccurrencesFollowThePatientsRoutineNeverTogether() throws {
+        let routine = try DailyRoutine(
+            wake: TimeOfDay("06:00")!, breakfast: TimeOfDay("06:30")!, lunch: TimeOfDay("12:00")!,
+            dinner: TimeOfDay("17:30")!, bed: TimeOfDay("21:00")!)
+        let planner = ReminderPlanner(timeZone: vienna, routine: routine)
+        for count in 1...8 {
+            let version = try activity("dose", .daily(occurrences: count, start: monday))
+            let fired = fireAll(planner, versions: [version], from: monday.start(in: vienna), until: monday.adding(days: 1).start(in: vienna))
+            #expect(fired.count == count)
+            #expect(Set(fired.map(\.dueAt)).count == count, "\(count) doses a day share a due time")
+            #expect(fired.map(\.time) == routine.administrationTimes(count: count))
+        }
+        // Two of three occurrences timed by the schedule: the third takes the standard time
+        // farthest from them, not one of theirs.
+        let partly = try activity("partly", .daily(occurrences: 3, times: [TimeOfDay("06:30")!, TimeOfDay("12:00")!], start: monday))
+        let fired = fireAll(planner, versions: [partly], from: monday.start(in: vienna), until: monday.adding(days: 1).start(in: vienna))
+        #expect(fired.map(\.time) == [TimeOfDay("06:30")!, TimeOfDay("12:00")!, TimeOfDay("17:30")!])
     }
 }

@@ -19,7 +19,9 @@ struct ReminderSchedulerTests {
                          schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("19:00")!], start: monday)),
             try Activity(identifier: "tonic", kind: .intervention, title: "Tonic", schedule: .daily(occurrences: 1, start: monday)),
         ]
-        try store.load(Plan(title: "T", timeZone: zone, activities: activities), effectiveFrom: monday, device: "t")
+        // The plan's routine gives a single daily dose at noon: the untimed tonic is due then.
+        let routine = try DailyRoutine(dosesPerDay: [1: [TimeOfDay("12:00")!]])
+        try store.load(Plan(title: "T", timeZone: zone, routine: routine, activities: activities), effectiveFrom: monday, device: "t")
     }
 
     func at(_ day: Int, _ time: String) -> Date {
