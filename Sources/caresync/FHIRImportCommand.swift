@@ -52,7 +52,8 @@ struct FHIRImportCommand: AsyncParsableCommand {
                 orDefault: timeZone, title: input.patients.values.first?.displayName.map { "Medications of \($0)" },
                 device: options.device)
             let today = effective ?? CalendarDay.containing(Date(), in: zone)
-            let mapper = OrderMapper(today: today, timeZone: zone, language: try DosageLanguage("en"))
+            let mapper = OrderMapper(
+                today: today, timeZone: zone, routine: try store.planInfo().routine, language: try DosageLanguage("en"))
             let report = try FHIRImporter(mapper: mapper, device: options.device).run(input, into: store)
             if json { return try printJSON(report) }
             for id in report.added + report.updated {

@@ -110,7 +110,7 @@ struct ImportTests {
         let json = #"""
             {"resourceType": "MedicationOrder", "id": "mo1", "status": "active", "dateWritten": "2016-08-15",
              "patient": {"reference": "Patient/p1"}, "medicationReference": {"display": "Lisinopril 10 mg"},
-             "dosageInstruction": [{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d", "when": "HS",
+             "dosageInstruction": [{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnits": "d", "when": "HS",
                "boundsQuantity": {"value": 30, "code": "d"}}}, "doseQuantity": {"value": 1, "unit": "tablet"}, "asNeededBoolean": false}]}
             """#
         let order = try #require(try parse(json).orders.first)
@@ -123,13 +123,33 @@ struct ImportTests {
         #expect(events(activity, on: importDay) == ["22:00"])
     }
 
+    /// Each version's spelling in the other is refused by name, never ignored: an ignored
+    /// `periodUnits` would lose the period, an ignored `dayOfWeek` would dose every day.
+    @Test func anElementOfTheOtherFHIRVersionIsRefusedByName() throws {
+        let cases: [(order: String, message: String)] = [
+            (medicationOrder(dosages: [#"{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d"}}}"#]),
+             #"MedicationOrder.dosageInstruction[0].timing.repeat.periodUnit: not an element of DSTU2 Timing.repeat; DSTU2 spells it "periodUnits""#),
+            (medicationOrder(dosages: [#"{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnits": "wk", "dayOfWeek": ["mon"]}}}"#]),
+             "MedicationOrder.dosageInstruction[0].timing.repeat.dayOfWeek: not an element of DSTU2 Timing.repeat"),
+            (request(dosages: [#"{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnits": "d"}}}"#]),
+             #"MedicationRequest.dosageInstruction[0].timing.repeat.periodUnits: not an element of R4 Timing.repeat; R4 spells it "periodUnit""#),
+            (request(dosages: [#"{"timing": {"repeat": {"boundsQuantity": {"value": 5, "code": "d"}}}}"#]),
+             #"MedicationRequest.dosageInstruction[0].timing.repeat.boundsQuantity: not an element of R4 Timing.repeat; R4 spells it "boundsDuration""#),
+        ]
+        for (order, message) in cases {
+            #expect(throws: FHIRError.invalid(path: String(message.prefix { $0 != ":" }), String(message.drop { $0 != ":" }.dropFirst(2)))) {
+                try parse(order)
+            }
+        }
+    }
+
     @Test func theOrderDateStartsTheSchedule() throws {
         let order = try #require(try parse(request(dosages: [#"{"timing": {"code": {"text": "QOD"}}}"#], authoredOn: "2016-08-10T23:30:00Z")).orders.first)
         let activity = try #require(try mapper().map(order).activities.first)
         // 23:30 UTC is already the 11th in Berlin.
         #expect(activity.firstDay == CalendarDay("2016-08-11"))
         // Every other day counts from the 11th, not from the import day.
-        #expect(events(activity.activity, on: CalendarDay("2016-08-13")!) == ["--:--"])
+        #expect(events(activity.activity, on: CalendarDay("2016-08-13")!) == ["08:00"])
         #expect(events(activity.activity, on: importDay.adding(days: 1)) == [])
     }
 

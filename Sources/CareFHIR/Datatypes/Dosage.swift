@@ -48,11 +48,11 @@ public struct Dosage: Sendable, Hashable, Codable {
     public var isAsNeeded: Bool { asNeededBoolean == true || asNeededCodeableConcept != nil }
 }
 
-/// A DSTU2 `MedicationOrder.dosageInstruction`, as Medbrain read it.
-public struct DSTU2Dosage: Sendable, Hashable, Codable {
+/// A DSTU2 `MedicationOrder.dosageInstruction`.
+public struct DSTU2Dosage: Sendable, Hashable, Decodable {
     public var text: String?
     public var additionalInstructions: CodeableConcept?
-    public var timing: Timing?
+    public var timing: DSTU2Timing?
     public var asNeededBoolean: Bool?
     public var asNeededCodeableConcept: CodeableConcept?
     public var route: CodeableConcept?
@@ -65,7 +65,7 @@ public struct DSTU2Dosage: Sendable, Hashable, Codable {
         let dose = doseQuantity == nil && doseRange == nil
             ? nil : [Dosage.DoseAndRate(doseRange: doseRange, doseQuantity: doseQuantity)]
         return Dosage(
-            text: text, additionalInstruction: additionalInstructions.map { [$0] }, timing: timing,
+            text: text, additionalInstruction: additionalInstructions.map { [$0] }, timing: timing?.r4,
             asNeededBoolean: asNeededBoolean, asNeededCodeableConcept: asNeededCodeableConcept, route: route,
             doseAndRate: dose, maxDosePerPeriod: maxDosePerPeriod)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// When something happens (FHIR `Timing`): explicit events, a repeating pattern, or a code
-/// such as `BID`. R4's shape; DSTU2's single `when` and `boundsQuantity` are read too.
+/// When something happens (FHIR R4 `Timing`): explicit events, a repeating pattern, or a
+/// code such as `BID`. DSTU2's timing is read by ``DSTU2Timing`` and converted to this shape.
 public struct Timing: Sendable, Hashable, Codable {
     public var event: [String]?
     public var `repeat`: Repeat?
@@ -69,14 +69,12 @@ public struct Timing: Sendable, Hashable, Codable {
             case frequency, frequencyMax, period, periodMax, periodUnit, dayOfWeek, timeOfDay, when, offset
         }
 
-        /// DSTU2 names its duration bound `boundsQuantity` and has one `when` code, not a list.
-        enum DSTU2Keys: String, CodingKey { case boundsQuantity, when }
-
         public init(from decoder: any Decoder) throws {
+            try FHIRVersionKeys.refuse(
+                ["periodUnits": "periodUnit", "durationUnits": "durationUnit", "boundsQuantity": "boundsDuration"],
+                in: decoder, version: "R4")
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            let dstu2 = try decoder.container(keyedBy: DSTU2Keys.self)
             boundsDuration = try c.decodeIfPresent(Quantity.self, forKey: .boundsDuration)
-                ?? dstu2.decodeIfPresent(Quantity.self, forKey: .boundsQuantity)
             boundsRange = try c.decodeIfPresent(Range.self, forKey: .boundsRange)
             boundsPeriod = try c.decodeIfPresent(Period.self, forKey: .boundsPeriod)
             count = try c.decodeIfPresent(Int.self, forKey: .count)
@@ -91,8 +89,7 @@ public struct Timing: Sendable, Hashable, Codable {
             periodUnit = try c.decodeIfPresent(String.self, forKey: .periodUnit)
             dayOfWeek = try c.decodeIfPresent([String].self, forKey: .dayOfWeek)
             timeOfDay = try c.decodeIfPresent([String].self, forKey: .timeOfDay)
-            when = try (try? dstu2.decodeIfPresent(String.self, forKey: .when)).map { [$0] }
-                ?? c.decodeIfPresent([String].self, forKey: .when)
+            when = try c.decodeIfPresent([String].self, forKey: .when)
             offset = try c.decodeIfPresent(Int.self, forKey: .offset)
         }
     }

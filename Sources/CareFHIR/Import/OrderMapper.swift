@@ -20,18 +20,21 @@ public struct MappedOrder: Sendable {
     public var warnings: [ImportWarning]
 }
 
-/// Maps imported orders to intervention activities, in the patient's time zone.
+/// Maps imported orders to intervention activities, in the patient's time zone and routine.
 public struct OrderMapper: Sendable {
     /// The system name activity sources from FHIR carry.
     public static let system = "fhir"
 
     public var today: CalendarDay
     public var timeZone: TimeZone
+    /// The times of day parts (`when`) and of doses an order gives no time.
+    public var routine: DailyRoutine
     public var language: DosageLanguage
 
-    public init(today: CalendarDay, timeZone: TimeZone, language: DosageLanguage) {
+    public init(today: CalendarDay, timeZone: TimeZone, routine: DailyRoutine = .standard, language: DosageLanguage) {
         self.today = today
         self.timeZone = timeZone
+        self.routine = routine
         self.language = language
     }
 
@@ -67,7 +70,8 @@ public struct OrderMapper: Sendable {
         guard let title = order.medicationName else {
             throw .invalid(path: order.path, "the medication has no name: give a coding display, a text or a reference display")
         }
-        let scheduler = DosageScheduler(start: order.authoredOn?.day(in: timeZone) ?? today, today: today, timeZone: timeZone)
+        let scheduler = DosageScheduler(
+            start: order.authoredOn?.day(in: timeZone) ?? today, today: today, timeZone: timeZone, routine: routine)
         let dosages = order.dosages.enumerated().sorted { ($0.element.sequence ?? 0, $0.offset) < ($1.element.sequence ?? 0, $1.offset) }
         var activities: [(Activity, CalendarDay)] = []
         var warnings: [ImportWarning] = []

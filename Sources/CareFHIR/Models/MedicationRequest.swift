@@ -32,8 +32,8 @@ public struct MedicationRequest: Sendable, Hashable, Codable {
     }
 }
 
-/// A DSTU2 `MedicationOrder`, as Medbrain read it.
-public struct MedicationOrder: Sendable, Hashable, Codable {
+/// A DSTU2 `MedicationOrder`: the fields CareSync uses; anything else is ignored.
+public struct MedicationOrder: Sendable, Hashable, Decodable {
     public var resourceType = "MedicationOrder"
     public var id: String?
     public var identifier: [Identifier]?

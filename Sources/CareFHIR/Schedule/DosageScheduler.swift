@@ -2,6 +2,10 @@ import CarePlan
 import Foundation
 
 /// Turns one dosage instruction's timing into a schedule, reporting what it cannot do exactly.
+///
+/// Every dose that is due gets a time: the order's own (`timeOfDay`, `when` in the patient's
+/// routine), else the routine's standard administration times (doses a day) or interval
+/// times (every few hours around the clock). As-needed slots have none: nothing is due.
 struct DosageScheduler {
     /// As-needed doses without any frequency get this many slots a day.
     static let asNeededSlotsPerDay = 4
@@ -10,6 +14,7 @@ struct DosageScheduler {
     var start: CalendarDay
     var today: CalendarDay
     var timeZone: TimeZone
+    var routine: DailyRoutine
 
     /// The schedule of `dosage` (`nil` if none of its events is left to schedule) and warnings.
     func schedule(_ dosage: Dosage, at path: String) throws(FHIRError) -> (Schedule?, [ImportWarning]) {
@@ -20,7 +25,7 @@ struct DosageScheduler {
         let bounds = try ScheduleBounds(timing?.repeat, start: start, timeZone: timeZone, path: path + ".repeat", warnings: &warnings)
         let asNeeded = dosage.isAsNeeded
         if let events = timing?.event, !events.isEmpty, !pattern.hasPattern {
-            let built = try EventListScheduler(today: today, timeZone: timeZone)
+            let built = try EventListScheduler(today: today, timeZone: timeZone, routine: routine)
                 .schedule(events, asNeeded: asNeeded, at: path + ".event", warnings: &warnings)
             return (built, warnings)
         }
@@ -71,13 +76,15 @@ struct DosageScheduler {
                 warnings.append(.init(.inexact, at: path + ".repeat", "an interval of \(Self.minutes(rate.daysBetween * 1440)) does not fit whole days: scheduled every \(stride) days"))
             }
         }
-        var times = pattern.times
+        var times = pattern.times(in: routine)
         if times.count == 1, perDay > 1, rate.perDay.isWhole, (1440 / rate.perDay).isWhole {
             let step = Self.rounded(1440 / rate.perDay)
-            times = (0..<perDay).map { k in
-                let minutes = (times[0].minutes + k * step) % 1440
-                return TimeOfDay(hour: minutes / 60, minute: minutes % 60)!
-            }.sorted()
+            times = (0..<perDay).map { times[0].adding(minutes: $0 * step) }.sorted()
+        } else if !asNeeded, times.count < perDay {
+            if !times.isEmpty {
+                warnings.append(.init(.inexact, at: path + ".repeat", "\(perDay) doses a day but \(times.count) times given: the others at standard times"))
+            }
+            times = routine.times(completing: times, to: perDay, interval: pattern.isInterval && perDay > 1).sorted()
         }
         perDay = max(perDay, times.count)
         var first = bounds.start

@@ -3,9 +3,11 @@ import Foundation
 
 /// Schedules an explicit `Timing.event` list: events before today are reported, and the
 /// events left are scheduled as long as they repeat regularly (same times, same gap).
+/// Events given as days without a time are due at the routine's standard times.
 struct EventListScheduler {
     var today: CalendarDay
     var timeZone: TimeZone
+    var routine: DailyRoutine
 
     func schedule(_ texts: [String], asNeeded: Bool, at path: String, warnings: inout [ImportWarning]) throws(FHIRError) -> Schedule? {
         var days: [CalendarDay: [TimeOfDay?]] = [:]
@@ -36,9 +38,10 @@ struct EventListScheduler {
             let dropped = ordered[regular...].map { "\($0.day)" }
             warnings.append(.init(.irregularEvents, at: path, "events do not repeat regularly after \(ordered[regular - 1].day): not scheduled on \(dropped.joined(separator: ", "))"))
         }
+        let times = asNeeded ? first.times : routine.times(completing: first.times, to: first.count).sorted()
         do throws(ScheduleError) {
             return try .daily(
-                occurrences: first.count, times: first.times, start: first.day, end: ordered[regular - 1].day,
+                occurrences: first.count, times: times, start: first.day, end: ordered[regular - 1].day,
                 daysToSkip: gap - 1, asNeeded: asNeeded)
         } catch {
             throw .invalid(path: path, error.description)

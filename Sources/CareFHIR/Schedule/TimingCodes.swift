@@ -62,17 +62,21 @@ enum TimingAbbreviation {
     }
 }
 
-/// What a `when` code means: a meal (before, with or after it) or a time of day, and the
-/// wall-clock time CareSync schedules it at. The README documents this table.
+/// What a `when` code means: a meal (before, with or after it) or another part of the day.
+/// Its clock time comes from the patient's ``DailyRoutine``, the one table of such times.
 struct EventTiming: Hashable {
     enum Relation: String { case before, with, after }
-    enum Meal: String, CaseIterable { case breakfast, lunch, dinner }
+    enum Meal: String, CaseIterable {
+        case breakfast, lunch, dinner
+        var part: DayPart { switch self { case .breakfast: .breakfast; case .lunch: .lunch; case .dinner: .dinner } }
+    }
 
-    /// A meal code's relation and meals; `nil` for times of day such as `MORN`.
+    /// A meal code's relation and meals; `nil` for other day parts such as `MORN`.
     var meal: (relation: Relation, meals: [Meal])?
     /// The code, for times of day (its phrase's key).
     var code: String
-    var times: [TimeOfDay]
+    /// The day parts it stands for (the meals, or one part).
+    var parts: [DayPart]
     /// +1: `offset` minutes after; -1: before.
     var direction: Int
     /// The offset when the timing gives none.
@@ -81,16 +85,12 @@ struct EventTiming: Hashable {
     static func == (lhs: EventTiming, rhs: EventTiming) -> Bool { lhs.code == rhs.code }
     func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    static let mealTimes: [Meal: TimeOfDay] = [
-        .breakfast: TimeOfDay(hour: 8, minute: 0)!, .lunch: TimeOfDay(hour: 12, minute: 30)!,
-        .dinner: TimeOfDay(hour: 18, minute: 30)!,
-    ]
-
-    static let dayTimes: [String: (String, Int)] = [
-        "MORN": ("08:00", 1), "MORN.early": ("06:00", 1), "MORN.late": ("10:00", 1), "NOON": ("12:00", 1),
-        "AFT": ("14:00", 1), "AFT.early": ("13:00", 1), "AFT.late": ("16:00", 1), "EVE": ("18:00", 1),
-        "EVE.early": ("17:00", 1), "EVE.late": ("20:00", 1), "NIGHT": ("22:00", 1), "PHS": ("07:00", 1),
-        "HS": ("22:00", -1), "WAKE": ("07:00", 1),
+    /// FHIR's day-part codes (R4 `EventTiming` and the v3 `TimingEvent` codes DSTU2 uses).
+    static let dayParts: [String: (DayPart, Int)] = [
+        "WAKE": (.wake, 1), "PHS": (.wake, 1), "MORN.early": (.earlyMorning, 1), "MORN": (.morning, 1),
+        "MORN.late": (.lateMorning, 1), "NOON": (.noon, 1), "AFT.early": (.earlyAfternoon, 1), "AFT": (.afternoon, 1),
+        "AFT.late": (.lateAfternoon, 1), "EVE.early": (.earlyEvening, 1), "EVE": (.evening, 1),
+        "EVE.late": (.lateEvening, 1), "NIGHT": (.night, 1), "HS": (.bed, -1),
     ]
 
     init?(code: String) {
@@ -100,12 +100,12 @@ struct EventTiming: Hashable {
         if let (prefix, (relation, direction, offset)) = relations.first(where: { code.hasPrefix($0.key) }),
            let which = meals[String(code.dropFirst(prefix.count))] {
             meal = (relation, which)
-            times = which.map { Self.mealTimes[$0]! }
+            parts = which.map(\.part)
             self.direction = direction
             defaultOffset = offset
-        } else if let (time, direction) = Self.dayTimes[code] {
+        } else if let (part, direction) = Self.dayParts[code] {
             meal = nil
-            times = [TimeOfDay(time)!]
+            parts = [part]
             self.direction = direction
             defaultOffset = 0
         } else {
@@ -113,12 +113,8 @@ struct EventTiming: Hashable {
         }
     }
 
-    /// The times with `offset` (or the default) applied, wrapping around midnight.
-    func times(offset: Int?) -> [TimeOfDay] {
-        let shift = direction * (offset ?? defaultOffset)
-        return times.map { time in
-            let minutes = ((time.minutes + shift) % 1440 + 1440) % 1440
-            return TimeOfDay(hour: minutes / 60, minute: minutes % 60)!
-        }
+    /// The times in `routine`, with `offset` (or the default) applied around the clock.
+    func times(offset: Int?, in routine: DailyRoutine) -> [TimeOfDay] {
+        parts.map { routine.time(of: $0).adding(minutes: direction * (offset ?? defaultOffset)) }
     }
 }

@@ -9,9 +9,12 @@ struct TimingPattern {
     var periodMax: Decimal?
     var unit: TimeUnit?
     var weekdays: [Weekday]
-    var times: [TimeOfDay]
+    /// `timeOfDay`: clock times the order gives.
+    var clock: [TimeOfDay]
     var events: [EventTiming]
     var offset: Int?
+    /// Doses in all (`count`), if the order limits them.
+    var count: Int?
 
     /// Reads `repeat` (merged over what `code` stands for) and checks every value it uses.
     init(_ given: Timing.Repeat?, code: CodeableConcept?, path: String) throws(FHIRError) {
@@ -47,27 +50,36 @@ struct TimingPattern {
             }
             return event
         }
-        let offset = r.offset
-        self.offset = offset
+        offset = r.offset
         if let offset, offset < 0 { throw .invalid(path: repeatPath + ".offset", "must not be negative, found \(offset)") }
-        let clock = try (r.timeOfDay ?? []).enumerated().map { index, text throws(FHIRError) in
+        count = r.count
+        if let count, count < 1 { throw .invalid(path: repeatPath + ".count", "must be at least 1, found \(count)") }
+        clock = try (r.timeOfDay ?? []).enumerated().map { index, text throws(FHIRError) in
             guard text.count == 8, text.dropFirst(5).first == ":", let time = TimeOfDay(String(text.prefix(5))) else {
                 throw .invalid(path: repeatPath + ".timeOfDay[\(index)]", "expected hh:mm:ss, found \"\(text)\"")
             }
             return time
         }
-        let events = self.events
-        times = Array(Set(clock + events.flatMap { $0.times(offset: offset) })).sorted()
     }
 
-    /// Whether the timing says anything about how often.
-    var hasPattern: Bool { frequency != nil || period != nil || !times.isEmpty || !weekdays.isEmpty }
+    /// The clock times and the times of the `when` events in `routine`, sorted, each once.
+    func times(in routine: DailyRoutine) -> [TimeOfDay] {
+        Array(Set(clock + events.flatMap { $0.times(offset: offset, in: routine) })).sorted()
+    }
+
+    /// Whether the timing says anything about how often (a `count` alone is one dose a day).
+    var hasPattern: Bool {
+        frequency != nil || period != nil || count != nil || !clock.isEmpty || !events.isEmpty || !weekdays.isEmpty
+    }
+
+    /// Whether the period is shorter than a day: doses around the clock, not over the waking day.
+    var isInterval: Bool { unit.map { $0.minutes < TimeUnit.d.minutes } ?? false }
 
     /// Doses a day (`frequency` per `period`), and days from one dose to the next: the
     /// fewest doses of a range, or the most when `upper` is set (as-needed slots).
     func rate(upper: Bool) -> (perDay: Decimal, daysBetween: Decimal) {
         let period = (upper ? self.period : periodMax ?? self.period) ?? 1
-        let frequency = Decimal((upper ? frequencyMax ?? self.frequency : self.frequency) ?? max(1, times.count))
+        let frequency = Decimal((upper ? frequencyMax ?? self.frequency : self.frequency) ?? max(1, clock.count + events.map(\.parts.count).reduce(0, +)))
         let minutes = period * (unit ?? .d).minutes
         return (frequency * 1440 / minutes, minutes / (frequency * 1440))
     }
