@@ -20,7 +20,7 @@ struct FHIRCommandTests {
     @Test func importReimportAndStop() throws {
         let first = try importBundle(bundle)
         #expect(first.lines.contains("added rx-RX-1001  \"Amoxicillin 500 MG Oral Capsule\"  1 capsule 3 times a day for 10 days"))
-        #expect(first.lines.contains("added rx-ibu-prn  \"Ibuprofen 200 MG Oral Tablet\"  1 tablet up to 3 times a day as needed for pain, at most 3 tablets a day"))
+        #expect(first.lines.contains("added rx-ibu-prn  \"Ibuprofen 200 MG Oral Tablet\"  1 tablet up to 3 times a day when required for pain, at most 3 tablets a day"))
         #expect(first.lines.contains("added rx-metf/2  \"Metformin 850 mg\"  1 tablet after dinner"))
         #expect(first.lines.contains("not scheduled MedicationRequest/old"))
         #expect(first.lines.contains { $0.hasPrefix("warning: Bundle.entry[5].resource.dosageInstruction[0].timing.repeat: an interval of 5 hours") })
@@ -56,7 +56,7 @@ struct FHIRCommandTests {
         let german = try caresync.run("meds", "--lang", "de")
         #expect(german.lines.contains("rx-RX-1001  Amoxicillin 500 MG Oral Capsule"))
         #expect(german.lines.contains("    1 Kapsel 3-mal täglich 10 Tage lang  — \"Take with food\""))
-        #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Bedarf bei pain, höchstens 3 Tabletten täglich"))
+        #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Schmerzen, höchstens 3 Tabletten täglich"))
         #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (bei Bedarf)"))
         struct Medication: Decodable { var id: String; var instructions: String; var text: String?; var asNeeded: Bool; var order: String? }
         let english = try caresync.json([Medication].self, "meds", "--json")
@@ -77,9 +77,10 @@ struct FHIRCommandTests {
         #expect(weeks.lines.contains("  2016-W33  ███░░░░░░░░░░░░░░░░░  3/21  14%"))
         #expect(weeks.lines.contains("  2016-W34  ░░░░░░░░░░░░░░░░░░░░  0/9  0%"))
         #expect(weeks.lines.contains("  2016-W35  ░░░░░░░░░░░░░░░░░░░░  no doses"))
-        #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-15 --:--  taken at ") })
-        #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-16 --:--  not taken, recorded at ") && $0.hasSuffix(": nausea") })
-        #expect(weeks.lines.contains("  2016-08-16 --:--  not taken (nothing recorded)"))
+        // Three a day with no times in the order: at the routine's meals.
+        #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-15 08:00  taken at ") })
+        #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-16 12:30  not taken, recorded at ") && $0.hasSuffix(": nausea") })
+        #expect(weeks.lines.contains("  2016-08-16 18:30  not taken (nothing recorded)"))
 
         let days = try caresync.run("meds", "show", "rx-RX-1001", "--group", "day", "--from", "2016-08-14", "--to", "2016-08-16")
         #expect(days.lines.suffix(3) == [

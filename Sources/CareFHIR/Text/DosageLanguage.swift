@@ -54,8 +54,13 @@ public struct DosageLanguage: Sendable {
 
     /// The entry at `path` (`["every", "h"]`): this language's, else English's.
     func entry(_ path: [String]) -> JSONValue? {
-        func find(_ table: JSONValue) -> JSONValue? { path.reduce(Optional(table)) { $0?[$1] } }
-        return find(table) ?? find(english)
+        ownEntry(path) ?? path.reduce(Optional(english)) { $0?[$1] }
+    }
+
+    /// The entry at `path` in this language's own file, never English's: for words that
+    /// must agree with the language's other words (`half a` with `Tablette` would not).
+    func ownEntry(_ path: [String]) -> JSONValue? {
+        path.reduce(Optional(table)) { $0?[$1] }
     }
 
     /// The plural category of a number written canonically (`1`, `0.5`).

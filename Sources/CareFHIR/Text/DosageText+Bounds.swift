@@ -10,8 +10,9 @@ extension DosageText {
                                            "unit": language.phrase(["timeUnits", unit.rawValue], count: high)])
     }
 
-    /// `for 10 days`, `for 5 to 10 days`, `from 2016-08-01 to 2016-08-31`.
-    func bounds(_ r: Timing.Repeat?) -> String? {
+    /// `for 10 days`, `for 5 to 10 days`, `from 2016-08-01 to 2016-08-31`; for a single dose
+    /// (`once`) the day it is due: `on 2016-08-01`.
+    func bounds(_ r: Timing.Repeat?, once: Bool = false) -> String? {
         if let duration = r?.boundsDuration {
             return span(duration.value, nil, try? TimeUnit.parse(quantity: duration, at: ""))
                 .map { language.phrase(["forDuration"], ["duration": $0]) }
@@ -23,6 +24,7 @@ extension DosageText {
         let start = r?.boundsPeriod?.start.flatMap(FHIRDateTime.init).map(date)
         let end = r?.boundsPeriod?.end.flatMap(FHIRDateTime.init).map(date)
         switch (start, end) {
+        case let (start?, _) where once: return language.phrase(["on"], ["day": start])
         case let (start?, end?): return language.phrase(["fromTo"], ["start": start, "end": end])
         case let (start?, nil): return language.phrase(["from"], ["start": start])
         case let (nil, end?): return language.phrase(["until"], ["end": end])
@@ -43,9 +45,11 @@ extension DosageText {
         return language.phrase(["countRange"], count: Decimal(max), ["low": "\(count)", "high": "\(max)"])
     }
 
-    /// `as needed`, `as needed for pain`.
+    /// `when required`, `when required for pain`: the reason in this language when its code is
+    /// known, else as running text.
     func asNeeded(_ dosage: Dosage) -> String? {
-        if let reason = dosage.asNeededCodeableConcept?.displayName {
+        if let concept = dosage.asNeededCodeableConcept,
+           let reason = coded(concept, in: "reasons") ?? concept.displayName.map(runningText) {
             return language.phrase(["asNeededFor"], ["reason": reason])
         }
         return dosage.isAsNeeded ? language.phrase(["asNeeded"]) : nil

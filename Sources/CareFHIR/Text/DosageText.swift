@@ -16,11 +16,13 @@ public struct DosageText: Sendable {
         let timing = dosage.timing
         let r = timing?.repeat
         let pattern = try? TimingPattern(r, code: timing?.code, path: "")
-        var parts: [String?] = [dose(dosage.doseAndRate?.first)]
-        if let pattern { parts += [frequency(pattern, asNeeded: dosage.isAsNeeded), eventTiming(pattern)] }
+        // A single dose has no frequency: "once only", on its day.
+        let once = r?.count == 1 && (r?.countMax ?? 1) == 1
+        var parts: [String?] = [dose(dosage.doseAndRate?.first), route(dosage.route)]
+        if let pattern { parts += [once ? nil : frequency(pattern, asNeeded: dosage.isAsNeeded), eventTiming(pattern)] }
         let unit = r?.durationUnit.flatMap(TimeUnit.init(rawValue:))
         parts.append(span(r?.duration, r?.durationMax, unit).map { language.phrase(["duration"], ["duration": $0]) })
-        parts += [bounds(r), count(r), asNeeded(dosage)]
+        parts += [count(r), bounds(r, once: once), asNeeded(dosage)]
         let sentence = parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         guard let maximum = maximum(dosage.maxDosePerPeriod) else { return sentence }
         return sentence.isEmpty ? maximum : sentence + language.phrase(["maximumSeparator"]) + maximum
@@ -33,31 +35,39 @@ public struct DosageText: Sendable {
                                            "unit": unit(range.high!, count: high)])
     }
 
+    /// `2 tablets`; `half a tablet` where the language has words for the amount of such a unit.
     func quantity(_ quantity: Quantity) -> String? {
         guard let value = quantity.value else { return nil }
-        return amount(value, unit(quantity, count: value))
+        return inWords(value, of: quantity) ?? amount(value, unit(quantity, count: value))
     }
 
-    /// `2 tablets`: a number and a word already in the right form.
+    /// `2 tablets`: a number and a word already in the right form (the number alone without one).
     func amount(_ value: Decimal, _ word: String) -> String {
-        language.phrase(["quantity"], ["count": language.number(value), "unit": word])
+        word.isEmpty ? language.number(value) : language.phrase(["quantity"], ["count": language.number(value), "unit": word])
     }
 
     /// A dose unit's word for `count`, by its code or name (`tablet`, `TAB`, `{tbl}`); an
     /// unknown unit is written as given.
     func unit(_ quantity: Quantity, count: Decimal) -> String {
-        let names = [quantity.code, quantity.unit].compactMap { $0?.lowercased() }
-        let key = names.lazy.map { self.language.entry(["unitAliases", $0])?.string ?? $0 }
-            .first { self.language.entry(["units", $0]) != nil }
-        guard let key else { return quantity.unit ?? quantity.code ?? "" }
+        guard let key = unitKey(quantity) else { return quantity.unit ?? quantity.code ?? "" }
         return language.phrase(["units", key], count: count)
+    }
+
+    /// The language files' name of a dose unit (`tablet`), if they know it.
+    func unitKey(_ quantity: Quantity) -> String? {
+        let names = [quantity.code, quantity.unit].compactMap { $0?.lowercased() }
+        return names.lazy.map { self.language.entry(["unitAliases", $0])?.string ?? $0 }
+            .first { self.language.entry(["units", $0]) != nil }
     }
 
     func frequency(_ p: TimingPattern, asNeeded: Bool) -> String? {
         guard p.frequency != nil || p.period != nil else { return nil }
         let unit = (p.unit ?? .d).rawValue
         let upper = p.frequencyMax ?? p.frequency ?? 1
-        let times = if asNeeded {
+        // As needed, a single dose per period is its minimum interval: "every 4 hours when required".
+        let times = if asNeeded, upper == 1 {
+            language.phrase(["times"], count: 1)
+        } else if asNeeded {
             language.phrase(["upTo"], ["times": language.phrase(["times"], count: Decimal(upper))])
         } else if let max = p.frequencyMax {
             language.phrase(["timesRange"], count: Decimal(max), ["low": "\(p.frequency ?? 1)", "high": "\(max)"])
@@ -65,14 +75,15 @@ public struct DosageText: Sendable {
             language.phrase(["times"], count: Decimal(upper))
         }
         let period = p.period ?? 1
-        if period == 1, p.periodMax == nil {
+        // One dose an hour is "every hour"; one a day stays "once a day".
+        if period == 1, p.periodMax == nil, !(upper == 1 && p.isInterval) {
             return language.phrase(["perPeriod"], ["times": times, "per": language.phrase(["per", unit])])
         }
         let every = p.periodMax.map { high in
             language.phrase(["everyRange"], ["low": language.number(period), "high": language.number(high),
                                              "unit": language.phrase(["timeUnits", unit], count: high)])
         } ?? language.phrase(["every", unit], count: period)
-        return upper == 1 && !asNeeded ? every : language.phrase(["timesEvery"], ["times": times, "every": every])
+        return upper == 1 ? every : language.phrase(["timesEvery"], ["times": times, "every": every])
     }
 
     func eventTiming(_ p: TimingPattern) -> String? {
@@ -82,9 +93,7 @@ public struct DosageText: Sendable {
             parts.append(language.phrase(["onDays"], ["days": list(mondayFirst.map { language.phrase(["weekdays", $0.name]) })]))
         }
         if let events = events(p.events, offset: p.offset) { parts.append(events) }
-        let eventTimes = Set(p.events.flatMap { $0.times(offset: p.offset) })
-        let clock = p.times.filter { !eventTimes.contains($0) }
-        if !clock.isEmpty { parts.append(language.phrase(["atTimes"], ["times": list(clock.map(\.description))])) }
+        if !p.clock.isEmpty { parts.append(language.phrase(["atTimes"], ["times": list(p.clock.sorted().map(\.description))])) }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
@@ -94,7 +103,13 @@ public struct DosageText: Sendable {
         var others: [String] = []
         for event in events {
             guard let (relation, which) = event.meal else {
-                others.append(language.phrase(["when", event.code]))
+                // An offset from a day part: "30 minutes before bedtime", where the language has the phrase.
+                let phrase = offset.flatMap { minutes in
+                    language.entry(["whenOffset", event.code]).map { _ in
+                        language.phrase(["whenOffset", event.code], ["offset": self.minutes(minutes)])
+                    }
+                }
+                others.append(phrase ?? language.phrase(["when", event.code]))
                 continue
             }
             let names = which.count == EventTiming.Meal.allCases.count
@@ -107,11 +122,15 @@ public struct DosageText: Sendable {
         }
         let mealPhrases = meals.map { relation, names in
             guard let offset else { return language.phrase(["relation", relation.rawValue], ["meals": list(names)]) }
-            let minutes = amount(Decimal(offset), language.phrase(["timeUnits", "min"], count: Decimal(offset)))
-            return language.phrase(["relationOffset", relation.rawValue], ["meals": list(names), "offset": minutes])
+            return language.phrase(["relationOffset", relation.rawValue], ["meals": list(names), "offset": minutes(offset)])
         }
         let all = mealPhrases + others
         return all.isEmpty ? nil : list(all)
+    }
+
+    /// `30 minutes`.
+    private func minutes(_ count: Int) -> String {
+        amount(Decimal(count), language.phrase(["timeUnits", "min"], count: Decimal(count)))
     }
 
     /// `a, b and c` in this language.

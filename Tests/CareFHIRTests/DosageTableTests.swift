@@ -1,0 +1,55 @@
+import CareFHIR
+import CarePlan
+import Foundation
+import Testing
+
+/// Every row of `Docs/dosage-instructions.md` through the real import: its sentences in both
+/// languages, its warnings and the doses of its sample days by the real schedule expansion.
+struct DosageTableTests {
+    static let english = try! DosageLanguage("en")
+    static let german = try! DosageLanguage("de")
+
+    @Test func theTableCoversWhatAClinicianChecks() throws {
+        let rows = DosageTable.rows
+        #expect(rows.count >= 40)
+        #expect(rows.map(\.number) == Array(1...rows.count))
+        #expect(rows.contains { $0.version == "DSTU2" } && rows.contains { $0.version == "R4" })
+        // Every code of R4's TimingAbbreviation value set.
+        for code in ["QD", "BID", "TID", "QID", "AM", "PM", "QOD", "Q1H", "Q2H", "Q3H", "Q4H", "Q6H", "Q8H", "BED", "WK", "MO"] {
+            #expect(rows.contains { $0.dosage.contains("\"code\": \"\(code)\"") || $0.dosage.contains("\"text\": \"\(code)\"") }, "\(code)")
+        }
+        for element in ["offset", "frequencyMax", "periodMax", "count", "countMax", "boundsDuration", "boundsRange", "boundsPeriod",
+                        "boundsQuantity", "periodUnits", "durationUnits", "asNeededCodeableConcept", "route", "doseRange"] {
+            #expect(rows.contains { $0.dosage.contains("\"\(element)\"") }, "\(element)")
+        }
+    }
+
+    @Test(arguments: DosageTable.rows)
+    func row(_ row: DosageRow) throws {
+        let order = try #require(parse(row.order).orders.first)
+        let dosage = try #require(order.dosages.first)
+        #expect(DosageText(language: Self.english).sentence(for: dosage) == row.en)
+        #expect(DosageText(language: Self.german).sentence(for: dosage) == row.de)
+        let mapped = try mapper().map(order)
+        #expect(mapped.warnings.map(\.kind) == row.warnings)
+        let activity = try #require(mapped.activities.first?.activity)
+        #expect(activity.instructions == row.en)
+        #expect(activity.schedule.asNeeded == row.asNeeded)
+        for (day, expected) in row.due.sorted(by: { $0.key < $1.key }) {
+            #expect(events(activity, on: day) == expected, "on \(day)")
+        }
+    }
+
+    /// No dose that is due lacks a time, and no two doses of one order fall due together.
+    @Test(arguments: DosageTable.rows)
+    func everyDueDoseHasATimeOfItsOwn(_ row: DosageRow) throws {
+        let order = try #require(parse(row.order).orders.first)
+        let activity = try #require(try mapper().map(order).activities.first?.activity)
+        guard !activity.schedule.asNeeded else { return }
+        for day in (0..<60).map({ importDay.adding(days: $0) }) {
+            let times = events(activity, on: day)
+            #expect(!times.contains("--:--"), "an untimed dose on \(day)")
+            #expect(Set(times).count == times.count, "two doses at once on \(day): \(times)")
+        }
+    }
+}
