@@ -1,10 +1,11 @@
 import Foundation
 
-/// ISO 8601 timestamps with milliseconds, as every JSON form of CareSync writes them.
+/// Timestamps as every JSON form of CareSync writes them: one format, RFC 3339 in UTC with
+/// milliseconds (`2026-11-23T08:00:00.000Z`). FHIR resources keep FHIR's own `dateTime`.
 public enum ISO8601 {
-    /// `2026-11-23T08:00:00.000Z`, or with the offset of `timeZone` when given.
-    public static func string(from date: Date, in timeZone: TimeZone = .gmt) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: timeZone))
+    /// `2026-11-23T08:00:00.000Z`.
+    public static func string(from date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
     }
 
     /// Parses a timestamp with or without fractional seconds and with any offset.

@@ -38,10 +38,18 @@ struct CompleteCommand: AsyncParsableCommand {
     @Option(help: "Why it was not done.")
     var reason: String?
 
+    @Flag(help: "Record an outcome for a day after today (refused otherwise: a dose is not taken in advance).")
+    var allowFuture = false
+
     func run() async throws {
         try await reportingFailures {
             let store = try options.open()
-            let day = try date ?? store.today()
+            let today = try store.today()
+            let day = date ?? today
+            if day > today, !allowFuture {
+                throw UsageError(description: "\(day) is after today (\(today) in \(try store.timeZone().identifier)): "
+                                 + "nothing recorded; add --allow-future to record it anyway")
+            }
             let key = EventKey(activityID: activity, day: day, occurrence: occurrence)
             let event = try store.event(key)
             let values = try ResultParser(kind: event.activity.result, unit: unit).parse(value)

@@ -63,8 +63,10 @@ private func show(_ entry: ReminderEntry, zone: TimeZone, json: Bool) {
     if json {
         try? printJSON(ReminderJSON(
             activity: reminder.key.activityID, day: reminder.key.day, occurrence: reminder.key.occurrence, title: reminder.title,
-            time: reminder.time, dueAt: ISO8601.string(from: reminder.dueAt, in: zone), status: entry.status))
+            time: reminder.time, dueAt: ISO8601.string(from: reminder.dueAt), status: entry.status))
     } else {
-        emit("\(ISO8601.string(from: reminder.dueAt, in: zone))  \(reminder.title)  \(reminder.key)" + (entry.status == .snoozed ? "  (snoozed)" : ""))
+        // People read the patient's wall clock; JSON has the one documented UTC form.
+        let local = "\(CalendarDay.containing(reminder.dueAt, in: zone)) \(TimeOfDay.containing(reminder.dueAt, in: zone))"
+        emit("\(local)  \(reminder.title)  \(reminder.key)" + (entry.status == .snoozed ? "  (snoozed)" : ""))
     }
 }

@@ -109,7 +109,8 @@ struct CareSyncCommandTests {
         #expect(again.added.isEmpty && again.updated.isEmpty && again.ended.isEmpty)
         #expect(again.unchanged.count == 9)
         let other = CareSyncCommand(store: scratch.path("other.sqlite"))
-        let copy = try other.json(LoadReport.self, "plan", "load", file, "--json")
+        // Effective from the plan's start, so that the Monday below is governed whatever today is.
+        let copy = try other.json(LoadReport.self, "plan", "load", file, "--effective", "2026-11-01", "--json")
         #expect(copy.added.count == 9)
         #expect(try other.json(CareCard.self, "today", "--date", day, "--json").adherence.total == 12)
     }

@@ -12,7 +12,9 @@ import Testing
         let running = Task { await watch.run() }
         let context = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         #expect(context.planTitle == "Test")
-        #expect(context.incomplete.count == 3)
+        // Three a day: today's, and from 20:00 on the primary's clock tomorrow's too.
+        #expect(context.days.count == (Date() >= CalendarDay.containing(Date(), in: .gmt).date(at: TimeOfDay("20:00")!, in: .gmt) ? 2 : 1))
+        #expect(context.incomplete.count == 3 * context.days.count)
         let key = context.incomplete[1].key
         let result = try await watch.complete(key, values: [OutcomeValue(.integer(1))])
         guard case .accepted(let revision, false, .completed) = result else {
