@@ -105,15 +105,20 @@ struct FHIRExportTests {
         resource["subject"] = nil
         entries[0]["resource"] = resource
         entries[1]["resource"] = ["resourceType": "Prescription"]
+        var request = entries[2]["resource"] as! [String: Any]
+        request["request"] = ["reference": "MedicationOrder/amox"]
+        entries[2]["resource"] = request
         bundle["entry"] = entries
         let file = scratch.path("broken.json")
         try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
         let result = try FHIRValidator.validate(file)
         #expect(result.status == 1)
-        #expect(result.lines.last == "6 resources, 3 valid, 3 invalid")
+        #expect(result.lines.last == "6 resources, 2 valid, 4 invalid")
         #expect(result.stdout.contains("status: 'given' is not in the required value set"))
         #expect(result.stdout.contains("subject\n      Field required"))
         #expect(result.stdout.contains("resourceType 'Prescription' is not one this validator knows"))
+        #expect(result.stdout.contains(
+            "request.reference: 'MedicationOrder/amox' names 'MedicationOrder', which is not a resource type of R4"))
     }
 
     @Test func theValidatorFailsClearlyWhenItCannotInstallItsEnvironment() throws {
@@ -132,15 +137,24 @@ struct FHIRExportTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func theDSTU2ShapeHasWasNotGivenAndPrescription() throws {
+    @Test func theDSTU2ShapeHasWasNotGivenAndPrescriptionAndValidates() throws {
         try recordDoses()
-        let entries = try export("--dstu2")["entry"] as? [[String: Any]] ?? []
+        let bundle = try export("--dstu2")
+        let entries = bundle["entry"] as? [[String: Any]] ?? []
         let missed = try #require(entries.first { value($0, "resource", "wasNotGiven") as? Bool == true })
         #expect(value(missed, "resource", "reasonNotGiven", 0, "text") as? String == "nausea")
-        #expect(value(missed, "resource", "prescription", "reference") as? String == "MedicationRequest/amox")
+        // The order is an R4 MedicationRequest, which DSTU2 does not have: described, not referenced.
+        #expect(value(missed, "resource", "prescription") as? [String: String]
+            == ["display": "Amoxicillin 500 MG Oral Capsule (identifier urn:example:rx|RX-1001)"])
         #expect(value(missed, "resource", "patient", "reference") as? String == "Patient/p1")
         #expect(entries.allSatisfy { value($0, "resource", "subject") == nil && value($0, "resource", "status") as? String == "completed" })
         #expect(entries.contains { value($0, "resource", "effectiveTimeDateTime") as? String == "2016-08-16T08:30:00.000+02:00" })
+
+        let file = scratch.path("export-dstu2.json")
+        try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
+        let validation = try FHIRValidator.validate(file, dstu2: true)
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+        #expect(validation.lines.last == "6 resources, 6 valid, 0 invalid")
     }
 
     func dayInBerlin(_ date: Date) -> String {

@@ -49,12 +49,38 @@ final class FHIRServerProcess: Sendable {
     deinit { process.stop() }
 }
 
-/// `scripts/fhir-validate`: fhir.resources' R4B models in their own virtual environment.
+/// `scripts/fhir-validate`: fhir.resources' R4B models, or with `dstu2` fhirclient's DSTU2
+/// models, in their own virtual environment.
 enum FHIRValidator {
-    static func validate(_ files: String...) throws -> CareSyncCommand.Result {
-        try CareSyncCommand.run(
-            executable: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), files)
+    static func validate(_ files: String..., dstu2: Bool = false) throws -> CareSyncCommand.Result {
+        try run((dstu2 ? ["--dstu2"] : []) + files)
     }
+
+    /// The resource types of R4 (R4B's models) or DSTU2 (fhirclient's), as the validator lists them.
+    static func resourceTypes(dstu2: Bool) throws -> Set<String> {
+        let result = try run((dstu2 ? ["--dstu2"] : []) + ["--resource-types"])
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+        return Set(result.lines)
+    }
+
+    private static func run(_ arguments: [String]) throws -> CareSyncCommand.Result {
+        try CareSyncCommand.run(
+            executable: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), arguments)
+    }
+}
+
+/// The resource types a FHIR JSON document's References name, each with the reference or
+/// `type` it came from: the type before `/` or `?` of every `reference`, and every string
+/// `type` of an object that is not a resource (a Bundle's `type` is no Reference's).
+func referencedTypes(_ json: Any) -> [(type: String, from: String)] {
+    if let list = json as? [Any] { return list.flatMap(referencedTypes) }
+    guard let object = json as? [String: Any] else { return [] }
+    var found = object.values.flatMap(referencedTypes)
+    if let reference = object["reference"] as? String {
+        found.append((String(reference.prefix { $0 != "/" && $0 != "?" }), reference))
+    }
+    if object["resourceType"] == nil, let type = object["type"] as? String { found.append((type, "type \(type)")) }
+    return found
 }
 
 /// A JSON object's value at a path of keys and indexes, such as `["entry", 0, "resource"]`.

@@ -19,9 +19,10 @@ public struct DoseAdministration: Sendable, Hashable {
     public var identifier: Identifier
     public var status: Status
     public var medication: CodeableConcept
-    public var subject: Reference
-    /// The order, such as `MedicationRequest/abc`.
-    public var request: Reference
+    /// The order's patient.
+    public var subject: LinkedResource
+    /// The order: an R4 `MedicationRequest` or a DSTU2 `MedicationOrder`.
+    public var order: LinkedResource
     public var effective: Effective
     /// The device that recorded the outcome.
     public var recorder: Reference
@@ -31,22 +32,25 @@ public struct DoseAdministration: Sendable, Hashable {
     /// that replaced it. An export up to revision R holds every entry up to R.
     public var revision: Int
 
-    /// The R4 resource.
+    /// The R4 resource: `subject` is a Patient or Group, `request` a MedicationRequest.
     public var r4: MedicationAdministration {
         let effective = effectiveParts
         return MedicationAdministration(
             identifier: [identifier], status: r4Status, statusReason: reasonNotGiven,
-            medicationCodeableConcept: medication, subject: subject, effectiveDateTime: effective.dateTime,
-            effectivePeriod: effective.period, performer: [.init(actor: recorder)], request: request,
+            medicationCodeableConcept: medication, subject: subject.reference(to: ["Patient", "Group"], in: .r4),
+            effectiveDateTime: effective.dateTime, effectivePeriod: effective.period, performer: [.init(actor: recorder)],
+            request: order.reference(to: ["MedicationRequest"], in: .r4),
             dosage: dose == nil && dosageText == nil ? nil : .init(text: dosageText, dose: dose))
     }
 
-    /// The DSTU2 resource.
+    /// The DSTU2 resource: `patient` is a Patient, `prescription` a MedicationOrder.
     public var dstu2: MedicationAdministrationDSTU2 {
         let effective = effectiveParts
         return MedicationAdministrationDSTU2(
             identifier: [identifier], status: status == .replaced ? "entered-in-error" : "completed",
-            patient: subject, prescription: request, wasNotGiven: reasonNotGiven != nil, reasonNotGiven: reasonNotGiven,
+            patient: subject.reference(to: ["Patient"], in: .dstu2),
+            prescription: order.reference(to: ["MedicationOrder"], in: .dstu2),
+            wasNotGiven: reasonNotGiven != nil, reasonNotGiven: reasonNotGiven,
             effectiveTimeDateTime: effective.dateTime, effectiveTimePeriod: effective.period,
             medicationCodeableConcept: medication, note: recorder.display.map { "Recorded on device \($0)" },
             dosage: dose == nil && dosageText == nil ? nil : .init(text: dosageText, quantity: dose))

@@ -12,7 +12,9 @@ struct DoseMapper {
     let timeZone: TimeZone
     /// The order's medication (its own or its contained Medication's code).
     let medication: CodeableConcept?
-    let subject: Reference
+    /// The order, named by its business identifier or else by CareSync's.
+    let order: LinkedResource
+    let subject: LinkedResource
 
     init(source: ActivitySource, versions: [ActivityVersion], identifiers: ExportIdentifiers, timeZone: TimeZone) throws {
         self.source = source
@@ -20,15 +22,22 @@ struct DoseMapper {
         dosages = self.versions.compactMapValues { OrderMapper.dosage(of: $0, in: source) }
         self.identifiers = identifiers
         self.timeZone = timeZone
+        let imported: ImportedOrder?
         do {
-            medication = try FHIRInput.parse(source.payload).orders.first?.medication
+            imported = try FHIRInput.parse(source.payload).orders.first
         } catch {
             throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "its stored order cannot be read: \(error)")
         }
+        medication = imported?.medication
+        order = LinkedResource(source.reference, identifier: imported?.identifier ?? identifiers.order(source.reference))
         guard let subject = source.subject else {
             throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "it names no patient (subject)")
         }
-        self.subject = Self.reference(subject)
+        self.subject = LinkedResource(subject)
+        guard self.subject.type.map(["Patient", "Group"].contains) ?? true else {
+            throw FHIRExportError.invalidOrder(
+                activity: source.activityID, detail: "its subject \"\(subject)\" is not a Patient or Group")
+        }
     }
 
     func dose(_ change: StoreChange, replacedBy: Int?) throws -> DoseAdministration {
@@ -36,13 +45,16 @@ struct DoseMapper {
               let activity = versions[version]
         else { throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "revision \(change.revision) is not an outcome") }
         let dosage = dosages[version]
-        let prescribed = dosage?.doseAndRate?.lazy.compactMap(\.doseQuantity).first
+        // Both versions' dosages take a SimpleQuantity: a dose with a comparator ("< 2 tablets") is none.
+        let prescribed = dosage?.doseAndRate?.lazy.compactMap(\.doseQuantity).first.flatMap { $0.comparator == nil ? $0 : nil }
         let status: DoseAdministration.Status = replacedBy != nil
             ? .replaced : outcome.state == .completed ? .given : .notGiven(reason: outcome.reason)
+        let medication = medication ?? Self.medication(of: activity)
+        var order = order
+        order.display = medication.displayName
         return DoseAdministration(
             identifier: identifiers.administration(event, revision: change.revision), status: status,
-            medication: medication ?? Self.medication(of: activity), subject: subject,
-            request: Self.reference(source.reference),
+            medication: medication, subject: subject, order: order,
             effective: effective(event, recordedAt: outcome.recordedAt, time: activity.schedule.time(ofOccurrence: event.occurrence)),
             recorder: identifiers.device(change.device),
             dose: outcome.state == .completed ? Self.quantity(outcome.values) ?? prescribed : prescribed,
@@ -61,19 +73,6 @@ struct DoseMapper {
         return .period(Period(
             start: FHIRDateTime.string(event.day.start(in: timeZone), in: timeZone),
             end: FHIRDateTime.string(event.day.adding(days: 1).start(in: timeZone), in: timeZone)))
-    }
-
-    /// A stored reference as a FHIR `Reference`. A conditional one (`MedicationRequest?identifier=S|V`,
-    /// what import keeps for an order without an id) becomes a logical reference by
-    /// identifier, which no server has to resolve.
-    static func reference(_ text: String) -> Reference {
-        guard let query = text.range(of: "?identifier=") else { return Reference(reference: text) }
-        let token = text[query.upperBound...]
-        let bar = token.firstIndex(of: "|")
-        return Reference(
-            type: String(text[..<query.lowerBound]),
-            identifier: Identifier(
-                system: bar.map { String(token[..<$0]) }, value: String(bar.map { token[token.index(after: $0)...] } ?? token)))
     }
 
     /// The medication the activity names, for orders that only reference theirs.

@@ -7,7 +7,8 @@ import Foundation
 /// its outcome: `golden-apple/2026-11-23/0/14` in the system
 /// `urn:caresync:plan:PLAN-ID:administration`. The same outcome always gets the same
 /// identifier, so conditional create makes sending it again a no-op; a later outcome of
-/// the same event gets a new one.
+/// the same event gets a new one. An order that has no business identifier is named in
+/// `urn:caresync:plan:PLAN-ID:order` by its reference as imported (`MedicationOrder/o1`).
 public struct ExportIdentifiers: Sendable, Hashable {
     public var planID: String
 
@@ -17,12 +18,18 @@ public struct ExportIdentifiers: Sendable, Hashable {
 
     public var administrationSystem: String { "urn:caresync:plan:\(planID):administration" }
     public var deviceSystem: String { "urn:caresync:plan:\(planID):device" }
+    public var orderSystem: String { "urn:caresync:plan:\(planID):order" }
 
     /// The identifier of the outcome of `event` recorded at `revision`.
     public func administration(_ event: EventKey, revision: Int) -> Identifier {
         Identifier(
             use: "official", system: administrationSystem,
             value: "\(event.activityID)/\(event.day)/\(event.occurrence)/\(revision)")
+    }
+
+    /// CareSync's identifier of an order that has none of its own: its reference as imported.
+    public func order(_ reference: String) -> Identifier {
+        Identifier(system: orderSystem, value: reference)
     }
 
     /// A reference to the device (node) that recorded an outcome.

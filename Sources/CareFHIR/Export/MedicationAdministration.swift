@@ -11,6 +11,7 @@ public struct MedicationAdministration: Sendable, Hashable, Codable {
     /// Instead of `effectiveDateTime` when only the day is known.
     public var effectivePeriod: Period?
     public var performer: [Performer]?
+    /// The MedicationRequest; an order of another FHIR version is named by identifier.
     public var request: Reference?
     public var dosage: Dosage?
 
@@ -35,6 +36,8 @@ public struct MedicationAdministrationDSTU2: Sendable, Hashable, Codable {
     /// `completed`, or `entered-in-error` for an outcome later replaced.
     public var status: String
     public var patient: Reference
+    /// The MedicationOrder; an order of another FHIR version is named by `display` only, as
+    /// DSTU2's Reference has nothing but `reference` and `display`.
     public var prescription: Reference?
     public var wasNotGiven: Bool
     public var reasonNotGiven: [CodeableConcept]?

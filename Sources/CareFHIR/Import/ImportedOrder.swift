@@ -5,6 +5,8 @@ import Foundation
 public struct ImportedOrder: Sendable, Hashable {
     /// `MedicationRequest/abc`, or a conditional reference by identifier for orders without an id.
     public var reference: String
+    /// The order's business identifier: its official one, else its first with a value.
+    public var identifier: Identifier?
     /// The order's business identifier (official first) or, lacking one, its id: what the
     /// activity's identifier is made from.
     public var key: String
@@ -56,6 +58,7 @@ extension ImportedOrder {
             throw .invalid(path: path, "an order needs an id or an identifier to be imported again later")
         }
         key = identifier?.value ?? id!
+        self.identifier = identifier
         self.status = status
         let referenced = medicationReference?.reference.flatMap { reference in
             reference.hasPrefix("#")

@@ -29,8 +29,11 @@ struct AdministrationCollectorTests {
         #expect(dose.identifier == Identifier(
             use: "official", system: "urn:caresync:plan:\(planID):administration", value: "amlo/2026-11-23/0/\(given)"))
         #expect(dose.status == .given)
-        #expect(dose.subject == Reference(reference: "Patient/p1"))
-        #expect(dose.request == Reference(reference: "MedicationRequest/rx-1"))
+        #expect(dose.subject == LinkedResource("Patient/p1"))
+        // The order has no business identifier: CareSync names it by its reference.
+        #expect(dose.order == LinkedResource(
+            "MedicationRequest/rx-1", identifier: Identifier(system: "urn:caresync:plan:\(planID):order", value: "MedicationRequest/rx-1"),
+            display: "Amlodipine 5 MG Oral Tablet"))
         #expect(dose.medication.coding?.first?.code == "197361")
         #expect(dose.effective == .dateTime("2026-11-23T08:05:00.000+01:00"))
         #expect(dose.recorder.identifier == Identifier(system: "urn:caresync:plan:\(planID):device", value: "watch"))
@@ -79,6 +82,7 @@ struct AdministrationCollectorTests {
     @Test func anOrderWithoutPatientOrReadableJSONIsRefusedByName() throws {
         for (order, subject, message) in [
             (ExportFixture.order, nil as String?, "it names no patient"), ("{not json", "Patient/p1", "its stored order cannot be read"),
+            (ExportFixture.order, "Practitioner/d1", "its subject \"Practitioner/d1\" is not a Patient or Group"),
         ] {
             let broken = try ExportFixture(order: order, subject: subject)
             defer { broken.remove() }
@@ -88,6 +92,27 @@ struct AdministrationCollectorTests {
             }
             #expect(error?.description.hasPrefix("the order of \"amlo\" cannot be exported: \(message)") == true)
         }
+    }
+
+    @Test func anOrdersOfficialIdentifierNamesIt() throws {
+        let identifiers = #"[{"system": "urn:example:old", "value": "OLD-1"}, {"use": "official", "system": "urn:example:rx", "value": "RX-1"}]"#
+        let order = ExportFixture.order.replacingOccurrences(of: #""id": "rx-1","#, with: #""id": "rx-1", "identifier": \#(identifiers),"#)
+        let fixture = try ExportFixture(order: order)
+        defer { fixture.remove() }
+        try fixture.record(occurrence: 0, at: fixture.at("08:00"))
+        let dose = try #require(try AdministrationCollector(store: fixture.store).collect(after: 0).doses.first)
+        #expect(dose.order.identifier == Identifier(use: "official", system: "urn:example:rx", value: "RX-1"))
+        #expect(dose.order.literal == "MedicationRequest/rx-1")
+    }
+
+    @Test func aPrescribedDoseWithAComparatorIsNoDoseGiven() throws {
+        let order = ExportFixture.order.replacingOccurrences(of: #""doseQuantity": {"#, with: #""doseQuantity": {"comparator": "<", "#)
+        let fixture = try ExportFixture(order: order)
+        defer { fixture.remove() }
+        try fixture.record(occurrence: 0, at: fixture.at("08:00"))
+        try fixture.record(occurrence: 1, at: fixture.at("20:00"), values: [OutcomeValue(.integer(1), unit: "tablet")])
+        #expect(try AdministrationCollector(store: fixture.store).collect(after: 0).doses.map(\.dose)
+            == [nil, Quantity(value: 1, unit: "tablet")])
     }
 
     @Test func theMedicationComesFromAContainedMedicationOrTheActivity() throws {
