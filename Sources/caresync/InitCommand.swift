@@ -6,8 +6,8 @@ struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create the store and set the plan's title, time zone and the patient's routine.",
         discussion: """
-            The routine (when the patient wakes, eats and goes to bed) gives the times of day parts
-            such as "before breakfast" and of doses an order gives no time; see "Daily routine" in
+            The routine (when the patient wakes, eats and goes to bed) gives the times of day parts \
+            such as "before breakfast" and of doses an order gives no time; see "Daily routine" in \
             the README. Options left out keep the store's routine, or the standard one.
             """)
 

@@ -74,6 +74,27 @@ struct CareSyncCommandTests {
         #expect(try revision() == before)
     }
 
+    @Test func anOutcomeForADayAfterTodayIsRefusedUnlessMeant() throws {
+        var vienna = Calendar(identifier: .gregorian)
+        vienna.timeZone = try #require(TimeZone(identifier: "Europe/Vienna"))
+        let tomorrowDate = try #require(vienna.date(byAdding: .day, value: 1, to: Date()))
+        let parts = vienna.dateComponents([.year, .month, .day], from: tomorrowDate)
+        let tomorrow = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        let before = try revision()
+
+        let refused = try caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", tomorrow)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("caresync: \(tomorrow) is after today"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-future"))
+        #expect(try revision() == before)
+
+        let meant = try caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", tomorrow, "--allow-future")
+        #expect(meant.status == 0, "\(meant.stderr)")
+        #expect(try revision() == before + 1)
+        let card = try caresync.json(CareCard.self, "today", "--date", tomorrow, "--json")
+        #expect(card.events.first { $0.activity == "golden-apple" && $0.occurrence == 0 }?.state == "completed")
+    }
+
     @Test func aBrokenPlanFileIsNamedAndWritesNothing() throws {
         let before = try revision()
         let file = scratch.path("broken.json")

@@ -11,6 +11,7 @@ struct FHIRCommandTests {
         caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
     }
 
+    @discardableResult
     func importBundle(_ path: String, effective: String = "2016-08-15") throws -> CareSyncCommand.Result {
         let result = try caresync.run("fhir", "import", path, "--time-zone", "Europe/Berlin", "--effective", effective)
         guard result.status == 0 else { throw CommandFailed(result: result) }

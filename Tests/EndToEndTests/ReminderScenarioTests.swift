@@ -67,6 +67,47 @@ import Testing
         #expect(watch.messages("reminder").allSatisfy { $0["activity"] as? String != "dose" })
     }
 
+    @Test func untimedOccurrencesAreRemindedAtTheRoutinesTimesListedInUTC() throws {
+        let plan = scratch.path("routine.json")
+        try #"""
+        {"title": "Routine", "timeZone": "Europe/Vienna", "start": "\#(today)",
+         "routine": {"breakfast": "07:15", "dinner": "19:45"},
+         "activities": [{"id": "tablet", "kind": "intervention", "title": "Tablet", "schedule": {"occurrences": 2}}]}
+        """#.write(toFile: plan, atomically: true, encoding: .utf8)
+        let caresync = CareSyncCommand(store: scratch.path("routine.sqlite"))
+        #expect(try caresync.run("plan", "load", plan, "--effective", today).status == 0)
+        let primary = try RunningProcess(CareSyncCommand.executable, [
+            "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store, "--clock-start", "\(today)T00:00:00Z",
+        ])
+        defer { primary.stop() }
+        #expect(primary.waitForLine(where: { $0.contains("\"listening\"") }) != nil, "\(primary.output)")
+
+        let window = try #require(try waitForWindow(caresync))
+        let todays = window.filter { $0["day"] as? String == today }
+        #expect(todays.map { $0["time"] as? String } == ["07:15", "19:45"])
+        var vienna = Calendar(identifier: .gregorian)
+        vienna.timeZone = try #require(TimeZone(identifier: "Europe/Vienna"))
+        let expected = [(7, 15), (19, 45)].compactMap { hour, minute in
+            vienna.date(from: DateComponents(
+                year: Int(today.prefix(4)), month: Int(today.dropFirst(5).prefix(2)), day: Int(today.suffix(2)), hour: hour, minute: minute))
+        }
+        #expect(expected.count == 2)
+        #expect(try todays.map { try #require(utcInstant($0["dueAt"] as? String ?? "")) } == expected)
+        // People read the patient's wall clock.
+        #expect(try caresync.run("reminders", "list").lines.first?.hasPrefix("\(today) 07:15  Tablet") == true)
+    }
+
+    /// `reminders list --json` once the primary has written its window.
+    func waitForWindow(_ caresync: CareSyncCommand) throws -> [[String: Any]]? {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let lines = try caresync.run("reminders", "list", "--json").lines
+            if !lines.isEmpty { return try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) } }
+            usleep(100_000)
+        }
+        return nil
+    }
+
     /// `reminders list --json` once it shows a snoozed reminder (the primary writes it).
     func waitForSnoozed(_ caresync: CareSyncCommand) throws -> String? {
         let deadline = Date().addingTimeInterval(15)
