@@ -46,7 +46,10 @@ import Testing
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
         // The primary's log has them too.
-        #expect(primary.output.filter { $0.contains("\"event\":\"reminder\"") }.count == 2)
+        let logged = primary.output.filter { $0.contains("\"event\":\"reminder\"") }
+        #expect(logged.count == 2)
+        // Due at 08:00 UTC today, in the one JSON form of an instant.
+        #expect(logged.allSatisfy { $0.contains("\"dueAt\":\"\(today)T08:00:00.000Z\"") }, "\(logged)")
 
         // Snooze the dose: the primary keeps it, snoozed, for later.
         watch.send("snooze dose 0 5")
