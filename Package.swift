@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Discovery", targets: ["Discovery"]),
         .library(name: "Reminders", targets: ["Reminders"]),
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
+        .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
@@ -46,10 +47,12 @@ let package = Package(
             ],
             exclude: ["Generated/README.md"]
         ),
+        // Files and directories only their owner may read, written in one piece.
+        .target(name: "PrivateFiles"),
         // The authoritative store on SQLite.
         .target(
             name: "CarePlanStore",
-            dependencies: ["CarePlan", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CarePlan", "PrivateFiles", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // DNS-SD through Avahi's Bonjour compatibility library.
         .systemLibrary(name: "CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
@@ -62,6 +65,7 @@ let package = Package(
         .target(
             name: "NodeIdentity",
             dependencies: [
+                "PrivateFiles",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -80,7 +84,7 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CarePlan", "CarePlanStore", "NodeIdentity", "Reminders", "SyncProtocol",
+                "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -92,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders",
+                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "PrivateFiles", "Reminders",
                 "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -144,6 +148,7 @@ let package = Package(
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
+        .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
