@@ -1,10 +1,13 @@
 import Crypto
 import Foundation
+import Glibc
+import PrivateFiles
 import SwiftASN1
 import X509
 
 /// A node's persistent identity: a P-256 key pair and a self-signed certificate, made on
-/// first start and kept, readable by its owner only (0600), in the node's state directory.
+/// first start and kept, readable by its owner only (0600), in one file in the node's state
+/// directory (0700).
 /// Its fingerprint, the SHA-256 of the certificate's DER encoding (as Syncthing's device
 /// ids), is what other nodes pin and what people compare.
 public struct NodeIdentity: Sendable {
@@ -31,25 +34,42 @@ public struct NodeIdentity: Sendable {
             .joined(separator: "-")
     }
 
-    static let keyFile = "identity-key.pem"
-    static let certificateFile = "identity-certificate.pem"
+    /// The one file that holds key and certificate, so that they are made and kept as a unit.
+    static let file = "identity.pem"
+    /// The two files of identities made before that file (migrated on first load).
+    static let legacyKeyFile = "identity-key.pem"
+    static let legacyCertificateFile = "identity-certificate.pem"
 
     /// The identity kept in `directory`, made there first if there is none.
     ///
+    /// The directory is made, or narrowed, to 0700. A new identity is written in one piece
+    /// (``PrivateFiles/createOnce(_:contents:)``): a node killed while it makes its identity
+    /// has either none, and makes one on its next start, or a whole one; never a copy of its
+    /// key that others can read. Two processes starting at once end up with the same identity.
+    /// A pair of files from an earlier version is moved into the one file; half of such a pair
+    /// (the key, without the certificate that was to follow it) was never used, and is replaced.
+    ///
     /// - Parameter name: the certificate's common name for a new identity, such as "Kitchen tablet".
     public static func loadOrCreate(in directory: String, name: String, now: Date = Date()) throws(IdentityError) -> NodeIdentity {
-        let keyPath = directory + "/" + keyFile
-        let certificatePath = directory + "/" + certificateFile
-        let files = FileManager.default
-        switch (files.fileExists(atPath: keyPath), files.fileExists(atPath: certificatePath)) {
-        case (true, true):
-            return try load(keyPath: keyPath, certificatePath: certificatePath)
-        case (false, false):
-            let identity = try create(name: name, now: now)
-            try identity.save(keyPath: keyPath, certificatePath: certificatePath)
+        let path = directory + "/" + file
+        do {
+            try PrivateFiles.makeDirectory(directory, own: true)
+            PrivateFiles.removeLeftovers(of: path)
+            if let identity = try load(path) { return identity }
+            let identity = try legacy(in: directory) ?? create(name: name, now: now)
+            if try !PrivateFiles.createOnce(path, contents: Array(identity.pem().utf8)) {
+                // Another process made one first: use it.
+                guard let theirs = try load(path) else { throw IdentityError.unreadable(path: path, reason: "vanished") }
+                return theirs
+            }
+            for legacyFile in [legacyKeyFile, legacyCertificateFile] { unlink(directory + "/" + legacyFile) }
             return identity
-        default:
-            throw .incomplete(directory: directory)
+        } catch let error as PrivateFileError {
+            throw .unwritable(error.description)
+        } catch let error as IdentityError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: String(describing: error))
         }
     }
 
@@ -75,14 +95,34 @@ public struct NodeIdentity: Sendable {
         }
     }
 
-    private static func load(keyPath: String, certificatePath: String) throws(IdentityError) -> NodeIdentity {
+    /// The identity in `path`, or nil if there is no such file.
+    private static func load(_ path: String) throws(IdentityError) -> NodeIdentity? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            throw .unreadable(path: path, reason: "not readable as text")
+        }
         do {
-            let key = try Certificate.PrivateKey(pemEncoded: String(contentsOfFile: keyPath, encoding: .utf8))
-            let certificate = try Certificate(pemEncoded: String(contentsOfFile: certificatePath, encoding: .utf8))
-            guard certificate.publicKey == key.publicKey else {
-                throw IdentityError.mismatched(keyPath: keyPath, certificatePath: certificatePath)
-            }
-            return NodeIdentity(privateKey: key, certificate: certificate, certificateDER: try der(certificate))
+            let documents = try PEMDocument.parseMultiple(pemString: text)
+            guard let key = documents.first(where: { $0.discriminator.hasSuffix("PRIVATE KEY") }),
+                  let certificate = documents.first(where: { $0.discriminator == "CERTIFICATE" })
+            else { throw IdentityError.unreadable(path: path, reason: "it needs a private key and a certificate") }
+            return try identity(key: Certificate.PrivateKey(pemDocument: key), certificate: Certificate(pemDocument: certificate), path: path)
+        } catch let error as IdentityError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: String(describing: error))
+        }
+    }
+
+    /// An identity in the two files of an earlier version, if both are there.
+    private static func legacy(in directory: String) throws(IdentityError) -> NodeIdentity? {
+        let keyPath = directory + "/" + legacyKeyFile
+        do {
+            guard let key = try? String(contentsOfFile: keyPath, encoding: .utf8),
+                  let certificate = try? String(contentsOfFile: directory + "/" + legacyCertificateFile, encoding: .utf8)
+            else { return nil }
+            return try identity(
+                key: Certificate.PrivateKey(pemEncoded: key), certificate: Certificate(pemEncoded: certificate), path: keyPath)
         } catch let error as IdentityError {
             throw error
         } catch {
@@ -90,22 +130,14 @@ public struct NodeIdentity: Sendable {
         }
     }
 
-    private func save(keyPath: String, certificatePath: String) throws(IdentityError) {
-        let directory = (keyPath as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let certificatePEM = try certificate.serializeAsPEM().pemString
-            let keyPEM = try privateKey.serializeAsPEM().pemString
-            for (path, text) in [(keyPath, keyPEM), (certificatePath, certificatePEM)] {
-                guard FileManager.default.createFile(
-                    atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600])
-                else { throw IdentityError.unwritable(path: path) }
-            }
-        } catch let error as IdentityError {
-            throw error
-        } catch {
-            throw .unwritable(path: directory)
-        }
+    private static func identity(key: Certificate.PrivateKey, certificate: Certificate, path: String) throws -> NodeIdentity {
+        guard certificate.publicKey == key.publicKey else { throw IdentityError.mismatched(path: path) }
+        return NodeIdentity(privateKey: key, certificate: certificate, certificateDER: try der(certificate))
+    }
+
+    /// Key and certificate as PEM, key first.
+    private func pem() throws -> String {
+        try privateKey.serializeAsPEM().pemString + "\n" + certificate.serializeAsPEM().pemString + "\n"
     }
 
     private static func der(_ certificate: Certificate) throws -> [UInt8] {
@@ -117,19 +149,16 @@ public struct NodeIdentity: Sendable {
 
 /// Why an identity cannot be used.
 public enum IdentityError: Error, Hashable, Sendable, CustomStringConvertible {
-    case incomplete(directory: String)
-    case mismatched(keyPath: String, certificatePath: String)
+    case mismatched(path: String)
     case unreadable(path: String, reason: String)
-    case unwritable(path: String)
+    case unwritable(String)
     case cannotCreate(String)
 
     public var description: String {
         switch self {
-        case .incomplete(let directory):
-            "\(directory) holds only half an identity (key or certificate): restore the missing file or remove both"
-        case .mismatched(let key, let certificate): "\(certificate) does not belong to the key in \(key)"
+        case .mismatched(let path): "the certificate in \(path) does not belong to its key"
         case .unreadable(let path, let reason): "cannot read the identity in \(path): \(reason)"
-        case .unwritable(let path): "cannot write the identity to \(path)"
+        case .unwritable(let reason): "cannot write the identity: \(reason)"
         case .cannotCreate(let reason): "cannot make an identity: \(reason)"
         }
     }

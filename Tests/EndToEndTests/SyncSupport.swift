@@ -35,7 +35,7 @@ func pairSimulator(
     _ simulator: String = "watch-sim", role: String = "watch", store: String, locate: [String], stateDir: String,
     mayRecord: Bool = false
 ) throws {
-    guard !FileManager.default.fileExists(atPath: stateDir + "/identity-certificate.pem") else { return }
+    guard !FileManager.default.fileExists(atPath: stateDir + "/identity.pem") else { return }
     let pairing = try CareSyncCommand.run(
         executable: CareSyncCommand.executable,
         ["pair", "--role", role, "--json", "--store", store] + (mayRecord ? ["--may-record"] : []))

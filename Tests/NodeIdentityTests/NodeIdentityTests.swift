@@ -7,10 +7,9 @@ struct NodeIdentityTests {
 
     @Test func madeOnFirstStartKeptPrivateAndLoadedAgain() throws {
         let first = try NodeIdentity.loadOrCreate(in: directory, name: "Kitchen tablet")
-        for file in ["identity-key.pem", "identity-certificate.pem"] {
-            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + file)
-            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600, "\(file)")
-        }
+        #expect(try mode(directory + "/identity.pem") == 0o600)
+        #expect(try mode(directory) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["identity.pem"])
         let again = try NodeIdentity.loadOrCreate(in: directory, name: "another name")
         #expect(again.fingerprint == first.fingerprint)
         #expect(again.certificateDER == first.certificateDER)
@@ -25,7 +24,7 @@ struct NodeIdentityTests {
         let identity = try NodeIdentity.loadOrCreate(in: directory, name: "Watch")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["x509", "-noout", "-fingerprint", "-sha256", "-in", directory + "/identity-certificate.pem"]
+        process.arguments = ["x509", "-noout", "-fingerprint", "-sha256", "-in", directory + "/identity.pem"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -37,19 +36,64 @@ struct NodeIdentityTests {
         #expect(openssl == identity.fingerprint)
     }
 
-    @Test func halfAnIdentityIsRefused() throws {
-        _ = try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
-        try FileManager.default.removeItem(atPath: directory + "/identity-key.pem")
-        #expect(throws: IdentityError.incomplete(directory: directory)) {
-            try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
-        }
+    @Test func anOwnDirectoryIsNarrowedTo0700() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        _ = try NodeIdentity.loadOrCreate(in: directory, name: "Watch")
+        #expect(try mode(directory) == 0o700)
+    }
+
+    /// An identity of an earlier version (two files) is moved into the one file, unchanged.
+    @Test func twoLegacyFilesBecomeOne() throws {
+        let identity = try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
+        try splitIntoLegacyFiles()
+        let again = try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
+        #expect(again.fingerprint == identity.fingerprint)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["identity.pem"])
+        #expect(try mode(directory + "/identity.pem") == 0o600)
+    }
+
+    /// Half of a legacy pair (a key whose certificate was never written) was never used: a new
+    /// identity replaces it, and no copy of the old key is left.
+    @Test func halfALegacyIdentityIsReplaced() throws {
+        let identity = try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
+        try splitIntoLegacyFiles()
+        try FileManager.default.removeItem(atPath: directory + "/identity-certificate.pem")
+        let new = try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
+        #expect(new.fingerprint != identity.fingerprint)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["identity.pem"])
     }
 
     @Test func aCertificateOfAnotherKeyIsRefused() throws {
         _ = try NodeIdentity.loadOrCreate(in: directory, name: "A")
         _ = try NodeIdentity.loadOrCreate(in: directory + "-b", name: "B")
-        try FileManager.default.removeItem(atPath: directory + "/identity-certificate.pem")
-        try FileManager.default.copyItem(atPath: directory + "-b/identity-certificate.pem", toPath: directory + "/identity-certificate.pem")
-        #expect(throws: IdentityError.self) { try NodeIdentity.loadOrCreate(in: directory, name: "A") }
+        let mine = try String(contentsOfFile: directory + "/identity.pem", encoding: .utf8)
+        let theirs = try String(contentsOfFile: directory + "-b/identity.pem", encoding: .utf8)
+        let keyEnd = try #require(mine.range(of: "-----END PRIVATE KEY-----\n"))
+        let certificate = try #require(theirs.range(of: "-----BEGIN CERTIFICATE-----"))
+        try (String(mine[..<keyEnd.upperBound]) + String(theirs[certificate.lowerBound...]))
+            .write(toFile: directory + "/identity.pem", atomically: false, encoding: .utf8)
+        #expect(throws: IdentityError.mismatched(path: directory + "/identity.pem")) {
+            try NodeIdentity.loadOrCreate(in: directory, name: "A")
+        }
+    }
+
+    @Test func leftoverTemporaryFilesAreRemoved() throws {
+        _ = try NodeIdentity.loadOrCreate(in: directory, name: "A")
+        try "key".write(toFile: directory + "/.identity.pem.tmp-4242", atomically: false, encoding: .utf8)
+        _ = try NodeIdentity.loadOrCreate(in: directory, name: "A")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["identity.pem"])
+    }
+
+    /// Writes the identity as the two files of an earlier version, and removes the one file.
+    func splitIntoLegacyFiles() throws {
+        let text = try String(contentsOfFile: directory + "/identity.pem", encoding: .utf8)
+        let split = try #require(text.range(of: "-----BEGIN CERTIFICATE-----"))
+        try String(text[..<split.lowerBound]).write(toFile: directory + "/identity-key.pem", atomically: false, encoding: .utf8)
+        try String(text[split.lowerBound...]).write(toFile: directory + "/identity-certificate.pem", atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: directory + "/identity.pem")
+    }
+
+    func mode(_ path: String) throws -> Int {
+        try #require((FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
     }
 }

@@ -196,7 +196,7 @@ import Testing
     private func strangerState(copying paired: CompanionNode) throws -> String {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
         try FileManager.default.copyItem(atPath: paired.configuration.stateDirectory, toPath: copy)
-        for file in ["identity-key.pem", "identity-certificate.pem"] { try FileManager.default.removeItem(atPath: copy + "/" + file) }
+        try FileManager.default.removeItem(atPath: copy + "/identity.pem")
         return copy
     }
 }
