@@ -92,6 +92,7 @@ extension CarePlanStore {
         }
     }
 
+    @discardableResult
     private func saveSource(_ db: Database, _ source: ActivitySource, for activityID: String) throws -> ActivitySource {
         guard try Self.activityRow(db, activityID) != nil else { throw CarePlanStoreError.unknownActivity(activityID) }
         var stored = source

@@ -1,6 +1,7 @@
 import CarePlan
 import Foundation
 import GRDB
+import PrivateFiles
 
 /// The authoritative care-plan store: one SQLite file in WAL mode, shared safely by
 /// several processes (a primary node and the command line, say).
@@ -16,7 +17,8 @@ public final class CarePlanStore: Sendable {
     let signal = ChangeSignal()
     let definitions = DefinitionCache()
 
-    /// Opens (creating if needed) the store at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the store at `path`, readable by its owner only (0600, with
+    /// its WAL and shared-memory files), and brings its schema up to date.
     ///
     /// - Parameters:
     ///   - busyTimeout: how long a write waits for another process's write to finish.
@@ -30,6 +32,8 @@ public final class CarePlanStore: Sendable {
         configuration.label = "CarePlanStore"
         configuration.busyMode = .timeout(busyTimeout)
         do {
+            // Health data: the file, its WAL and shared memory are the owner's alone (0600).
+            try PrivateFiles.prepareDatabase(path)
             pool = try DatabasePool(path: path, configuration: configuration)
             // An acknowledged outcome must survive a power cut, not only a crash. (GRDB puts
             // the writer of a WAL pool at NORMAL once it is open, so this comes after.)

@@ -1,5 +1,6 @@
 import CarePlan
 import GRDB
+import PrivateFiles
 
 /// Everything the store refuses, each with a message a person can act on.
 public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -54,6 +55,10 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
     init(_ error: any Error, path: String) {
         if let error = error as? CarePlanStoreError {
             self = error
+            return
+        }
+        if let error = error as? PrivateFileError {
+            self = .cannotOpen(path: path, reason: error.reason)
             return
         }
         guard let error = error as? DatabaseError else {

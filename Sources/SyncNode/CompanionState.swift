@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PrivateFiles
 import SyncProtocol
 
 /// What a companion keeps between runs, in one SQLite file in its state directory: the
@@ -9,7 +10,9 @@ final class CompanionState: Sendable {
     private let queue: DatabaseQueue
 
     init(directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // The state directory and its database are the owner's alone (0700, 0600).
+        try PrivateFiles.makeDirectory(directory, own: true)
+        try PrivateFiles.prepareDatabase(directory + "/companion.sqlite")
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         // WAL: one sync per commit instead of a rollback journal's four; FULL: a queued

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarePlan
 import CarePlanStore
+import PrivateFiles
 import Foundation
 
 /// Options every command that touches the store takes.
@@ -38,8 +39,8 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store, creating its directory if needed.
     func open() throws -> CarePlanStore {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Directories it makes are the owner's alone (0700); existing ones are left as they are.
+        try? PrivateFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path, own: false)
         return try CarePlanStore(path: path)
     }
 }

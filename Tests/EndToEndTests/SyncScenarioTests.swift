@@ -27,8 +27,17 @@ import Testing
         let listening = try #require(primary.process.output.first { $0.contains("\"listening\"") })
         let fingerprint = (try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])?["fingerprint"] as? String
         #expect(fingerprint != nil && fingerprint != identity)
-        #expect(FileManager.default.fileExists(atPath: caresync.store + ".identity/identity-certificate.pem"))
+        #expect(FileManager.default.fileExists(atPath: caresync.store + ".identity/identity.pem"))
         try watch.waitForState("golden-apple", 1, "initial")
+        // Keys and health data are the owner's alone, on both nodes.
+        let watchState = scratch.path("watch")
+        for (path, mode) in [(caresync.store, 0o600), (caresync.store + "-wal", 0o600), (caresync.store + ".identity", 0o700),
+                             (caresync.store + ".identity/identity.pem", 0o600), (watchState, 0o700),
+                             (watchState + "/identity.pem", 0o600), (watchState + "/companion.sqlite", 0o600),
+                             (watchState + "/companion.sqlite-wal", 0o600)] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == mode, "\(path)")
+        }
         watch.send("complete golden-apple 1")
         let reply = try watch.waitFor("reply").last!
         #expect(reply["status"] as? String == "accepted")
