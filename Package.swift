@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Reminders", targets: ["Reminders"]),
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
         .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
+        .library(name: "LineOutput", targets: ["LineOutput"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
@@ -47,6 +48,8 @@ let package = Package(
             ],
             exclude: ["Generated/README.md"]
         ),
+        // Whole lines to standard output from any thread, never interleaved.
+        .target(name: "LineOutput"),
         // Files and directories only their owner may read, written in one piece.
         .target(name: "PrivateFiles"),
         // The authoritative store on SQLite.
@@ -96,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "PrivateFiles", "Reminders",
+                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput", "NodeIdentity", "PrivateFiles", "Reminders",
                 "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "SimulatorSupport",
             dependencies: [
-                "Discovery", "NodeIdentity", "SyncNode", "SyncProtocol",
+                "Discovery", "LineOutput", "NodeIdentity", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Support"
@@ -149,6 +152,7 @@ let package = Package(
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
+        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput"]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [

@@ -47,8 +47,3 @@ public struct CompanionOptions: ParsableArguments {
         }
     }
 }
-
-/// Writes one line to standard output at once (simulators are read through pipes).
-public func emit(_ line: String) {
-    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
-}

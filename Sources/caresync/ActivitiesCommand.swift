@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarePlan
 import CarePlanStore
+import LineOutput
 
 struct ActivitiesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

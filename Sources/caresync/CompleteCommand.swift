@@ -2,6 +2,7 @@ import ArgumentParser
 import CarePlan
 import CarePlanStore
 import Foundation
+import LineOutput
 
 struct CompleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

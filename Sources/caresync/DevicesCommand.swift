@@ -2,6 +2,7 @@ import ArgumentParser
 import CarePlan
 import CarePlanStore
 import Foundation
+import LineOutput
 import NodeIdentity
 
 struct DevicesCommand: AsyncParsableCommand {

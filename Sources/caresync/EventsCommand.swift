@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarePlan
 import CarePlanStore
+import LineOutput
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

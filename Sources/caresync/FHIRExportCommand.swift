@@ -2,6 +2,7 @@ import ArgumentParser
 import CareFHIR
 import CarePlanStore
 import Foundation
+import LineOutput
 
 struct FHIRExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -94,7 +95,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
     /// The Bundle to --out, or to standard output when nothing else is asked for.
     private func write(_ bundle: Data) throws {
         guard let out else {
-            try FileHandle.standardOutput.write(contentsOf: bundle + Data("\n".utf8))
+            LineOutput.standardOutput.write(Array(bundle) + Array("\n".utf8))
             return
         }
         do {

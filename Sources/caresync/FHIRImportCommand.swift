@@ -3,6 +3,7 @@ import CareFHIR
 import CarePlan
 import CarePlanStore
 import Foundation
+import LineOutput
 
 struct FHIRImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

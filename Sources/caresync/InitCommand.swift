@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarePlan
 import Foundation
+import LineOutput
 
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import CareFHIR
 import CarePlan
 import CarePlanStore
 import Foundation
+import LineOutput
 
 /// `caresync meds`: the medications (activities tagged `medication`) and their doses.
 struct MedsCommand: AsyncParsableCommand {

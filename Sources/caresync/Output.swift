@@ -1,12 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
-
-/// Writes one line to standard output at once, unbuffered, so a reader of a pipe sees it
-/// while the command runs on (`history --follow`).
-func emit(_ line: String) {
-    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
-}
+import LineOutput
 
 /// Writes `value` as one line of JSON with sorted keys (the documented `--json` form).
 func printJSON(_ value: some Encodable) throws {

@@ -3,6 +3,7 @@ import CarePlan
 import CarePlanDocument
 import CarePlanStore
 import Foundation
+import LineOutput
 
 struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@ import NodeIdentity
 import Reminders
 import Dispatch
 import Foundation
+import LineOutput
 import NIOCore
 import Synchronization
 import SyncNode

@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import LineOutput
 
 /// How the primary shows a reminder that fires: a line in its log and, where there is
 /// one, a desktop notification through notify-send (never required).

@@ -2,6 +2,7 @@ import ArgumentParser
 import CarePlan
 import CarePlanStore
 import Foundation
+import LineOutput
 
 struct RemindersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Whole lines to a file descriptor from any thread, one at a time: a line is written to the
+/// end before the next begins, so lines never interleave, however long (a pipe only keeps
+/// writes of up to 4 KiB whole). Every program of CareSync writes its standard output through
+/// ``standardOutput``, so that programs reading it, JSON lines say, always get whole lines.
+public final class LineOutput: Sendable {
+    /// Standard output, shared by the whole process.
+    public static let standardOutput = LineOutput(fileDescriptor: STDOUT_FILENO)
+
+    private let fileDescriptor: Int32
+    private let writing = Mutex(())
+
+    /// Writes to `fileDescriptor`, which the caller keeps open while this is used.
+    public init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// Writes `line` and a newline, unbuffered: a reader sees it at once.
+    public func write(line: String) {
+        write(Array((line + "\n").utf8))
+    }
+
+    /// Writes `bytes` as they are, whole, before any other write through this output. A
+    /// reader that has gone away (a closed pipe) ends the write; it is not an error here.
+    public func write(_ bytes: [UInt8]) {
+        writing.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    guard errno == EINTR else { return }
+                    continue
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// Writes one line to standard output, whole (``LineOutput/standardOutput``).
+public func emit(_ line: String) {
+    LineOutput.standardOutput.write(line: line)
+}

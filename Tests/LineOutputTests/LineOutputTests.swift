@@ -1,0 +1,43 @@
+import Foundation
+import Glibc
+import LineOutput
+import Testing
+
+struct LineOutputTests {
+    /// Eight threads write lines of up to 200 KiB to one pipe at once (a pipe keeps only
+    /// writes of up to 4 KiB whole): the reader gets every line whole, none spliced.
+    @Test func linesFromManyThreadsArriveWhole() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (reading, writing) = (ends[0], ends[1])
+        let output = LineOutput(fileDescriptor: writing)
+        let threads = 8, linesEach = 40
+        // Line k of thread t: its own letter repeated, so that a spliced line is seen.
+        @Sendable func line(_ thread: Int, _ k: Int) -> String {
+            "\(thread):\(k):" + String(repeating: Character(UnicodeScalar(UInt8(65 + thread))), count: (k % 5 + 1) * 40_000)
+        }
+        // A slow reader: the pipe fills, and writers wait for room (where they could interleave).
+        let reader = Task.detached {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while case let count = read(reading, &buffer, buffer.count), count > 0 { received += buffer[..<count] }
+            close(reading)
+            return String(decoding: received, as: UTF8.self)
+        }
+        let writers = (0..<threads).map { thread in
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                for k in 0..<linesEach { output.write(line: line(thread, k)) }
+                done.signal()
+            }.start()
+            return done
+        }
+        for done in writers { done.wait() }
+        close(writing)
+        let lines = await reader.value.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == threads * linesEach)
+        var expected = Set((0..<threads).flatMap { t in (0..<linesEach).map { line(t, $0) } })
+        for received in lines { #expect(expected.remove(String(received)) != nil, "a spliced line: \(received.prefix(40))…") }
+        #expect(expected.isEmpty)
+    }
+}
