@@ -1,16 +1,37 @@
 import Foundation
+import StrictJSON
 
 /// A care-plan document that cannot be used: which file, where in it, and what is wrong.
 public struct PlanDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
-    /// A JSON path such as `$.activities[2].schedule.times[0]`.
+    /// A JSON path such as `$.activities[2].schedule.times[0]`; `$` for the whole document.
     public var path: String
+    /// Where the text stops being standard JSON; `nil` for errors that name a path instead.
+    public var position: Position?
     public var message: String
 
-    public init(file: String, path: String, message: String) {
+    /// A line and a column, counted from 1.
+    public struct Position: Hashable, Sendable {
+        public var line: Int
+        public var column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+    }
+
+    public init(file: String, path: String, position: Position? = nil, message: String) {
         self.file = file
         self.path = path
+        self.position = position
         self.message = message
+    }
+
+    init(file: String, syntaxError: JSONSyntaxError) {
+        self.init(
+            file: file, path: "$", position: Position(line: syntaxError.line, column: syntaxError.column),
+            message: syntaxError.message)
     }
 
     init(file: String, decodingError: DecodingError) {
@@ -35,8 +56,11 @@ public struct PlanDocumentError: Error, Hashable, Sendable, CustomStringConverti
         }
     }
 
-    /// `FILE: $.path: message`.
-    public var description: String { "\(file): \(path): \(message)" }
+    /// `FILE: $.path: message`, or `FILE: line L, column C: message` for a syntax error.
+    public var description: String {
+        let location = position.map { "line \($0.line), column \($0.column)" } ?? path
+        return "\(file): \(location): \(message)"
+    }
 
     static func jsonPath(_ codingPath: [any CodingKey]) -> String {
         codingPath.reduce("$") { path, key in
