@@ -29,10 +29,10 @@ public enum ResultKind: Sendable, Hashable {
 }
 
 extension ResultKind: Codable {
-    enum CodingKeys: String, CodingKey { case type, min, max, minLabel, maxLabel, unit, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, min, max, minLabel, maxLabel, unit, components }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         switch try c.decode(String.self, forKey: .type) {
         case "scale":
             self = .scale(

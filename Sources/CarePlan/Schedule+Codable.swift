@@ -6,12 +6,12 @@ extension CodingUserInfoKey {
 /// The JSON form, documented in the README:
 /// `{"start", "end", "occurrences" | "weekly", "daysOfWeek", "daysToSkip", "times", "count", "asNeeded"}`.
 extension Schedule: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case start, end, occurrences, weekly, daysOfWeek, daysToSkip, times, count, asNeeded
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         let start: CalendarDay
         if let given = try c.decodeIfPresent(CalendarDay.self, forKey: .start) {
             start = given

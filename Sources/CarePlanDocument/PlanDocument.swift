@@ -19,7 +19,8 @@ public enum PlanDocument {
         return try decode(data, file: path, defaultStart: defaultStart)
     }
 
-    /// Decodes a plan from JSON `data`; `file` names it in errors. Only standard JSON is read.
+    /// Decodes a plan from JSON `data`; `file` names it in errors. Only standard JSON is read,
+    /// an unknown field is an error, and so is a number out of its range (``CodingUserInfoKey/strictDocument``).
     public static func decode(_ data: Data, file: String, defaultStart: CalendarDay) throws(PlanDocumentError) -> Plan {
         do {
             try JSONSyntax.check(data)
@@ -30,6 +31,7 @@ public enum PlanDocument {
         // A plan-level "start" is the default of its schedules; read it first.
         let planStart = (try? decoder.decode(PlanStart.self, from: data))?.start
         decoder.userInfo[.defaultScheduleStart] = planStart ?? defaultStart
+        decoder.userInfo[.strictDocument] = true
         do {
             return try decoder.decode(Plan.self, from: data)
         } catch let error as DecodingError {

@@ -44,7 +44,7 @@ public struct PlanDocumentError: Error, Hashable, Sendable, CustomStringConverti
         case .typeMismatch(let type, let context):
             self.init(
                 file: file, path: Self.jsonPath(context.codingPath),
-                message: "expected \(Self.jsonType(type))")
+                message: "expected \(Self.jsonType(type))" + Self.found(context.debugDescription))
         case .valueNotFound(let type, let context):
             self.init(
                 file: file, path: Self.jsonPath(context.codingPath),
@@ -62,10 +62,26 @@ public struct PlanDocumentError: Error, Hashable, Sendable, CustomStringConverti
         return "\(file): \(location): \(message)"
     }
 
+    /// `$.activities[2].title`; a name that is not an identifier in brackets: `$.routine.dosesPerDay["2"]`.
     static func jsonPath(_ codingPath: [any CodingKey]) -> String {
         codingPath.reduce("$") { path, key in
-            key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)"
+            if let index = key.intValue { return "\(path)[\(index)]" }
+            let name = key.stringValue
+            let isIdentifier = name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+                && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            return isIdentifier ? "\(path).\(name)" : "\(path)[\"\(name)\"]"
         }
+    }
+
+    /// `, found a string` from JSONDecoder's "Expected to decode Int but found a string instead."
+    private static func found(_ debugDescription: String) -> String {
+        guard let start = debugDescription.range(of: "but found "),
+              let end = debugDescription.range(of: " instead", range: start.upperBound..<debugDescription.endIndex)
+        else { return "" }
+        let found = debugDescription[start.upperBound..<end.lowerBound]
+        let known = ["a string": "a string", "number": "a number", "bool": "a boolean", "an array": "an array",
+                     "a dictionary": "an object", "null": "null"]
+        return known[String(found)].map { ", found \($0)" } ?? ""
     }
 
     private static func jsonType(_ type: Any.Type) -> String {
