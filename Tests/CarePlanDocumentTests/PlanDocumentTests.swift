@@ -52,7 +52,7 @@ struct PlanDocumentTests {
         (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"weekly": [1, 1, 1]}}]}"#,
          "$.activities[0].schedule", "a weekly schedule needs 7 counts"),
         (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"occurrences": "twice"}}]}"#,
-         "$.activities[0].schedule.occurrences", "expected a number"),
+         "$.activities[0].schedule.occurrences", #"expected a whole number from 1 to 96, found "twice""#),
         (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "tint": "gold", "schedule": {"occurrences": 1}}]}"#,
          "$.activities[0].tint", #"invalid tint colour "gold""#),
         (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"occurrences": 1, "start": "2026-02-30"}}]}"#,
