@@ -36,8 +36,10 @@ let package = Package(
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
         .target(name: "CarePlan"),
+        // Standard JSON (RFC 8259) only: the syntax check before Foundation's lenient parsers.
+        .target(name: "StrictJSON"),
         // The JSON care-plan document: decoding with path-aware errors and validation.
-        .target(name: "CarePlanDocument", dependencies: ["CarePlan"]),
+        .target(name: "CarePlanDocument", dependencies: ["CarePlan", "StrictJSON"]),
         // The wire protocol of Protocol/: framing, messages, version negotiation. No sockets.
         .target(
             name: "SyncProtocol",
@@ -79,7 +81,7 @@ let package = Package(
         .target(
             name: "CareFHIR",
             dependencies: [
-                "CarePlan", "CarePlanStore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "CarePlan", "CarePlanStore", "StrictJSON", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Languages")]
         ),

@@ -26,7 +26,7 @@ public struct FHIRClient: Sendable {
         var pages = 0
         while let url = next, pages < maximumPages {
             let data = try await get(url)
-            let page = try FHIRInput.parse(data)
+            let page = try FHIRInput.parse(data, document: url)
             input.orders += page.orders
             input.patients.merge(page.patients) { first, _ in first }
             next = try? JSONDecoder().decode(JSONValue.self, from: data)["link"]?.array?

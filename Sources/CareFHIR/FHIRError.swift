@@ -1,10 +1,11 @@
 import Foundation
+import StrictJSON
 
 /// Why FHIR input was refused, with the JSON path of the offending element where there is one
 /// (such as `Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.periodUnit`).
 public enum FHIRError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The input is not JSON.
-    case notJSON(String)
+    /// The input is not standard JSON: where it stops being JSON, and what was expected.
+    case notJSON(JSONSyntaxError)
     /// An element has the wrong type, a required one is missing, or a value is malformed.
     case invalid(path: String, String)
     /// A resource type CareSync does not import at this place.
@@ -13,15 +14,27 @@ public enum FHIRError: Error, Hashable, Sendable, CustomStringConvertible {
     case unsupported(path: String, String)
     /// A FHIR server answered with an error, or could not be reached.
     case server(url: String, String)
+    /// An error in the document read from a file or a server URL, which it names.
+    indirect case inDocument(String, FHIRError)
 
     public var description: String {
         switch self {
-        case .notJSON(let why): "not JSON: \(why)"
+        case .notJSON(let error): "\(error)"
         case .invalid(let path, let why): "\(path): \(why)"
         case .unsupportedResource(let path, let type):
             "\(path): a \(type) cannot be imported; use a Bundle, MedicationRequest (R4) or MedicationOrder (DSTU2)"
         case .unsupported(let path, let why): "\(path): unsupported: \(why)"
         case .server(let url, let why): "FHIR server \(url): \(why)"
+        case .inDocument(let document, let error): "\(document): \(error)"
+        }
+    }
+
+    /// This error as met in `document` (a file or URL); itself where there is none, or where
+    /// it names a document already (a server's own error names its URL).
+    func inDocument(_ document: String?) -> FHIRError {
+        switch (document, self) {
+        case (nil, _), (_, .inDocument), (_, .server): self
+        case (let document?, _): .inDocument(document, self)
         }
     }
 

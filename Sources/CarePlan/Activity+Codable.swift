@@ -1,12 +1,12 @@
 /// The JSON form used in care-plan documents and in the store, documented in the README.
 extension Activity: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, group, kind, title, text, instructions, tint, image, tags, resultResettable
         case result, userInfo, medication, schedule
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         do {
             try self.init(
                 identifier: try c.decode(String.self, forKey: .id),

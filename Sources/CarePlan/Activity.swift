@@ -80,7 +80,7 @@ public enum ActivityKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Where a medication activity came from: the order and the medication it names.
-public struct MedicationLink: Sendable, Hashable, Codable {
+public struct MedicationLink: Sendable, Hashable {
     /// A reference to the order, such as `MedicationRequest/123`.
     public var request: String
     /// The medication's code system and code, if it has one.
@@ -93,6 +93,19 @@ public struct MedicationLink: Sendable, Hashable, Codable {
         self.system = system
         self.code = code
         self.display = display
+    }
+}
+
+extension MedicationLink: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case request, system, code, display }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.fields(CodingKeys.self)
+        self.init(
+            request: try c.decode(String.self, forKey: .request),
+            system: try c.decodeIfPresent(String.self, forKey: .system),
+            code: try c.decodeIfPresent(String.self, forKey: .code),
+            display: try c.decodeIfPresent(String.self, forKey: .display))
     }
 }
 

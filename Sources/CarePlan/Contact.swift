@@ -63,12 +63,12 @@ public enum ContactError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Contact: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, kind, givenName, familyName, title, relation, phone, messagingNumber, email, monogram
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         do {
             try self.init(
                 identifier: try c.decode(String.self, forKey: .id),

@@ -2,28 +2,33 @@
 /// as `HH:MM`, each optional (the standard routine's time), and optionally `dayParts`
 /// (`{"afternoon": "16:00"}`), `dosesPerDay` (`{"2": ["09:00", "21:00"]}`) and `intervalStart`.
 extension DailyRoutine: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case wake, breakfast, lunch, dinner, bed, dayParts, dosesPerDay, intervalStart
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         let standard = DailyRoutine.standard
         var parts: [DayPart: TimeOfDay] = [:]
-        for (name, time) in try c.decodeIfPresent([String: TimeOfDay].self, forKey: .dayParts) ?? [:] {
+        let partNames = DayPart.allCases.filter { $0.rule.anchor != $0 }.map(\.rawValue)
+        let givenParts = try c.decodeIfPresent([String: TimeOfDay].self, forKey: .dayParts) ?? [:]
+        for (name, time) in givenParts.sorted(by: { $0.key < $1.key }) {
             guard let part = DayPart(rawValue: name), part.rule.anchor != part else {
-                let names = DayPart.allCases.filter { $0.rule.anchor != $0 }.map(\.rawValue)
-                throw DecodingError.dataCorruptedError(
-                    forKey: .dayParts, in: c,
-                    debugDescription: "unknown day part \"\(name)\": use one of \(names.joined(separator: ", "))")
+                let why = DayPart(rawValue: name) == nil
+                    ? "unknown day part; " + NameSuggestion.hint(for: name, among: partNames, kind: "day part")
+                    : "set the routine's own \"\(name)\" instead"
+                throw Self.error(at: c.codingPath + [CodingKeys.dayParts, AnyCodingKey(name)], why)
             }
             parts[part] = time
         }
         var doses: [Int: [TimeOfDay]] = [:]
-        for (count, times) in try c.decodeIfPresent([String: [TimeOfDay]].self, forKey: .dosesPerDay) ?? [:] {
-            guard let n = Int(count) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .dosesPerDay, in: c, debugDescription: "expected a number of doses, found \"\(count)\"")
+        let counts = 1...Schedule.maximumOccurrencesPerDay
+        let givenDoses = try c.decodeIfPresent([String: [TimeOfDay]].self, forKey: .dosesPerDay) ?? [:]
+        for (count, times) in givenDoses.sorted(by: { $0.key < $1.key }) {
+            guard let n = Int(count), counts.contains(n) else {
+                throw Self.error(
+                    at: c.codingPath + [CodingKeys.dosesPerDay, AnyCodingKey(count)],
+                    "expected a whole number of doses from 1 to \(counts.upperBound)")
             }
             doses[n] = times
         }
@@ -38,6 +43,10 @@ extension DailyRoutine: Codable {
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: error.description))
         }
+    }
+
+    private static func error(at path: [any CodingKey], _ message: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: path, debugDescription: message))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -56,10 +56,10 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Plan: Codable {
-    enum CodingKeys: String, CodingKey { case format, title, start, timeZone, routine, activities, contacts }
+    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, start, timeZone, routine, activities, contacts }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         let format = try c.decodeIfPresent(String.self, forKey: .format) ?? Plan.format
         guard format == Plan.format else {
             throw DecodingError.dataCorruptedError(

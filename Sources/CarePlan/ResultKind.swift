@@ -29,14 +29,15 @@ public enum ResultKind: Sendable, Hashable {
 }
 
 extension ResultKind: Codable {
-    enum CodingKeys: String, CodingKey { case type, min, max, minLabel, maxLabel, unit, components }
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, min, max, minLabel, maxLabel, unit, components }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         switch try c.decode(String.self, forKey: .type) {
         case "scale":
             self = .scale(
-                min: try c.decode(Int.self, forKey: .min), max: try c.decode(Int.self, forKey: .max),
+                min: try c.decode(WholeNumber<ScaleEnd>.self, forKey: .min).value,
+                max: try c.decode(WholeNumber<ScaleEnd>.self, forKey: .max).value,
                 minLabel: try c.decodeIfPresent(String.self, forKey: .minLabel),
                 maxLabel: try c.decodeIfPresent(String.self, forKey: .maxLabel))
         case "number":
@@ -51,6 +52,9 @@ extension ResultKind: Codable {
                 debugDescription: "unknown result type \"\(other)\": use scale, number, boolean or text")
         }
     }
+
+    /// The range of a scale's ends in a document.
+    enum ScaleEnd: WholeNumberRange { static let range = -DocumentNumber.largest...DocumentNumber.largest }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)

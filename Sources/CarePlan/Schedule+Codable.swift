@@ -6,12 +6,12 @@ extension CodingUserInfoKey {
 /// The JSON form, documented in the README:
 /// `{"start", "end", "occurrences" | "weekly", "daysOfWeek", "daysToSkip", "times", "count", "asNeeded"}`.
 extension Schedule: Codable {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case start, end, occurrences, weekly, daysOfWeek, daysToSkip, times, count, asNeeded
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         let start: CalendarDay
         if let given = try c.decodeIfPresent(CalendarDay.self, forKey: .start) {
             start = given
@@ -23,8 +23,8 @@ extension Schedule: Codable {
                 .init(codingPath: c.codingPath, debugDescription: "a schedule needs a start day"))
         }
         let times = try c.decodeIfPresent([TimeOfDay].self, forKey: .times) ?? []
-        let weekly = try c.decodeIfPresent([Int].self, forKey: .weekly)
-        let occurrences = try c.decodeIfPresent(Int.self, forKey: .occurrences)
+        let weekly = try c.decodeIfPresent([WholeNumber<OnAWeekday>].self, forKey: .weekly)?.map(\.value)
+        let occurrences = try c.decodeIfPresent(WholeNumber<PerDay>.self, forKey: .occurrences)?.value
         let weekdays = try c.decodeIfPresent([Weekday].self, forKey: .daysOfWeek).map(Set.init)
         let counts: [Int]
         if let weekly {
@@ -48,8 +48,8 @@ extension Schedule: Codable {
             counts = Weekday.allCases.map { weekdays?.contains($0) ?? true ? perDay : 0 }
         }
         let end = try c.decodeIfPresent(CalendarDay.self, forKey: .end)
-        let daysToSkip = try c.decodeIfPresent(Int.self, forKey: .daysToSkip) ?? 0
-        let totalCount = try c.decodeIfPresent(Int.self, forKey: .count)
+        let daysToSkip = try c.decodeIfPresent(WholeNumber<DaysToSkip>.self, forKey: .daysToSkip)?.value ?? 0
+        let totalCount = try c.decodeIfPresent(WholeNumber<TotalCount>.self, forKey: .count)?.value
         let asNeeded = try c.decodeIfPresent(Bool.self, forKey: .asNeeded) ?? false
         do throws(ScheduleError) {
             self = try Schedule(
@@ -60,6 +60,12 @@ extension Schedule: Codable {
                 .init(codingPath: c.codingPath, debugDescription: error.description))
         }
     }
+
+    /// The ranges of a document's numbers.
+    enum PerDay: WholeNumberRange { static let range = 1...Schedule.maximumOccurrencesPerDay }
+    enum OnAWeekday: WholeNumberRange { static let range = 0...Schedule.maximumOccurrencesPerDay }
+    enum DaysToSkip: WholeNumberRange { static let range = 0...DocumentNumber.largest }
+    enum TotalCount: WholeNumberRange { static let range = 1...DocumentNumber.largest }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)

@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import StrictJSON
 
 /// Reads care-plan documents (JSON, format `caresync-plan/1`, described in the README).
 public enum PlanDocument {
@@ -18,16 +19,21 @@ public enum PlanDocument {
         return try decode(data, file: path, defaultStart: defaultStart)
     }
 
-    /// Decodes a plan from JSON `data`; `file` names it in errors.
+    /// Decodes a plan from JSON `data`; `file` names it in errors. Only standard JSON is read,
+    /// an unknown field is an error, and so is a number out of its range (``CodingUserInfoKey/strictDocument``).
     public static func decode(_ data: Data, file: String, defaultStart: CalendarDay) throws(PlanDocumentError) -> Plan {
+        do {
+            try JSONSyntax.check(data)
+        } catch {
+            throw PlanDocumentError(file: file, syntaxError: error)
+        }
         let decoder = JSONDecoder()
         // A plan-level "start" is the default of its schedules; read it first.
         let planStart = (try? decoder.decode(PlanStart.self, from: data))?.start
         decoder.userInfo[.defaultScheduleStart] = planStart ?? defaultStart
+        decoder.userInfo[.strictDocument] = true
         do {
             return try decoder.decode(Plan.self, from: data)
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            throw PlanDocumentError(file: file, path: "$", message: "not valid JSON" + syntaxErrorLocation(data))
         } catch let error as DecodingError {
             throw PlanDocumentError(file: file, decodingError: error)
         } catch {
@@ -44,25 +50,6 @@ public enum PlanDocument {
 
     private struct PlanStart: Decodable {
         var start: CalendarDay?
-    }
-
-    /// Where JSONSerialization finds the syntax error, as `: <what> at line L, column C`.
-    private static func syntaxErrorLocation(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return ""
-        } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-            guard let range = detail.range(of: #"character (\d+)"#, options: .regularExpression),
-                  let offset = Int(detail[range].dropFirst("character ".count)) else {
-                return detail.isEmpty ? "" : ": " + detail
-            }
-            let before = data.prefix(offset)
-            let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-            let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            let what = detail[..<range.lowerBound].replacingOccurrences(of: " around ", with: "").lowercased()
-            return ": \(what) at line \(line), column \(column)"
-        }
     }
 
     private static func reason(_ error: any Error) -> String {

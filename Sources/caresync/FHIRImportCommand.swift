@@ -79,7 +79,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
             } catch {
                 throw UsageError(description: "cannot read \(file): \(error.localizedDescription)")
             }
-            return try FHIRInput.parse(data)
+            return try FHIRInput.parse(data, document: file)
         }
         return try await FHIRClient(base: server!).medicationOrders(patient: patient!, resource: resource)
     }

@@ -24,10 +24,37 @@ struct MalformedInputTests {
         request(dosages: [#"{"timing": \#(timing)}"#])
     }
 
-    @Test func notJSONAtAll() {
-        guard case .notJSON = error("{\"resourceType\": ") else {
-            Issue.record("expected notJSON")
-            return
+    @Test func notJSONNamesLineAndColumn() {
+        let cases = [
+            ("{\"resourceType\": ", "line 1, column 18: expected a JSON value, found the end of the file"),
+            // Foundation alone would accept these two.
+            ("{\"resourceType\": \"MedicationRequest\",\n \"id\": \"x\",\n}", #"line 2, column 11: trailing comma before "}""#),
+            (#"{"resourceType": "MedicationRequest", "id": "x", "id": "y"}"#, #"line 1, column 50: duplicate field "id""#),
+            ("<Bundle xmlns=\"http://hl7.org/fhir\"/>", #"line 1, column 1: expected a JSON value, found "<""#),
+        ]
+        for (json, message) in cases {
+            guard case .notJSON(let syntax) = error(json) else {
+                Issue.record("expected notJSON for \(json)")
+                continue
+            }
+            #expect(syntax.description == message)
+        }
+    }
+
+    @Test func errorsNameTheDocument() throws {
+        #expect(throws: FHIRError.inDocument("orders.json", .invalid(path: "$", "expected a FHIR resource with a resourceType"))) {
+            try FHIRInput.parse(Data("[1, 2]".utf8), document: "orders.json")
+        }
+        let broken = try #require(throws: FHIRError.self) { try FHIRInput.parse(Data("{,}".utf8), document: "orders.json") }
+        #expect(broken.description == #"orders.json: line 1, column 2: expected a field name in double quotes, found ",""#)
+        // Mapping errors too: they come up after reading, in the importer.
+        let input = try FHIRInput.parse(Data(bundle([timing(#"{"repeat": {"when": ["TEATIME"]}}"#)]).utf8), document: "https://fhir.example.org/MedicationRequest?patient=p1")
+        try withStore { store, _ in
+            #expect(throws: FHIRError.inDocument(
+                "https://fhir.example.org/MedicationRequest?patient=p1",
+                .unsupported(path: "Bundle.entry[0].resource.dosageInstruction[0].timing.repeat.when[0]", "event code \"TEATIME\""))) {
+                try FHIRImporter(mapper: try mapper(), device: "test").run(input, into: store)
+            }
         }
     }
 

@@ -84,9 +84,11 @@ struct DailyRoutineTests {
         let again = try JSONDecoder().decode(DailyRoutine.self, from: JSONEncoder().encode(routine))
         #expect(again == routine)
         for (bad, message) in [
-            (#"{"dayParts": {"teatime": "16:00"}}"#, "unknown day part \"teatime\""),
-            (#"{"dayParts": {"breakfast": "09:00"}}"#, "unknown day part \"breakfast\""),
-            (#"{"dosesPerDay": {"two": ["08:00"]}}"#, "expected a number of doses"),
+            (#"{"dayParts": {"teatime": "16:00"}}"#, "unknown day part; known day parts are earlyMorning, morning,"),
+            (#"{"dayParts": {"afternon": "16:00"}}"#, #"unknown day part; did you mean "afternoon"?"#),
+            (#"{"dayParts": {"breakfast": "09:00"}}"#, #"set the routine's own "breakfast" instead"#),
+            (#"{"dosesPerDay": {"two": ["08:00"]}}"#, "expected a whole number of doses from 1 to 96"),
+            (#"{"dosesPerDay": {"0": []}}"#, "expected a whole number of doses from 1 to 96"),
             (#"{"lunch": "07:00"}"#, "must follow the day from waking"),
             (#"{"bed": "25:00"}"#, "expected a time as HH:MM"),
         ] {

@@ -108,6 +108,41 @@ struct CareSyncCommandTests {
         #expect(try revision() == before)
     }
 
+    @Test func strictPlanDocumentsAreRefusedWithOneLine() throws {
+        let before = try revision()
+        let cases: [(String, String)] = [
+            ("{\n  \"title\": \"T\",\n  \"timeZone\": \"Europe/Vienna\",\n}\n", #"line 3, column 30: trailing comma before "}""#),
+            ("{\"title\": \"T\", // no comments\n\"timeZone\": \"UTC\"}", "line 1, column 16: comments are not allowed in JSON"),
+            (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"occurrences": 1, "daysofweek": ["monday"]}}]}"#,
+             #"$.activities[0].schedule.daysofweek: unknown field; did you mean "daysOfWeek"?"#),
+            (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"occurrences": 2.5}}]}"#,
+             "$.activities[0].schedule.occurrences: expected a whole number from 1 to 96, found 2.5"),
+            (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"occurrences": 1e30}}]}"#,
+             "$.activities[0].schedule.occurrences: expected a whole number from 1 to 96, found 1e30"),
+        ]
+        for (index, (json, message)) in cases.enumerated() {
+            let file = scratch.path("strict-\(index).json")
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try caresync.run("plan", "load", file)
+            #expect(result.status == 1)
+            #expect(result.stderr == "caresync: \(file): \(message)\n")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try revision() == before)
+    }
+
+    @Test func theMinimalPlanShownAsJSONLoadsBackUnchanged() throws {
+        let store = CareSyncCommand(store: scratch.path("minimal.sqlite"))
+        let load = try store.run("plan", "load", CareSyncCommand.example("minimal-plan.json"), "--effective", "2026-11-01")
+        #expect(load.status == 0, "\(load.stderr)")
+        let shown = try store.run("plan", "show", "--json")
+        let file = scratch.path("minimal-shown.json")
+        try shown.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try store.json(LoadReport.self, "plan", "load", file, "--json")
+        #expect(again.unchanged == ["lisinopril"])
+        #expect(again.added.isEmpty && again.updated.isEmpty && again.ended.isEmpty)
+    }
+
     @Test func eventsOverARange() throws {
         try caresync.run("complete", "mood", "--occurrence", "1", "--value", "5", "--date", "2026-11-24")
         let list = try caresync.json(EventList.self, "events", "mood", "--from", "2026-11-22", "--to", "2026-11-28", "--json")

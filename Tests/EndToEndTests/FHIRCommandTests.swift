@@ -48,7 +48,44 @@ struct FHIRCommandTests {
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let result = try caresync.run("fhir", "import", bad, "--time-zone", "Europe/Berlin")
         #expect(result.status == 1)
-        #expect(result.stderr == "caresync: MedicationRequest.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
+        #expect(result.stderr == "caresync: \(bad): MedicationRequest.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
+        #expect(try caresync.run("activities").stdout.isEmpty)
+    }
+
+    @Test func malformedJSONIsNamedByFileLineAndColumn() throws {
+        let cases = [
+            // Foundation alone would have read the trailing comma.
+            ("{\"resourceType\": \"Bundle\",\n \"entry\": [\n  {\"resource\": {\"resourceType\": \"Patient\"}},\n ]}", #"line 3, column 44: trailing comma before "]""#),
+            ("{\"resourceType\": \"MedicationRequest\", \"status\": 'active'}", #"line 1, column 49: expected a JSON value, found "'""#),
+            ("{\"resourceType\": \"MedicationRequest\"", #"line 1, column 37: expected "," or "}", found the end of the file"#),
+        ]
+        for (index, (json, message)) in cases.enumerated() {
+            let file = scratch.path("malformed-\(index).json")
+            try json.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try caresync.run("fhir", "import", file, "--time-zone", "Europe/Berlin")
+            #expect(result.status == 1)
+            #expect(result.stderr == "caresync: \(file): \(message)\n")
+        }
+        #expect(try caresync.run("activities").stdout.isEmpty)
+    }
+
+    @Test func aServerImportNamesThePageOfAMalformedOrder() throws {
+        // A sixth order, the second on the server's second page (entries 4 on), has an unknown unit.
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any])
+        var entries = try #require(document["entry"] as? [[String: Any]])
+        entries.append(["resource": [
+            "resourceType": "MedicationRequest", "id": "bad", "status": "active", "medicationCodeableConcept": ["text": "A"],
+            "dosageInstruction": [["timing": ["repeat": ["frequency": 1, "period": 1, "periodUnit": "fortnight"]]]],
+        ]])
+        document["entry"] = entries
+        let file = scratch.path("bad-bundle.json")
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: file))
+        let server = try FHIRTestServer(directory: scratch, bundle: file)
+        defer { server.stop() }
+        let result = try caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin")
+        #expect(result.status == 1)
+        #expect(result.stderr == "caresync: \(server.base)/MedicationRequest?patient=p1&page=2: "
+            + "Bundle.entry[3].resource.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
         #expect(try caresync.run("activities").stdout.isEmpty)
     }
 

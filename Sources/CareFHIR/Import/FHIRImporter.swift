@@ -33,7 +33,13 @@ public struct FHIRImporter: Sendable {
     @discardableResult
     public func run(_ input: FHIRInput, into store: CarePlanStore) throws -> FHIRImportReport {
         var report = FHIRImportReport()
-        let mapped = try input.orders.map { order throws(FHIRError) in try mapper.map(order) }
+        let mapped = try input.orders.map { order throws(FHIRError) -> MappedOrder in
+            do throws(FHIRError) {
+                return try mapper.map(order)
+            } catch {
+                throw error.inDocument(order.document)
+            }
+        }
         let earlier = Dictionary(grouping: try store.sources(system: OrderMapper.system), by: \.reference)
             .mapValues { $0.map(\.activityID) }
         var items: [SourcedActivity] = []

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// The medication orders of a FHIR JSON document (a Bundle or a single resource), with the
 /// patients it names. Medications referenced from orders are resolved while reading.
@@ -9,13 +10,29 @@ public struct FHIRInput: Sendable {
 
     public init() {}
 
-    /// Reads `data`; any element CareSync uses that is malformed fails the whole document.
-    public static func parse(_ data: Data) throws(FHIRError) -> FHIRInput {
+    /// Reads `data`, standard JSON only; any element CareSync uses that is malformed fails the
+    /// whole document. Elements it does not know are kept, as FHIR requires. Errors name
+    /// `document` (a file or URL), and so do those of mapping its orders.
+    public static func parse(_ data: Data, document: String? = nil) throws(FHIRError) -> FHIRInput {
+        do {
+            var input = try parse(data)
+            for index in input.orders.indices { input.orders[index].document = document }
+            return input
+        } catch {
+            throw error.inDocument(document)
+        }
+    }
+
+    private static func parse(_ data: Data) throws(FHIRError) -> FHIRInput {
         let root: JSONValue
         do {
+            try JSONSyntax.check(data)
             root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let error as JSONSyntaxError {
+            throw .notJSON(error)
         } catch {
-            throw .notJSON(String(describing: (error as? DecodingError).map(\.localizedDescription) ?? "\(error)"))
+            // Standard JSON that Foundation cannot read, such as a number beyond Decimal's range.
+            throw .invalid(path: "$", "cannot be read: \(error)")
         }
         guard let type = root["resourceType"]?.string else {
             throw .invalid(path: "$", "expected a FHIR resource with a resourceType")

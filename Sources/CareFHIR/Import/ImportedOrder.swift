@@ -24,6 +24,8 @@ public struct ImportedOrder: Sendable, Hashable {
     public var payload: Data
     /// Where the resource sits in the input, for messages.
     public var path: String
+    /// The file or URL the order was read from, for messages.
+    public var document: String?
 }
 
 extension ImportedOrder {
