@@ -89,7 +89,7 @@ struct PrimaryConnection {
             try await outbound.send(try helloAck(hello, version: version))
             return peer
         default:
-            throw ProtocolError.unexpected(Self.name(of: first), during: "before Hello")
+            throw ProtocolError.unexpected(first, "before Hello")
         }
     }
 
@@ -160,7 +160,7 @@ struct PrimaryConnection {
             case nil:
                 try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
             case .hello, .helloAck, .applicationContext, .completionReply, .reminder, .pairRequest, .pairAccept, .historyPage:
-                throw ProtocolError.unexpected(Self.name(of: envelope), during: "from a companion")
+                throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }
     }
@@ -220,9 +220,5 @@ struct PrimaryConnection {
         case .invalidResult: .invalidResult
         case .notPermitted: .notPermitted
         }
-    }
-
-    static func name(of envelope: Caresync_V1_Envelope) -> String {
-        envelope.body.map { String(describing: $0).prefix { $0 != "(" }.description } ?? "empty message"
     }
 }
