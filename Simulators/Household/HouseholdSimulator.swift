@@ -59,10 +59,8 @@ struct Follow: AsyncParsableCommand {
                 guard page.more, let last = page.entries.last else { break }
                 after = Int(last.revision)
             }
-        } catch let error as ProtocolError {
-            shell.output.showError(code: error.code.description, message: error.message)
         } catch {
-            shell.output.showError(code: "NOT_REACHABLE", message: "\(error)")
+            shell.output.showError(error, otherwise: "NOT_REACHABLE")
         }
     }
 }

@@ -82,6 +82,16 @@ public struct EventOutput: Sendable {
         write(["type": "error", "code": code, "message": message], text: "Error \(code): \(message)")
     }
 
+    /// A failure: a ``ProtocolError`` with its own code and message (the code once, not
+    /// repeated in the message), anything else under `code`.
+    public func showError(_ error: any Error, otherwise code: String) {
+        if let error = error as? ProtocolError {
+            showError(code: error.code.description, message: error.message)
+        } else {
+            showError(code: code, message: "\(error)")
+        }
+    }
+
     static func fields(_ item: ApplicationContext.Item) -> [String: Any] {
         [
             "activity": item.key.activityID, "day": item.key.day.description, "occurrence": item.key.occurrence,

@@ -39,7 +39,7 @@ public struct PairCommand<Role: SimulatorRole>: AsyncParsableCommand {
         do {
             output.showPaired(try await node.pair(code: code))
         } catch {
-            output.showError(code: (error as? ProtocolError)?.code.description ?? "PAIRING_FAILED", message: "\(error)")
+            output.showError(error, otherwise: "PAIRING_FAILED")
             throw ExitCode.failure
         }
     }

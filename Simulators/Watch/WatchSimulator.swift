@@ -59,7 +59,7 @@ struct Follow: AsyncParsableCommand {
         do {
             try await shell.node.snooze(key, minutes: minutes)
         } catch {
-            shell.output.showError(code: "NOT_REACHABLE", message: "\(error)")
+            shell.output.showError(error, otherwise: "NOT_REACHABLE")
         }
     }
 }

@@ -43,7 +43,10 @@ extension CompanionNode {
                 }
             })
             var frames = inbound.makeAsyncIterator()
-            switch try await frames.nextEnvelope()?.body {
+            guard let answer = try await frames.nextEnvelope() else {
+                throw ProtocolError(.notReachable, "the primary closed the connection while pairing")
+            }
+            switch answer.body {
             case .pairAccept(let accept):
                 guard accept.nodeID == primaryID, proof.isPrimary(accept.proof) else {
                     throw ProtocolError(.pairingFailed, "the primary could not prove that it knows the code: "
@@ -55,10 +58,8 @@ extension CompanionNode {
                     mayRecord: accept.mayRecord)
             case .error(let error):
                 throw ProtocolError(error.code, error.message)
-            case nil:
-                throw ProtocolError(.notReachable, "the primary closed the connection while pairing")
-            case .some(let other):
-                throw ProtocolError.unexpected(String(describing: other).prefix { $0 != "(" }.description, during: "instead of PairAccept")
+            default:
+                throw ProtocolError.unexpected(answer, "instead of PairAccept")
             }
         }
     }

@@ -134,7 +134,7 @@ struct CompanionSession: Sendable {
             }
             return ack
         case .error(let error): throw Refusal(code: error.code, message: error.message)
-        default: throw ProtocolError.unexpected("\(PrimaryConnection.name(of: answer))", during: "instead of HelloAck")
+        default: throw ProtocolError.unexpected(answer, "instead of HelloAck")
         }
     }
 
@@ -166,7 +166,7 @@ struct CompanionSession: Sendable {
             case .pong, .ping, nil:
                 continue
             case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest:
-                throw ProtocolError.unexpected(PrimaryConnection.name(of: envelope), during: "from the primary")
+                throw ProtocolError.unexpected(envelope, "from the primary")
             }
         }
         return End(reason: "the primary closed the connection", wasEstablished: true)

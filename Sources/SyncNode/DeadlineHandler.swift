@@ -81,7 +81,7 @@ final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let frame = try? Frame.encode(error.envelope(), allocator: context.channel.allocator) {
             context.writeAndFlush(NIOAny(frame), promise: nil)
         }
-        context.close(promise: nil)
+        context.closeAfterWrites()
     }
 
     private static func seconds(_ amount: TimeAmount) -> String {

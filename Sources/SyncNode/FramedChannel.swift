@@ -12,13 +12,27 @@ extension FramedChannel {
         _ channel: Channel, tls: (() throws -> [any ChannelHandler])?, maximumFrameBytes: Int, deadlines: ConnectionDeadlines
     ) -> EventLoopFuture<FramedChannel> {
         channel.eventLoop.makeCompletedFuture {
-            if let tls { try channel.pipeline.syncOperations.addHandlers(try tls()) }
+            if let tls { try channel.pipeline.syncOperations.addHandlers(try tls() + [TLSEndOfStream()]) }
             try channel.pipeline.syncOperations.addHandlers([
                 ByteToMessageHandler(FrameDecoder(maximumBytes: maximumFrameBytes)),
                 DeadlineHandler(deadlines),
             ])
             return try FramedChannel(wrappingChannelSynchronously: channel)
         }
+    }
+}
+
+extension ChannelOutboundInvoker {
+    /// Closes the connection once what has been written so far is sent, as Protocol/README.md
+    /// describes (section 3, "Ending a connection"): first only the sending side (the TLS
+    /// close_notify, then the TCP FIN once the writes are flushed), so the peer reads the
+    /// last frame; the socket is then released as soon as the peer's data ends too (its
+    /// close_notify or FIN, which NIO turns into a full close once both directions are shut).
+    /// The full close asked for right after bounds the wait for a peer that never closes:
+    /// NIOSSL gives up waiting for its close_notify after 5 s.
+    func closeAfterWrites() {
+        close(mode: .output, promise: nil)
+        close(mode: .all, promise: nil)
     }
 }
 
@@ -30,7 +44,9 @@ extension NIOAsyncChannelOutboundWriter<ByteBuffer> {
 }
 
 extension NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator {
-    /// The next envelope, or `nil` when the peer has closed.
+    /// The next envelope, or `nil` when the peer's data has ended (its close_notify, or a
+    /// TCP close without one: ``TLSEndOfStream``). A frame that breaks the protocol throws
+    /// its ``ProtocolError``; a failed transport (a reset, a failed TLS handshake) its own error.
     mutating func nextEnvelope() async throws -> Caresync_V1_Envelope? {
         guard let payload = try await next() else { return nil }
         return try Frame.decode(payload)

@@ -25,20 +25,24 @@ struct PrimaryConnection {
     /// What a revoked device hears before its connection closes.
     static let revoked = ProtocolError(.notPaired, "this device was revoked on the primary")
 
+    /// Serves the connection until it ends. Every way out closes it after the last frame
+    /// (``ChannelOutboundInvoker/closeAfterWrites()``): a refusal is read before the close,
+    /// and the socket goes as soon as the peer closes too.
     func serve() async {
         try? await channel.executeThenClose { inbound, outbound in
+            defer { channel.channel.closeAfterWrites() }
             var frames = inbound.makeAsyncIterator()
             do {
                 guard let peer = try await handshake(&frames, outbound) else { return }
                 let close: ConnectionRegistry.Close = { [channel] envelope in
                     try? await outbound.send(envelope)
-                    try? await channel.channel.close()
+                    channel.channel.closeAfterWrites()
                 }
                 // A connection made while the primary shuts down is told so at once.
                 let send: ConnectionRegistry.Send = { envelope in try? await outbound.send(envelope) }
                 guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
                 else {
-                    await close(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } })
+                    try? await outbound.send(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } })
                     return
                 }
                 try? node.store.recordSeen(peer.nodeID)
@@ -50,34 +54,36 @@ struct PrimaryConnection {
                 guard try node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        // Contexts stop only when the connection cannot carry them: close it,
+                        // Contexts stop only when the connection cannot carry them, or when
+                        // the connection ends (cancelled). A failure closes the connection,
                         // so the companion reconnects rather than wait for contexts that never come.
                         do {
                             try await sendContexts(to: peer, outbound)
                         } catch {
-                            let reason = (error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")
-                            try? await outbound.send(reason.envelope())
+                            guard !Task.isCancelled else { return }
+                            await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")).envelope())
                         }
-                        try? await channel.channel.close()
                     }
                     defer { group.cancelAll() }
                     try await receive(&frames, from: peer, outbound)
                 }
             } catch let error as ProtocolError {
                 try? await outbound.send(error.envelope())
-            } catch is CancellationError {
-                return
-            } catch {
+            } catch let error as CarePlanStoreError {
                 try? await outbound.send(ProtocolError(.internal, "the primary failed: \(error)").envelope())
+            } catch {
+                // The transport failed (a reset, a failed TLS handshake), or the task was
+                // cancelled: nothing can be answered.
             }
         }
     }
 
-    /// The Hello and HelloAck, or a pairing (which ends the connection: `nil`).
+    /// The Hello and HelloAck; `nil` after a pairing (which ends the connection), or when
+    /// the peer closes before its first frame (a pairing probe, say): a silent close.
     private func handshake(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws -> Peer? {
-        guard let first = try await frames.nextEnvelope() else { throw CancellationError() }
+        guard let first = try await frames.nextEnvelope() else { return nil }
         switch first.body {
         case .pairRequest(let request):
             let fingerprint = try certificate?.value ?? Self.fingerprintWithoutTLS()
@@ -89,7 +95,7 @@ struct PrimaryConnection {
             try await outbound.send(try helloAck(hello, version: version))
             return peer
         default:
-            throw ProtocolError.unexpected(Self.name(of: first), during: "before Hello")
+            throw ProtocolError.unexpected(first, "before Hello")
         }
     }
 
@@ -160,7 +166,7 @@ struct PrimaryConnection {
             case nil:
                 try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
             case .hello, .helloAck, .applicationContext, .completionReply, .reminder, .pairRequest, .pairAccept, .historyPage:
-                throw ProtocolError.unexpected(Self.name(of: envelope), during: "from a companion")
+                throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }
     }
@@ -220,9 +226,5 @@ struct PrimaryConnection {
         case .invalidResult: .invalidResult
         case .notPermitted: .notPermitted
         }
-    }
-
-    static func name(of envelope: Caresync_V1_Envelope) -> String {
-        envelope.body.map { String(describing: $0).prefix { $0 != "(" }.description } ?? "empty message"
     }
 }

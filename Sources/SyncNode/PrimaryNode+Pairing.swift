@@ -8,17 +8,19 @@ extension PrimaryNode {
     /// Judges a PairRequest from the device whose certificate has `fingerprint`: a
     /// PairAccept carrying the primary's own proof, or an Error PAIRING_FAILED.
     ///
-    /// At most ``PrimaryConfiguration/pairingAttemptsPerMinute`` attempts are judged. The proof is checked
-    /// against every code the store may still recognize, off the store's write lock (each
-    /// check costs a scrypt derivation); the store then decides,
-    /// in one transaction, whether the matched code is open and counts a failure if not.
+    /// A request without a common version or with a role that cannot pair is refused
+    /// first, at no cost. Of the others, at most ``PrimaryConfiguration/pairingAttemptsPerMinute``
+    /// are judged (``PairingThrottle``). The proof is checked against every code the store
+    /// may still recognize, off the store's write lock (each check costs a scrypt
+    /// derivation); the store then decides, in one transaction, whether the matched code is
+    /// open and counts a failure if not.
     func pair(_ request: Caresync_V1_PairRequest, from fingerprint: String) async throws -> Caresync_V1_Envelope {
         let version = try ProtocolVersion.negotiate(offered: request.protocolVersions)
-        guard pairingThrottle.admit(at: configuration.now()) else {
-            throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
-        }
         guard let role = DeviceRole(wire: request.role) else {
             throw ProtocolError(.notPermitted, "a node with role \(request.role) cannot pair with a primary")
+        }
+        guard pairingThrottle.admit(at: configuration.now()) else {
+            throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
         }
         var matched: (id: Int, proof: PairingProof)?
         for candidate in try store.pairingCandidates() {
@@ -53,7 +55,10 @@ extension PrimaryNode {
     }
 }
 
-/// Bounds the pairing attempts the primary judges, since each costs it scrypt derivations.
+/// Bounds the pairing attempts the primary judges, since each costs it scrypt derivations:
+/// a sliding window of 60 s on the primary's clock. An attempt is judged if fewer than
+/// `limit` were judged in the 60 s before it; one refused here does not count, so a flood
+/// delays honest pairing by at most a minute after it stops.
 final class PairingThrottle: Sendable {
     /// Attempts judged per minute, whatever their source.
     let limit: Int

@@ -85,6 +85,7 @@ public final class PrimaryNode: Sendable {
     /// A reminder reaches every connected watch and the primary's own listener.
     private func deliver(_ reminder: Reminder) async {
         onReminder(reminder)
+        let text = reminderText(for: reminder.key)
         await connections.broadcast(.with {
             $0.reminder = .with {
                 $0.reminderID = reminder.key.description
@@ -94,8 +95,16 @@ public final class PrimaryNode: Sendable {
                 $0.title = reminder.title
                 $0.timeOfDay = reminder.time.description
                 $0.dueAtMs = reminder.dueAt.millisecondsSince1970
+                $0.text = text
             }
         }, to: .watch)
+    }
+
+    /// What a watch shows for a reminder: the activity's text as the version governing the
+    /// event's day has it, else its instructions, else nothing (the watch shows the title).
+    private func reminderText(for key: EventKey) -> String {
+        guard let activity = try? store.event(key).activity else { return "" }
+        return activity.text ?? activity.instructions ?? ""
     }
 
     /// A watch's "snooze": no answer when done, an Error when it cannot be.

@@ -70,3 +70,17 @@ struct TLSTransport: Sendable {
         }
     }
 }
+
+/// Treats a TCP close without a TLS close_notify as an ordinary end of stream, as the
+/// protocol does: NIOSSL reports it as an `uncleanShutdown` error, which would end the
+/// inbound stream as a failure (the primary answered it with `INTERNAL`) and before the
+/// frame decoder could report a frame cut short (`MALFORMED_FRAME`). Sits right after the
+/// TLS handler; the end of input itself still passes on.
+final class TLSEndOfStream: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case .uncleanShutdown = error as? NIOSSLError { return }
+        context.fireErrorCaught(error)
+    }
+}

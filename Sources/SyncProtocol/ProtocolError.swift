@@ -37,12 +37,56 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         ProtocolError(.payloadTooLarge, "frame of \(announced) bytes announced; the limit is \(limit) bytes")
     }
 
+    /// `MALFORMED_FRAME` with `detail` as the whole message: the code already says what
+    /// kind of failure it is.
     public static func malformed(_ detail: String) -> ProtocolError {
-        ProtocolError(.malformedFrame, "malformed frame: \(detail)")
+        ProtocolError(.malformedFrame, detail)
     }
 
-    public static func unexpected(_ what: String, during phase: String) -> ProtocolError {
-        ProtocolError(.protocolViolation, "unexpected \(what) \(phase)")
+    /// `PROTOCOL_VIOLATION`, "unexpected X PHASE", X naming the envelope's body as the
+    /// schema does (``Caresync_V1_Envelope/bodyName``).
+    public static func unexpected(_ envelope: Caresync_V1_Envelope, _ phase: String) -> ProtocolError {
+        ProtocolError(.protocolViolation, "unexpected \(envelope.bodyName) \(phase)")
+    }
+}
+
+extension Caresync_V1_Envelope {
+    /// The body's field name in the schema (`hello`, `pair_request`, …), or `empty message`
+    /// for an Envelope without one (or with a body this version does not know).
+    public var bodyName: String {
+        switch body {
+        case .hello: "hello"
+        case .helloAck: "hello_ack"
+        case .applicationContext: "application_context"
+        case .completion: "completion"
+        case .completionReply: "completion_reply"
+        case .reminder: "reminder"
+        case .ping: "ping"
+        case .pong: "pong"
+        case .goodbye: "goodbye"
+        case .error: "error"
+        case .snoozeReminder: "snooze_reminder"
+        case .pairRequest: "pair_request"
+        case .pairAccept: "pair_accept"
+        case .historyRequest: "history_request"
+        case .historyPage: "history_page"
+        case nil: "empty message"
+        }
+    }
+}
+
+extension Caresync_V1_Role: CustomStringConvertible {
+    /// The role as messages name it: `watch`, `widget`, `household`, `primary`,
+    /// `unspecified`, or `role N` for a number this version does not know.
+    public var description: String {
+        switch self {
+        case .unspecified: "unspecified"
+        case .primary: "primary"
+        case .watch: "watch"
+        case .widget: "widget"
+        case .household: "household"
+        case .UNRECOGNIZED(let n): "role \(n)"
+        }
     }
 }
 

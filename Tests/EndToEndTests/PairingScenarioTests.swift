@@ -54,6 +54,22 @@ import Testing
         #expect(try caresync.run("devices", "revoke", "ffff").stderr.contains("no paired device"))
     }
 
+    /// A refused pairing's JSON line names the code once, in `code`, and the primary's
+    /// message as it is in `message`.
+    @Test func aPairingErrorNamesItsCodeOnce() throws {
+        let caresync = try exampleStore(in: scratch)
+        let primary = try PrimaryProcess(store: caresync.store)
+        let code = try #require(WatchProcess.object(try caresync.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
+        let wrong = code == "ZZZZ-ZZZZ" ? "YYYY-YYYY" : "ZZZZ-ZZZZ"
+        let pairing = try CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
+            ["pair", wrong, "--connect", primary.endpoint, "--state-dir", scratch.path("watch"), "--json"])
+        #expect(pairing.status == 1)
+        let error = try #require(pairing.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "error" })
+        #expect(error["code"] as? String == "PAIRING_FAILED")
+        #expect(error["message"] as? String == "wrong pairing code (4 attempts left)")
+    }
+
     @Test func aReadOnlyHouseholdDeviceReadsTheHistoryButCannotRecord() throws {
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store)

@@ -45,8 +45,8 @@ import Testing
         let reminders = try watch.waitFor("reminder", count: 2, timeout: 30)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
-        // The primary's log has them too.
-        let logged = primary.output.filter { $0.contains("\"event\":\"reminder\"") }
+        // The primary's log has them too (its lines may reach us after the watch's).
+        let logged = primary.waitForLines(count: 2, timeout: 10) { $0.contains("\"event\":\"reminder\"") } ?? []
         #expect(logged.count == 2)
         // Due at 08:00 UTC today, in the one JSON form of an instant.
         #expect(logged.allSatisfy { $0.contains("\"dueAt\":\"\(today)T08:00:00.000Z\"") }, "\(logged)")

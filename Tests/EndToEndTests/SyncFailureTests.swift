@@ -144,11 +144,7 @@ import Testing
 
     /// The first whole frame in `bytes`, decoded.
     static func firstFrame(_ bytes: [UInt8]) throws -> Caresync_V1_Envelope? {
-        var buffer = ByteBuffer(bytes: bytes)
-        guard let length = buffer.readInteger(as: UInt32.self), let payload = buffer.readSlice(length: Int(length)) else {
-            return nil
-        }
-        return try Frame.decode(payload)
+        try TLSPeer.frames(in: bytes).first
     }
 }
 

@@ -7,11 +7,13 @@ final class PrimaryProcess {
     let port: Int
 
     /// Starts a primary on `store` (a free port unless one is given) and waits until it
-    /// listens. It advertises itself on the network only if given a `name`.
-    init(store: String, port: Int = 0, name: String? = nil) throws {
+    /// listens. It advertises itself on the network only if given a `name`; its clock
+    /// starts at `clockStart` (ISO 8601) if given.
+    init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil) throws {
         let advertising = name.map { ["--name", $0] } ?? ["--no-advertise"]
+        let clock = clockStart.map { ["--clock-start", $0] } ?? []
         process = try RunningProcess(
-            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising)
+            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock)
         guard let line = process.waitForLine(where: { $0.contains("\"listening\"") }),
               let listening = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let bound = listening["port"] as? Int

@@ -4,6 +4,7 @@ import NIOPosix
 import NIOSSL
 import NodeIdentity
 import Synchronization
+import SyncProtocol
 
 /// A TLS 1.3 client on loopback that presents `identity` and then sends bytes no
 /// well-behaved companion would, to test the primary inside the encryption.
@@ -36,6 +37,20 @@ final class TLSPeer {
         }
     }
 
+    /// Below TLS: ends the TCP sending side on ``RaggedClose`` without a TLS close_notify.
+    private final class TCPCloser: ChannelOutboundHandler, Sendable {
+        typealias OutboundIn = Any
+        struct RaggedClose {}
+
+        func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+            if event is RaggedClose {
+                context.close(mode: .output, promise: promise)
+            } else {
+                context.triggerUserOutboundEvent(event, promise: promise)
+            }
+        }
+    }
+
     init(port: Int, identity: NodeIdentity) throws {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv13
@@ -52,7 +67,7 @@ final class TLSPeer {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([
-                        try NIOSSLClientHandler(context: context, serverHostname: nil), received,
+                        TCPCloser(), try NIOSSLClientHandler(context: context, serverHostname: nil), received,
                     ])
                 }
             }
@@ -63,9 +78,55 @@ final class TLSPeer {
         try channel.writeAndFlush(ByteBuffer(bytes: bytes)).wait()
     }
 
+    /// The local port, which the primary sees as the peer's.
+    var localPort: Int { channel.localAddress?.port ?? 0 }
+
+    /// Sends one envelope as a frame.
+    func send(_ envelope: Caresync_V1_Envelope) throws {
+        try send(Array(try Frame.encode(envelope).readableBytesView))
+    }
+
     /// Ends the sending side (TLS close_notify, then the TCP half-close).
     func shutdownWrite() {
         try? channel.close(mode: .output).wait()
+    }
+
+    /// Ends the TCP sending side without a TLS close_notify, as a peer that crashes or
+    /// closes its socket carelessly does; what the primary sends can still be read.
+    func shutdownWriteWithoutCloseNotify() {
+        try? channel.triggerUserOutboundEvent(TCPCloser.RaggedClose()).wait()
+    }
+
+    /// Closes the connection (TLS close_notify, then TCP close) and waits until it is closed.
+    func close() {
+        try? channel.close().wait()
+    }
+
+    /// Every whole frame received so far, decoded.
+    var frames: [Caresync_V1_Envelope] {
+        get throws { try Self.frames(in: received.state.withLock { $0.bytes }) }
+    }
+
+    /// Waits until a frame that satisfies `predicate` has arrived, or `timeout` passes.
+    func waitForFrame(timeout: TimeInterval = 10, where predicate: (Caresync_V1_Envelope) -> Bool) throws -> Caresync_V1_Envelope? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let frame = try frames.first(where: predicate) { return frame }
+            usleep(20_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// The whole frames at the start of `bytes`, decoded.
+    static func frames(in bytes: [UInt8]) throws -> [Caresync_V1_Envelope] {
+        var buffer = ByteBuffer(bytes: bytes)
+        var frames: [Caresync_V1_Envelope] = []
+        while let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self),
+              let payload = buffer.getSlice(at: buffer.readerIndex + 4, length: Int(length)) {
+            frames.append(try Frame.decode(payload))
+            buffer.moveReaderIndex(forwardBy: 4 + Int(length))
+        }
+        return frames
     }
 
     /// Stops reading, so that what the primary sends piles up in its own buffers.
