@@ -26,6 +26,10 @@ public final class CompanionNode: Sendable {
     /// Final results, by message id, for callers of `complete`.
     let results = Waiters<CompletionResult>()
     let session = Mutex<SessionHandle?>(nil)
+    /// Completions whose answer was reported but which are still in the outbox: a connection
+    /// lost before their removal sends them again, and the stored answer that comes back
+    /// must not be reported twice.
+    let reportedAnswers = Mutex<Set<String>>([])
     /// TLS with the node's identity, unless measuring without it.
     let tls: TLSTransport?
     private let stopped = Mutex(false)

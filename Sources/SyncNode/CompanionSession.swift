@@ -210,10 +210,13 @@ struct CompanionSession: Sendable {
             }
             retry = 0
             // The caller hears at once; removing it from the outbox may follow, since a
-            // resent message id only gets its stored answer again.
+            // resent message id only gets its stored answer again, which is reported once.
             node.results.resolve(completion.messageID, result)
-            node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
+            if node.reportedAnswers.withLock({ $0.insert(completion.messageID).inserted }) {
+                node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
+            }
             try await node.state.remove(completion.messageID)
+            node.reportedAnswers.withLock { _ = $0.remove(completion.messageID) }
         }
         return End(reason: "stopped", wasEstablished: true)
     }

@@ -30,7 +30,7 @@ struct FaultCampaignTests {
     }
 
     struct Partition: Decodable {
-        var rounds, faultsHit, completionsSent, acknowledged, lost, duplicated, notConverged, broken: Int
+        var rounds, faultsHit, completionsSent, acknowledged, lost, duplicated, acknowledgedTwice, notConverged, broken: Int
     }
 
     /// Connections cut, held and refused at random points: the watches converge on the
@@ -40,7 +40,7 @@ struct FaultCampaignTests {
         #expect(figures.rounds == 12)
         #expect(figures.faultsHit > 0)
         #expect(figures.acknowledged == figures.completionsSent)
-        #expect(figures.lost == 0 && figures.duplicated == 0 && figures.notConverged == 0)
+        #expect(figures.lost == 0 && figures.duplicated == 0 && figures.acknowledgedTwice == 0 && figures.notConverged == 0)
         #expect(figures.broken == 0)
     }
 }
