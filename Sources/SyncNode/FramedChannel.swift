@@ -43,6 +43,20 @@ extension NIOAsyncChannelOutboundWriter<ByteBuffer> {
     }
 }
 
+extension Channel {
+    /// Frames and writes one envelope without waiting for the peer to read it (the bytes wait
+    /// in the channel's buffer instead; the callers send one envelope at a time, rarely), then
+    /// closes the channel if asked, as ``closeAfterWrites()`` does. The outbound writer's frames are whole buffers, so this one
+    /// never lands inside another.
+    func writeUnwaited(_ envelope: Caresync_V1_Envelope, thenClose: Bool) {
+        guard let frame = try? Frame.encode(envelope, allocator: allocator) else { return }
+        eventLoop.execute {
+            self.writeAndFlush(frame, promise: nil)
+            if thenClose { self.closeAfterWrites() }
+        }
+    }
+}
+
 extension NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator {
     /// The next envelope, or `nil` when the peer's data has ended (its close_notify, or a
     /// TCP close without one: ``TLSEndOfStream``). A frame that breaks the protocol throws

@@ -34,12 +34,14 @@ struct PrimaryConnection {
             var frames = inbound.makeAsyncIterator()
             do {
                 guard let peer = try await handshake(&frames, outbound) else { return }
-                let close: ConnectionRegistry.Close = { [channel] envelope in
-                    try? await outbound.send(envelope)
-                    channel.channel.closeAfterWrites()
-                }
+                // Envelopes from outside this connection (a revocation, a reminder, Goodbye) go
+                // straight into the channel: the outbound writer would wait while a peer that
+                // stopped reading has full buffers, and so hold up the revocation that follows
+                // the change log (every companion's contexts), the reminders of every watch, or
+                // the shutdown, until the idle deadline closed the stalled peer.
+                let close: ConnectionRegistry.Close = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: true) }
+                let send: ConnectionRegistry.Send = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: false) }
                 // A connection made while the primary shuts down is told so at once.
-                let send: ConnectionRegistry.Send = { envelope in try? await outbound.send(envelope) }
                 guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
                 else {
                     try? await outbound.send(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } })

@@ -174,32 +174,9 @@ import Testing
     /// A companion that completes its handshake and then never reads: the primary keeps
     /// at most a context or two for it while another watch goes on as usual.
     @Test func aCompanionThatStopsReadingDelaysNobody() throws {
-        // 60 activities with long instructions make each context about 300 KB.
-        let activities = (0..<60).map { n in
-            #"{"id": "a\#(n)", "kind": "intervention", "title": "Activity \#(n)", "instructions": "\#(String(repeating: "x", count: 4000))", "schedule": {"occurrences": 1}}"#
-        }
-        let plan = scratch.path("big-plan.json")
-        try #"{"title": "Big", "timeZone": "UTC", "start": "2026-01-01", "activities": [\#(activities.joined(separator: ","))]}"#
-            .write(toFile: plan, atomically: true, encoding: .utf8)
-        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        #expect(try caresync.run("plan", "load", plan).status == 0)
+        let caresync = try storeWithBigContexts()
         let primary = try PrimaryProcess(store: caresync.store)
-
-        // A paired widget's identity, used by a peer that stops reading after its HelloAck.
-        let widgetState = scratch.path("stalled-widget")
-        try pairSimulator("widget-sim", role: "widget", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: widgetState)
-        let identity = try NodeIdentity.loadOrCreate(in: widgetState, name: "unused")
-        let stalled = try TLSPeer(port: primary.port, identity: identity)
-        let hello = try Frame.encode(.with {
-            $0.hello = .with {
-                $0.protocolVersions = [1]
-                $0.nodeID = identity.fingerprint
-                $0.role = .widget
-            }
-        })
-        try stalled.send(Array(hello.readableBytesView))
-        #expect(stalled.waitForBytes(4, timeout: 10), "no HelloAck")
-        try stalled.stopReading()
+        let (stalled, _) = try stalledPeer(role: "widget", port: primary.port, store: caresync.store)
         let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
         let before = try residentMemory(of: primary.process.processIdentifier)
@@ -210,6 +187,99 @@ import Testing
         let after = try residentMemory(of: primary.process.processIdentifier)
         // 60 contexts of ~300 KB queued for the stalled peer would be ~18 MB.
         #expect(after - before < 12 << 20, "the primary grew by \(after - before) bytes")
+        withExtendedLifetime(stalled) {}
+    }
+
+    /// Revoking a companion that stopped reading, with the primary's buffers toward it full:
+    /// it is cut at once, and the others go on receiving contexts. (The revocation's last word
+    /// used to wait for the stalled peer to read, and with it the primary's following of the
+    /// change log: no companion received a context until the idle deadline, 45 s later, closed
+    /// the stalled connection.)
+    @Test func revokingACompanionThatStoppedReadingDelaysNobody() throws {
+        let caresync = try storeWithBigContexts()
+        let primary = try PrimaryProcess(store: caresync.store)
+        let (stalled, identity) = try stalledPeer(role: "watch", port: primary.port, store: caresync.store)
+        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        try watch.waitFor("context")
+        // 30 contexts of ~300 KB: more than the kernel's buffers and the primary's write buffer hold.
+        for n in 0..<30 { watch.send("complete a\(n) 0") }
+        let replies = try watch.waitFor("reply", count: 30, timeout: 90) { $0["status"] as? String == "accepted" }
+        let filled = try #require(replies.compactMap { $0["revision"] as? Int }.max())
+        try watch.waitFor("context", timeout: 30) { ($0["revision"] as? Int ?? 0) >= filled }
+
+        let revoke = try caresync.run("devices", "revoke", identity.fingerprint)
+        #expect(revoke.status == 0, "\(revoke.stderr)")
+        watch.send("complete a40 0")
+        let reply = try watch.waitFor("reply", count: 31, timeout: 30) { $0["status"] as? String == "accepted" }.last
+        let revision = try #require(reply?["revision"] as? Int)
+        // Well before the stalled peer's idle deadline (45 s) could have released anything.
+        try watch.waitFor("context", timeout: 20) { ($0["revision"] as? Int ?? 0) >= revision }
+        #expect(watch.messages("disconnected").isEmpty)
+        withExtendedLifetime(stalled) {}
+    }
+
+    /// Reminders while a watch has stopped reading: the others get every one of them. (The
+    /// reminder scheduler used to wait for each reminder to reach every watch, so the first one
+    /// for the stalled watch held up all later ones until its idle deadline, 45 s later.)
+    @Test func aWatchThatStoppedReadingDelaysNobodysReminders() throws {
+        let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        let caresync = try storeWithBigContexts(start: today, extra: [
+            #"{"id": "dose", "kind": "intervention", "title": "Dose", "schedule": {"times": ["08:00"]}}"#,
+            #"{"id": "vitamin", "kind": "intervention", "title": "Vitamin", "schedule": {"times": ["08:00"]}}"#,
+        ])
+        // Two reminders fall due at 08:00, 30 s after the primary starts.
+        let started = Date()
+        let primary = try RunningProcess(CareSyncCommand.executable, [
+            "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store, "--clock-start", "\(today)T07:59:30Z",
+        ])
+        defer { primary.stop() }
+        let listening = try #require(primary.waitForLine { $0.contains("\"listening\"") })
+        let port = try #require((try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])?["port"] as? Int)
+        let (stalled, _) = try stalledPeer(role: "watch", port: port, store: caresync.store)
+        let watch = try WatchProcess(endpoint: "127.0.0.1:\(port)", stateDir: scratch.path("watch"), store: caresync.store)
+        try watch.waitFor("context")
+        // Fill the buffers toward the stalled watch before 08:00.
+        for n in 0..<30 { watch.send("complete a\(n) 0") }
+        try watch.waitFor("reply", count: 30, timeout: 60) { $0["status"] as? String == "accepted" }
+        // Both by 08:00:15; the second used to come after the stalled watch's idle deadline (its
+        // Hello + 45 s, then NIOSSL's 5 s for a close_notify), 08:00:20 or later.
+        let reminders = try watch.waitFor("reminder", count: 2, timeout: max(1, 45 - Date().timeIntervalSince(started)))
+        #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
+        #expect(primary.output.filter { $0.contains("\"event\":\"reminder\"") }.count == 2)
+        withExtendedLifetime(stalled) {}
+    }
+
+    /// A store whose plan makes each context about 300 KB: 60 activities with long instructions
+    /// (and the `extra` ones), from `start`.
+    func storeWithBigContexts(start: String = "2026-01-01", extra: [String] = []) throws -> CareSyncCommand {
+        let activities = (0..<60).map { n in
+            #"{"id": "a\#(n)", "kind": "intervention", "title": "Activity \#(n)", "instructions": "\#(String(repeating: "x", count: 4000))", "schedule": {"times": ["12:00"]}}"#
+        } + extra
+        let plan = scratch.path("big-plan.json")
+        try #"{"title": "Big", "timeZone": "UTC", "start": "\#(start)", "activities": [\#(activities.joined(separator: ","))]}"#
+            .write(toFile: plan, atomically: true, encoding: .utf8)
+        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        #expect(try caresync.run("plan", "load", plan).status == 0)
+        return caresync
+    }
+
+    /// A paired device of `role` whose peer stops reading after its HelloAck.
+    func stalledPeer(role: String, port: Int, store: String) throws -> (TLSPeer, NodeIdentity) {
+        let state = scratch.path("stalled-\(role)")
+        try pairSimulator("\(role)-sim", role: role, store: store, locate: ["--connect", "127.0.0.1:\(port)"], stateDir: state)
+        let identity = try NodeIdentity.loadOrCreate(in: state, name: "unused")
+        let stalled = try TLSPeer(port: port, identity: identity)
+        let hello = try Frame.encode(.with {
+            $0.hello = .with {
+                $0.protocolVersions = [1]
+                $0.nodeID = identity.fingerprint
+                $0.role = role == "watch" ? .watch : .widget
+            }
+        })
+        try stalled.send(Array(hello.readableBytesView))
+        #expect(stalled.waitForBytes(4, timeout: 10), "no HelloAck")
+        try stalled.stopReading()
+        return (stalled, identity)
     }
 
     /// VmRSS of a process, in bytes.
