@@ -46,8 +46,8 @@ extension NIOAsyncChannelOutboundWriter<ByteBuffer> {
 extension Channel {
     /// Frames and writes one envelope without waiting for the peer to read it (the bytes wait
     /// in the channel's buffer instead; the callers send one envelope at a time, rarely), then
-    /// closes the channel if asked, as ``closeAfterWrites()`` does. The outbound writer's frames are whole buffers, so this one
-    /// never lands inside another.
+    /// closes the channel if asked, as ``closeAfterWrites()`` does. The outbound writer's
+    /// frames are whole buffers, so this one never lands inside another.
     func writeUnwaited(_ envelope: Caresync_V1_Envelope, thenClose: Bool) {
         guard let frame = try? Frame.encode(envelope, allocator: allocator) else { return }
         eventLoop.execute {

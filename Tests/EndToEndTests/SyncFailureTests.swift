@@ -171,6 +171,15 @@ import Testing
         #expect(error.message == "no common protocol version: the companion offers 2, 3, the primary speaks 1")
     }
 
+    /// Completes `a0` … `a(count-1)` on `watch` and waits until it holds a context with the
+    /// last of their revisions.
+    func completeAndAwaitContext(_ watch: WatchProcess, count: Int) throws {
+        for n in 0..<count { watch.send("complete a\(n) 0") }
+        let replies = try watch.waitFor("reply", count: count, timeout: 90) { $0["status"] as? String == "accepted" }
+        let last = try #require(replies.compactMap { $0["revision"] as? Int }.max())
+        try watch.waitFor("context", timeout: 30) { ($0["revision"] as? Int ?? 0) >= last }
+    }
+
     /// A companion that completes its handshake and then never reads: the primary keeps
     /// at most a context or two for it while another watch goes on as usual.
     @Test func aCompanionThatStopsReadingDelaysNobody() throws {
@@ -180,10 +189,7 @@ import Testing
         let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
         let before = try residentMemory(of: primary.process.processIdentifier)
-        for n in 0..<60 { watch.send("complete a\(n) 0") }
-        let replies = try watch.waitFor("reply", count: 60, timeout: 90) { $0["status"] as? String == "accepted" }
-        let last = try #require(replies.compactMap { $0["revision"] as? Int }.max())
-        try watch.waitFor("context", timeout: 30) { ($0["revision"] as? Int ?? 0) >= last }
+        try completeAndAwaitContext(watch, count: 60)
         let after = try residentMemory(of: primary.process.processIdentifier)
         // 60 contexts of ~300 KB queued for the stalled peer would be ~18 MB.
         #expect(after - before < 12 << 20, "the primary grew by \(after - before) bytes")
@@ -202,10 +208,7 @@ import Testing
         let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         try watch.waitFor("context")
         // 30 contexts of ~300 KB: more than the kernel's buffers and the primary's write buffer hold.
-        for n in 0..<30 { watch.send("complete a\(n) 0") }
-        let replies = try watch.waitFor("reply", count: 30, timeout: 90) { $0["status"] as? String == "accepted" }
-        let filled = try #require(replies.compactMap { $0["revision"] as? Int }.max())
-        try watch.waitFor("context", timeout: 30) { ($0["revision"] as? Int ?? 0) >= filled }
+        try completeAndAwaitContext(watch, count: 30)
 
         let revoke = try caresync.run("devices", "revoke", identity.fingerprint)
         #expect(revoke.status == 0, "\(revoke.stderr)")
