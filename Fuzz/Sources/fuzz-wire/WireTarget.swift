@@ -93,7 +93,7 @@ private func requireMalformed(_ error: ProtocolError, file: StaticString = #file
 /// Whether two messages are the same but for unknown fields.
 private func requireSame<M: SwiftProtobuf.Message>(_ converted: M, _ original: M, file: StaticString = #fileID, line: UInt = #line) {
     let (a, b) = (try? converted.jsonString(), try? original.jsonString())
-    require(a != nil && a == b, "lost in conversion:\n\(original)\nbecame\n\(converted)", file: file, line: line)
+    require(a != nil && a == b, "lost in conversion:\n\(b ?? "?")\nbecame\n\(a ?? "?")", file: file, line: line)
 }
 
 private func requireJSONRoundTrip<T: Codable & Equatable>(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
