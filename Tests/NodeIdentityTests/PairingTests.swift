@@ -47,8 +47,8 @@ struct PairingProofTests {
         }
     }
 
-    /// Found by scripts/fuzz (pairing): `UInt8("+f", radix: 16)` is 15, so fingerprints with
-    /// signs passed as hexadecimal and were bound into the key.
+    /// `UInt8("+f", radix: 16)` is 15, so fingerprints with signs passed as hexadecimal and
+    /// were bound into the key (scripts/fuzz, pairing, checks this).
     @Test func fingerprintsAreSixtyFourHexDigitsAndNothingElse() throws {
         let code = try #require(PairingCode("7K3M-Q9XA"))
         for bad in [String(repeating: "+f", count: 32), String(repeating: "-0", count: 32), String(repeating: "1", count: 63) + "g"] {

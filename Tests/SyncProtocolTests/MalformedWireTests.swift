@@ -4,7 +4,8 @@ import SyncProtocol
 import Testing
 
 /// Messages that decode but carry values no model value can hold: each is refused with
-/// MALFORMED_FRAME, never a trap, and never silently changed. Found by scripts/fuzz (wire).
+/// MALFORMED_FRAME, never a trap, and never silently changed. scripts/fuzz (wire) checks
+/// this for any message; it found the dropped times of day.
 struct MalformedWireTests {
     func context(_ change: (inout Caresync_V1_ApplicationContext) -> Void) -> Caresync_V1_ApplicationContext {
         var context = Caresync_V1_ApplicationContext.with {
