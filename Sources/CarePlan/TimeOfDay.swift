@@ -10,10 +10,11 @@ public struct TimeOfDay: Sendable, Hashable, Comparable {
         minutes = hour * 60 + minute
     }
 
-    /// Parses `HH:MM` (24-hour clock).
+    /// Parses `HH:MM` (24-hour clock): two ASCII digits each, nothing else (no sign, which
+    /// `Int(_:)` would take, so that `+8:00` is refused, not read as `08:00`).
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+        guard parts.count == 2, parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
               let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
         self.init(hour: hour, minute: minute)
     }

@@ -50,16 +50,27 @@ public struct PairingProof {
         Data(HMAC<SHA256>.authenticationCode(for: label(side), using: key))
     }
 
+    /// The 32 bytes of a fingerprint: exactly 64 hexadecimal digits, either case, nothing else
+    /// (no sign, which `UInt8(_:radix:)` would take).
     static func bytes(hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count == 64 else { return nil }
         var bytes = [UInt8]()
         bytes.reserveCapacity(32)
         for index in stride(from: 0, to: 64, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
+            guard let high = value(ofHexDigit: digits[index]), let low = value(ofHexDigit: digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return bytes
+    }
+
+    private static func value(ofHexDigit digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

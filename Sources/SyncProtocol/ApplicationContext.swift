@@ -94,7 +94,13 @@ extension ApplicationContext.Item {
 }
 
 extension ApplicationContext {
+    /// The context a message carries.
+    ///
+    /// - Throws: `MALFORMED_FRAME` for a day that is not `YYYY-MM-DD`, a time of day that is
+    ///   not `HH:MM`, a revision above `Int.max`, a time outside the years 1 to 9999, or a
+    ///   malformed kind, state or value.
     public init(wire: Caresync_V1_ApplicationContext) throws(ProtocolError) {
+        guard let revision = Int(exactly: wire.revision) else { throw .malformed("revision \(wire.revision) is too large") }
         var days: [Day] = []
         for wireDay in wire.days {
             guard let day = CalendarDay(wireDay.day) else { throw .malformed("day \"\(wireDay.day)\" is not YYYY-MM-DD") }
@@ -102,20 +108,26 @@ extension ApplicationContext {
             for event in wireDay.events {
                 var values: [OutcomeValue] = []
                 for value in event.values { values.append(try OutcomeValue(wire: value)) }
+                var time: TimeOfDay?
+                if !event.timeOfDay.isEmpty {
+                    guard let parsed = TimeOfDay(event.timeOfDay) else {
+                        throw .malformed("time of day \"\(event.timeOfDay)\" is not HH:MM")
+                    }
+                    time = parsed
+                }
                 items.append(Item(
                     key: EventKey(activityID: event.activityID, day: day, occurrence: Int(event.occurrence)),
-                    title: event.title, kind: try ActivityKind(wire: event.kind),
-                    time: event.timeOfDay.isEmpty ? nil : TimeOfDay(event.timeOfDay),
+                    title: event.title, kind: try ActivityKind(wire: event.kind), time: time,
                     state: try EventState(wire: event.state), values: values,
                     instructions: event.instructions.nilIfEmpty, group: event.groupID.nilIfEmpty,
                     version: Int(event.version), recordedBy: event.recordedBy.nilIfEmpty,
-                    recordedAt: event.recordedAtMs == 0 ? nil : Date(timeIntervalSince1970: Double(event.recordedAtMs) / 1000)))
+                    recordedAt: event.recordedAtMs == 0 ? nil : try Date(wireMilliseconds: event.recordedAtMs, of: "recorded at")))
             }
             days.append(Day(day: day, events: items))
         }
         self.init(
-            revision: Int(wire.revision), planID: wire.planID, planTitle: wire.planTitle, timeZone: wire.timeZone,
-            days: days, generatedAt: Date(timeIntervalSince1970: Double(wire.generatedAtMs) / 1000),
+            revision: revision, planID: wire.planID, planTitle: wire.planTitle, timeZone: wire.timeZone,
+            days: days, generatedAt: try Date(wireMilliseconds: wire.generatedAtMs, of: "generated at"),
             clock: wire.hasClock ? HybridTimestamp(wire: wire.clock) : nil)
     }
 

@@ -41,10 +41,12 @@ extension OutcomeValue {
         let value: Value
         switch wire.value {
         case .integer(let n): value = .integer(Int(n))
-        case .decimal(let d): value = .decimal(d)
+        case .decimal(let d):
+            guard d.isFinite else { throw .malformed("decimal value \(d) is not a finite number") }
+            value = .decimal(d)
         case .boolean(let b): value = .boolean(b)
         case .text(let t): value = .text(t)
-        case .dateMs(let ms): value = .date(Date(timeIntervalSince1970: Double(ms) / 1000))
+        case .dateMs(let ms): value = .date(try Date(wireMilliseconds: ms, of: "date value"))
         case nil: throw .malformed("an outcome value without a value")
         }
         self.init(value, unit: wire.unit.nilIfEmpty, kind: wire.kind.nilIfEmpty)
@@ -92,13 +94,27 @@ extension Caresync_V1_Completion {
         for value in self.values { values.append(try OutcomeValue(wire: value)) }
         return Outcome(
             state: try EventState(wire: state), values: values,
-            recordedAt: Date(timeIntervalSince1970: Double(deviceTimeMs) / 1000), device: device,
+            recordedAt: try Date(wireMilliseconds: deviceTimeMs, of: "device time"), device: device,
             reason: reason.nilIfEmpty, clock: hasClock ? HybridTimestamp(wire: clock) : nil)
     }
 }
 
 extension Date {
     public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The instants a message may carry, in milliseconds since 1970: years 1 to 9999 (UTC),
+    /// which every other form of CareSync (JSON timestamps, the store) keeps to the millisecond.
+    public static let wireMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// The instant `milliseconds` after 1970 from a message; `what` names the field in the error.
+    ///
+    /// - Throws: `MALFORMED_FRAME` outside ``wireMilliseconds``.
+    public init(wireMilliseconds milliseconds: Int64, of what: String) throws(ProtocolError) {
+        guard Self.wireMilliseconds.contains(milliseconds) else {
+            throw .malformed("\(what) \(milliseconds) ms since 1970 is not in the years 1 to 9999")
+        }
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
 }
 
 extension String {

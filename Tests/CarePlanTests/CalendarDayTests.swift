@@ -40,7 +40,8 @@ struct CalendarDayTests {
     @Test func timesOfDayParse() {
         #expect(TimeOfDay("08:05")?.minutes == 485)
         #expect(TimeOfDay("23:59")?.description == "23:59")
-        for bad in ["24:00", "8:00", "08:60", "0800", "ab:cd"] {
+        // Signs, which `Int(_:)` takes: "+8:00" was read as 08:00 (scripts/fuzz, wire, checks this).
+        for bad in ["24:00", "8:00", "08:60", "0800", "ab:cd", "+8:00", "-0:00", "08:+5", "０８:００"] {
             #expect(TimeOfDay(bad) == nil, "\(bad)")
         }
     }

@@ -47,6 +47,23 @@ struct ModelCodingTests {
         #expect(json.contains("\"integer\":7"))
     }
 
+    /// Found by scripts/fuzz (wire): Foundation's ISO 8601 style truncates fractional
+    /// seconds, so about half of all millisecond instants came back one millisecond early
+    /// (…01.024 written as …01.023).
+    @Test func timestampsKeepTheirMillisecond() throws {
+        for milliseconds in [Int64(1_795_460_401_024), 1_795_460_400_001, 0, -1, -62_135_596_800_000, 253_402_300_799_999] {
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let text = ISO8601.string(from: date)
+            #expect(ISO8601.date(from: text) == date, "\(milliseconds) → \(text)")
+        }
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1_795_460_401.024)) == "2026-11-23T19:00:01.024Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+        let outcome = Outcome(
+            state: .completed, values: [OutcomeValue(.date(Date(timeIntervalSince1970: 1_795_460_401.024)))],
+            recordedAt: Date(timeIntervalSince1970: 1_795_460_401.024), device: "watch")
+        #expect(try roundTrip(outcome) == outcome)
+    }
+
     @Test func assessmentResultsAreChecked() throws {
         let scale = ResultKind.scale(min: 0, max: 10)
         try scale.check([OutcomeValue(.integer(10))])

@@ -47,5 +47,23 @@ struct PairingProofTests {
         }
     }
 
+    /// `UInt8("+f", radix: 16)` is 15, so fingerprints with signs passed as hexadecimal and
+    /// were bound into the key (scripts/fuzz, pairing, checks this).
+    @Test func fingerprintsAreSixtyFourHexDigitsAndNothingElse() throws {
+        let code = try #require(PairingCode("7K3M-Q9XA"))
+        for bad in [String(repeating: "+f", count: 32), String(repeating: "-0", count: 32), String(repeating: "1", count: 63) + "g"] {
+            #expect(throws: PairingProofError.badFingerprint) {
+                try PairingProof(code: code, companionFingerprint: bad, primaryFingerprint: Self.primary)
+            }
+            #expect(throws: PairingProofError.badFingerprint) {
+                try PairingProof(code: code, companionFingerprint: Self.companion, primaryFingerprint: bad)
+            }
+        }
+        // Upper case is the same fingerprint.
+        let upper = try PairingProof(code: code, companionFingerprint: "AB" + Self.companion.dropFirst(2), primaryFingerprint: Self.primary)
+        let lower = try PairingProof(code: code, companionFingerprint: "ab" + Self.companion.dropFirst(2), primaryFingerprint: Self.primary)
+        #expect(upper.companion == lower.companion)
+    }
+
     func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }

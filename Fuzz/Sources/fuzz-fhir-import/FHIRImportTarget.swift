@@ -1,0 +1,87 @@
+import CareFHIR
+import CarePlan
+import CarePlanStore
+import Foundation
+import FuzzSupport
+
+// The pure part of `caresync fhir import`: FHIRInput.parse, then OrderMapper.map for each
+// order (what FHIRImporter.run does before it writes to the store), on any bytes:
+// - malformed input is refused with a FHIRError (typed throws: never a trap);
+// - each order's payload, which the store keeps as the activity's source, reads back as
+//   the same order, and each activity finds its dosage instruction in it again;
+// - an active order becomes activities with distinct `rx-` identifiers that survive JSON
+//   (the store's form) and whose schedules expand; any other order becomes none;
+// - every warning points into its order.
+//
+// Input: a FHIR JSON document. Its length picks the language of the instructions: even
+// English, odd German.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    var input = FuzzInput(data, count)
+    let parsed: FHIRInput
+    do {
+        parsed = try FHIRInput.parse(Data(input.rest()))
+    } catch {
+        requireInputError(error)
+        return 0
+    }
+    let mapper = count % 2 == 0 ? english : german
+    for order in parsed.orders {
+        checkPayload(order)
+        do {
+            check(order, mapped: try mapper.map(order))
+        } catch {
+            requireInputError(error)
+        }
+    }
+    return 0
+}
+
+private let today = CalendarDay("2026-11-23")!
+private let zone = TimeZone(identifier: "Europe/Vienna")!
+private let english = OrderMapper(today: today, timeZone: zone, language: try! DosageLanguage("en"))
+private let german = OrderMapper(today: today, timeZone: zone, language: try! DosageLanguage("de"))
+
+private func requireInputError(_ error: FHIRError, file: StaticString = #fileID, line: UInt = #line) {
+    if case .server = error { fuzzFailure("a server error from a file: \(error)", file: file, line: line) }
+}
+
+/// The order's payload reads back as the same order.
+private func checkPayload(_ order: ImportedOrder) {
+    do {
+        let again = try FHIRInput.parse(order.payload).orders
+        require(again.count == 1, "the payload of \(order.reference) holds \(again.count) orders")
+        let first = again[0]
+        require(first.reference == order.reference && first.key == order.key && first.status == order.status
+                    && first.dosages == order.dosages && first.authoredOn == order.authoredOn && first.subject == order.subject,
+                "the payload of \(order.reference) reads back as another order:\n\(order)\n\(first)")
+    } catch {
+        fuzzFailure("the payload of \(order.reference) does not read back: \(error)")
+    }
+}
+
+private func check(_ order: ImportedOrder, mapped result: MappedOrder) {
+    let source = ActivitySource(system: OrderMapper.system, reference: order.reference, payload: order.payload)
+    require((result.disposition == .scheduled) == (order.status == "active"), "\(order.status) became \(result.disposition)")
+    require(result.disposition == .scheduled || result.activities.isEmpty, "activities for an order that is \(order.status)")
+    let identifiers = result.activities.map(\.activity.identifier)
+    require(Set(identifiers).count == identifiers.count && identifiers.allSatisfy { $0.hasPrefix("rx-") },
+            "activity identifiers \(identifiers)")
+    for (activity, firstDay) in result.activities {
+        require(firstDay == activity.schedule.start, "first day \(firstDay) of \(activity.schedule)")
+        requireExpandable(activity.schedule)
+        do {
+            let again = try JSONDecoder().decode(Activity.self, from: JSONEncoder().encode(activity))
+            require(again == activity, "not equal after JSON:\n\(activity)\n\(again)")
+        } catch {
+            fuzzFailure("\(activity.identifier) does not survive JSON: \(error)")
+        }
+        if !order.dosages.isEmpty {
+            require(OrderMapper.dosage(of: activity, in: source) != nil, "\(activity.identifier) lost its dosage instruction")
+        }
+    }
+    for warning in result.warnings {
+        require(warning.path.hasPrefix(order.path), "warning \(warning) outside \(order.path)")
+    }
+}

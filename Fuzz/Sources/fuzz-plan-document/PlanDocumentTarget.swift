@@ -1,0 +1,35 @@
+import CarePlan
+import CarePlanDocument
+import Foundation
+import FuzzSupport
+
+// PlanDocument.decode, the reader of care-plan documents, on any bytes:
+// - a document it refuses is refused with a PlanDocumentError (typed throws: never a
+//   trap) that names the file and a JSON path (`$…`);
+// - a plan it accepts is written by PlanDocument.encode and read back equal;
+// - every schedule of an accepted plan can be expanded on any day, near its start or
+//   far from it, to a count within the schedule's bounds.
+//
+// Input: the document's bytes.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    var input = FuzzInput(data, count)
+    let plan: Plan
+    do {
+        plan = try PlanDocument.decode(Data(input.rest()), file: "fuzz.json", defaultStart: defaultStart)
+    } catch {
+        require(error.file == "fuzz.json" && error.path.hasPrefix("$") && !error.message.isEmpty, "refused with \(error)")
+        return 0
+    }
+    do {
+        let again = try PlanDocument.decode(PlanDocument.encode(plan), file: "again.json", defaultStart: defaultStart)
+        require(again == plan, "not equal after encode → decode:\n\(plan)\n\(again)")
+    } catch {
+        fuzzFailure("an accepted plan does not survive encode → decode: \(error)")
+    }
+    for activity in plan.activities { requireExpandable(activity.schedule) }
+    return 0
+}
+
+private let defaultStart = CalendarDay("2026-11-23")!

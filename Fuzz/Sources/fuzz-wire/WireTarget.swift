@@ -1,0 +1,106 @@
+import CarePlan
+import Foundation
+import FuzzSupport
+import NIOCore
+import SwiftProtobuf
+import SyncProtocol
+
+// The conversions from decoded messages to model values (Sources/SyncProtocol), on every
+// message an Envelope can carry:
+// - a conversion either succeeds or throws MALFORMED_FRAME (typed throws: never a trap);
+// - what succeeds loses nothing: converting the model values back to the wire gives the
+//   message again (compared in protobuf JSON, which leaves out unknown fields), and the
+//   model values survive JSON, the form the store and the companions keep them in;
+// - version negotiation picks the highest common version, or fails with VERSION_MISMATCH.
+//
+// Input: one frame's payload, without its length prefix.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    var input = FuzzInput(data, count)
+    guard let envelope = try? Frame.decode(ByteBuffer(bytes: input.rest())) else { return 0 }
+    switch envelope.body {
+    case .applicationContext(let wire): check(wire)
+    case .completion(let wire): check(wire)
+    case .historyPage(let page): for entry in page.entries { entry.values.forEach(check) }
+    case .hello(let hello): check(offered: hello.protocolVersions)
+    case .pairRequest(let request): check(offered: request.protocolVersions)
+    default: break
+    }
+    return 0
+}
+
+private func check(_ wire: Caresync_V1_ApplicationContext) {
+    wire.days.flatMap(\.events).flatMap(\.values).forEach(check)
+    let context: ApplicationContext
+    do {
+        context = try ApplicationContext(wire: wire)
+    } catch {
+        return requireMalformed(error)
+    }
+    requireSame(context.wire, wire)
+    requireJSONRoundTrip(context)
+}
+
+private func check(_ wire: Caresync_V1_Completion) {
+    wire.values.forEach(check)
+    do {
+        let key = try wire.eventKey()
+        require(key.activityID == wire.activityID && key.day.description == wire.day && key.occurrence == Int(wire.occurrence),
+                "event key \(key) from \(wire)")
+    } catch {
+        requireMalformed(error)
+    }
+    do {
+        let outcome = try wire.outcome(device: "fuzz")
+        var back = wire
+        back.values = outcome.values.map(\.wire)
+        back.state = outcome.state.wire
+        back.deviceTimeMs = outcome.recordedAt.millisecondsSince1970
+        back.reason = outcome.reason ?? ""
+        if let clock = outcome.clock { back.clock = clock.wire } else { back.clearClock() }
+        requireSame(back, wire)
+        requireJSONRoundTrip(outcome)
+    } catch {
+        requireMalformed(error)
+    }
+}
+
+private func check(_ wire: Caresync_V1_OutcomeValue) {
+    do {
+        let value = try OutcomeValue(wire: wire)
+        requireSame(value.wire, wire)
+        requireJSONRoundTrip(value)
+    } catch {
+        requireMalformed(error)
+    }
+}
+
+private func check(offered: [UInt32]) {
+    let common = Set(offered).intersection(ProtocolVersion.supported)
+    do {
+        let chosen = try ProtocolVersion.negotiate(offered: offered)
+        require(chosen == common.max(), "chose \(chosen) of \(offered)")
+    } catch {
+        require(common.isEmpty && error.code == .versionMismatch, "\(error) for \(offered)")
+    }
+}
+
+private func requireMalformed(_ error: ProtocolError, file: StaticString = #fileID, line: UInt = #line) {
+    require(error.code == .malformedFrame, "refused with \(error)", file: file, line: line)
+}
+
+/// Whether two messages are the same but for unknown fields.
+private func requireSame<M: SwiftProtobuf.Message>(_ converted: M, _ original: M, file: StaticString = #fileID, line: UInt = #line) {
+    let (a, b) = (try? converted.jsonString(), try? original.jsonString())
+    require(a != nil && a == b, "lost in conversion:\n\(b ?? "?")\nbecame\n\(a ?? "?")", file: file, line: line)
+}
+
+private func requireJSONRoundTrip<T: Codable & Equatable>(_ value: T, file: StaticString = #fileID, line: UInt = #line) {
+    do {
+        let again = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+        require(again == value, "not equal after JSON: \(value)\n\(again)", file: file, line: line)
+    } catch {
+        fuzzFailure("\(value) does not survive JSON: \(error)", file: file, line: line)
+    }
+}
