@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
         .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
         .library(name: "LineOutput", targets: ["LineOutput"]),
+        .library(name: "MetricsEndpoint", targets: ["MetricsEndpoint"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
@@ -32,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
@@ -50,8 +54,15 @@ let package = Package(
             ],
             exclude: ["Generated/README.md"]
         ),
-        // Whole lines to standard output from any thread, never interleaved.
-        .target(name: "LineOutput"),
+        // Whole lines to standard output and error from any thread, never interleaved: product
+        // output (text or JSON lines, made by one encoder) and log records.
+        .target(
+            name: "LineOutput",
+            dependencies: [
+                "CarePlan", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Files and directories only their owner may read, written in one piece.
         .target(name: "PrivateFiles"),
         // The authoritative store on SQLite.
@@ -64,7 +75,8 @@ let package = Package(
         // Advertise, browse and resolve services on the local network.
         .target(name: "Discovery", dependencies: ["CDNSSD"]),
         // Reminders at the primary for events not yet done, planned on an injected clock.
-        .target(name: "Reminders", dependencies: ["CarePlan", "CarePlanStore"]),
+        .target(
+            name: "Reminders", dependencies: ["CarePlan", "CarePlanStore", .product(name: "Logging", package: "swift-log")]),
         // Each node's persistent key pair and self-signed certificate; its fingerprint;
         // pairing codes and the proofs that bind them to both certificates.
         .target(
@@ -82,8 +94,22 @@ let package = Package(
             name: "CareFHIR",
             dependencies: [
                 "CarePlan", "CarePlanStore", "StrictJSON", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Languages")]
+        ),
+        // The process's metrics in Prometheus's text format over HTTP on loopback (--metrics-port).
+        .target(
+            name: "MetricsEndpoint",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         // Primary and companion nodes over mutually authenticated TLS 1.3.
         .target(
@@ -92,6 +118,8 @@ let package = Package(
                 "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -101,16 +129,19 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput", "NodeIdentity", "PrivateFiles", "Reminders",
+                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity",
+                "PrivateFiles", "Reminders",
                 "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
+                "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -120,15 +151,16 @@ let package = Package(
         .target(
             name: "SimulatorSupport",
             dependencies: [
-                "Discovery", "LineOutput", "NodeIdentity", "SyncNode", "SyncProtocol",
+                "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Simulators/Support"
         ),
         .executableTarget(
             name: "watch-sim",
             dependencies: [
-                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Watch"
@@ -144,7 +176,7 @@ let package = Package(
         .executableTarget(
             name: "household-sim",
             dependencies: [
-                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Household"
@@ -154,7 +186,7 @@ let package = Package(
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
-        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput"]),
+        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MetricsEndpoint
 import SimulatorSupport
 import SyncNode
 import SyncProtocol
@@ -34,15 +35,16 @@ struct Follow: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: CompanionOptions
+    @OptionGroup var metrics: MetricsOptions
 
     func run() async throws {
         let output = EventOutput(json: options.json)
-        let node = try CompanionNode(configuration: options.configuration(role: .household, defaultName: "Household") {
-            output.showDiscovery($0)
-        })
+        let configuration = options.configuration(role: .household, defaultName: "Household") { output.showDiscovery($0) }
+        let endpoint = metrics.endpoint(logger: configuration.logger)
+        let node = try CompanionNode(configuration: configuration)
         await CompanionShell(node: node, output: output).run(extra: [
             "history": { words, shell in await Self.history(words, shell) },
-        ])
+        ], metrics: endpoint)
     }
 
     /// `history [AFTER]`: every page of the change log after revision AFTER.

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LineOutput
+import Logging
 import SyncNode
 import SyncProtocol
 
@@ -20,6 +22,8 @@ public struct CompanionOptions: ParsableArguments {
     @Flag(help: "Write every event as one JSON line.")
     public var json = false
 
+    @OptionGroup public var logging: LoggingOptions
+
     public init() {}
 
     public func validate() throws {
@@ -34,16 +38,21 @@ public struct CompanionOptions: ParsableArguments {
     }
 
     /// The node's configuration for `role`: a fixed address, or discovery on the network
-    /// whose choice `report` hears about.
+    /// whose choice `report` hears about. Starts the process's log (``LoggingOptions``): call once.
     public func configuration(
         role: Caresync_V1_Role, defaultName: String, report: @escaping @Sendable (String) -> Void
     ) -> CompanionConfiguration {
+        let logger = logging.bootstrap("caresync.\(role)")
+        var configuration: CompanionConfiguration
         if let connect, let endpoint = PrimaryEndpoint(connect) {
-            return CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir, endpoint: endpoint)
+            configuration = CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir, endpoint: endpoint)
+        } else {
+            let discovery = PrimaryDiscovery(choice: primary, report: report, logger: logger)
+            configuration = CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir) { known in
+                try await discovery.locate(knownPrimaryID: known)
+            }
         }
-        let discovery = PrimaryDiscovery(choice: primary, report: report)
-        return CompanionConfiguration(role: role, name: name ?? defaultName, stateDirectory: stateDir) { known in
-            try await discovery.locate(knownPrimaryID: known)
-        }
+        configuration.logger = logger
+        return configuration
     }
 }

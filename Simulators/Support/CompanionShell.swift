@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import MetricsEndpoint
 import SyncNode
 import SyncProtocol
 
@@ -16,8 +17,14 @@ public struct CompanionShell: Sendable {
         self.output = output
     }
 
-    /// Follows the primary and runs commands until `quit` or the end of input.
-    public func run(extra: [String: Command] = [:]) async {
+    /// Follows the primary and runs commands until `quit` or the end of input, with the
+    /// metrics endpoint (if any) serving beside.
+    public func run(extra: [String: Command] = [:], metrics: MetricsEndpoint? = nil) async {
+        // Nothing in the shell throws: the commands report their own failures.
+        try? await MetricsEndpoint.serving(metrics, onListening: output.showMetrics) { await follow(extra: extra) }
+    }
+
+    private func follow(extra: [String: Command]) async {
         output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
         if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
         let names = (["list", "complete", "skip"] + extra.keys.sorted() + ["quit"]).joined(separator: ", ")

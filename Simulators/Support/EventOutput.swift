@@ -15,16 +15,16 @@ public struct EventOutput: Sendable {
     public func show(_ event: CompanionEvent) {
         switch event {
         case .connected(let id, let name):
-            write(["type": "connected", "primary": id, "name": name], text: "Connected to \(name) (\(id))")
+            write(["type": "connected", "primary": .string(id), "name": .string(name)], text: "Connected to \(name) (\(id))")
         case .disconnected(let reason):
-            write(["type": "disconnected", "reason": reason], text: "Disconnected: \(reason)")
+            write(["type": "disconnected", "reason": .string(reason)], text: "Disconnected: \(reason)")
         case .context(let context):
             show(context, type: "context")
         case .reply(let messageID, let key, let result):
             show(result, key: key, messageID: messageID)
         case .reminder(let reminder):
-            write(["type": "reminder", "activity": reminder.activityID, "day": reminder.day,
-                   "occurrence": Int(reminder.occurrence), "title": reminder.title, "time": reminder.timeOfDay],
+            write(["type": "reminder", "activity": .string(reminder.activityID), "day": .string(reminder.day),
+                   "occurrence": .int(Int(reminder.occurrence)), "title": .string(reminder.title), "time": .string(reminder.timeOfDay)],
                   text: "⏰ \(reminder.title) \(reminder.timeOfDay)")
         case .error(let code, let message):
             showError(code: code, message: message)
@@ -35,11 +35,11 @@ public struct EventOutput: Sendable {
     public func show(_ context: ApplicationContext, type: String, pending: [EventKey] = []) {
         let items = context.days.flatMap(\.events)
         let incomplete = context.incomplete.filter { !pending.contains($0.key) }
-        let fields: [String: Any] = [
-            "type": type, "revision": context.revision, "plan": context.planTitle,
-            "days": context.days.map(\.day.description),
-            "events": items.map(Self.fields), "incomplete": incomplete.map(Self.fields),
-            "pending": pending.map(\.description),
+        let fields: [String: JSONValue] = [
+            "type": .string(type), "revision": .int(context.revision), "plan": .string(context.planTitle),
+            "days": .array(context.days.map { .string($0.day.description) }),
+            "events": .array(items.map(Self.fields)), "incomplete": .array(incomplete.map(Self.fields)),
+            "pending": .array(pending.map { .string($0.description) }),
         ]
         var lines = ["\(context.planTitle) · revision \(context.revision) · \(incomplete.count) to do"]
         for item in incomplete {
@@ -49,17 +49,17 @@ public struct EventOutput: Sendable {
     }
 
     public func show(_ result: CompletionResult, key: EventKey, messageID: String) {
-        var fields: [String: Any] = [
-            "type": "reply", "messageID": messageID, "activity": key.activityID, "day": key.day.description,
-            "occurrence": key.occurrence,
+        var fields: [String: JSONValue] = [
+            "type": "reply", "messageID": .string(messageID), "activity": .string(key.activityID), "day": .string(key.day.description),
+            "occurrence": .int(key.occurrence),
         ]
         let text: String
         switch result {
         case .accepted(let revision, let superseded, let state):
-            fields.merge(["status": "accepted", "revision": revision, "superseded": superseded, "state": state.rawValue]) { $1 }
+            fields.merge(["status": "accepted", "revision": .int(revision), "superseded": .bool(superseded), "state": .string(state.rawValue)]) { $1 }
             text = "✓ \(key) recorded (revision \(revision))" + (superseded ? ", but a later change stands: \(state.rawValue)" : "")
         case .rejected(let reason, let detail):
-            fields.merge(["status": "rejected", "reason": reason, "detail": detail]) { $1 }
+            fields.merge(["status": "rejected", "reason": .string(reason), "detail": .string(detail)]) { $1 }
             text = "✗ \(key) rejected: \(detail)"
         case .queued:
             fields["status"] = "queued"
@@ -70,16 +70,21 @@ public struct EventOutput: Sendable {
 
     /// The node's identity, as people compare it.
     public func showIdentity(fingerprint: String, display: String) {
-        write(["type": "identity", "fingerprint": fingerprint], text: "Identity \(display)")
+        write(["type": "identity", "fingerprint": .string(fingerprint)], text: "Identity \(display)")
+    }
+
+    /// Where the metrics endpoint listens.
+    @Sendable public func showMetrics(port: Int) {
+        write(["type": "metrics", "port": .int(port)], text: "Metrics at http://127.0.0.1:\(port)/metrics")
     }
 
     /// How discovery chose the primary.
     public func showDiscovery(_ message: String) {
-        write(["type": "discovery", "message": message], text: message)
+        write(["type": "discovery", "message": .string(message)], text: message)
     }
 
     public func showError(code: String, message: String) {
-        write(["type": "error", "code": code, "message": message], text: "Error \(code): \(message)")
+        write(["type": "error", "code": .string(code), "message": .string(message)], text: "Error \(code): \(message)")
     }
 
     /// A failure: a ``ProtocolError`` with its own code and message (the code once, not
@@ -92,21 +97,16 @@ public struct EventOutput: Sendable {
         }
     }
 
-    static func fields(_ item: ApplicationContext.Item) -> [String: Any] {
+    static func fields(_ item: ApplicationContext.Item) -> JSONValue {
         [
-            "activity": item.key.activityID, "day": item.key.day.description, "occurrence": item.key.occurrence,
-            "title": item.title, "kind": item.kind.rawValue, "time": item.time?.description ?? NSNull(),
-            "state": item.state.rawValue, "values": item.values.map(\.formatted),
+            "activity": .string(item.key.activityID), "day": .string(item.key.day.description), "occurrence": .int(item.key.occurrence),
+            "title": .string(item.title), "kind": .string(item.kind.rawValue), "time": .orNull(item.time?.description),
+            "state": .string(item.state.rawValue), "values": .array(item.values.map { .string($0.formatted) }),
         ]
     }
 
-    func write(_ fields: [String: Any], text: String) {
-        guard json else {
-            emit(text)
-            return
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        emit(String(decoding: data, as: UTF8.self))
+    func write(_ fields: [String: JSONValue], text: String) {
+        json ? emitJSON(fields) : emit(text)
     }
 }
 
@@ -122,18 +122,18 @@ public func outcomeValues(_ words: some Sequence<Substring>) -> [OutcomeValue] {
 extension EventOutput {
     /// One entry of the primary's history.
     public func show(_ entry: Caresync_V1_HistoryEntry) {
-        var fields: [String: Any] = [
-            "type": "history", "revision": Int(entry.revision), "kind": entry.kind, "device": entry.device,
-            "committedAt": ISO8601.string(from: Date(timeIntervalSince1970: Double(entry.committedAtMs) / 1000)),
+        var fields: [String: JSONValue] = [
+            "type": "history", "revision": .int(Int(entry.revision)), "kind": .string(entry.kind), "device": .string(entry.device),
+            "committedAt": .string(ISO8601.string(from: Date(timeIntervalSince1970: Double(entry.committedAtMs) / 1000))),
         ]
         var text = "\(entry.revision)  \(entry.kind)"
         if !entry.pairedDevice.isEmpty {
-            fields["pairedDevice"] = entry.pairedDevice
+            fields["pairedDevice"] = .string(entry.pairedDevice)
             text += "  \(entry.pairedDevice.prefix(8))…"
         }
         if !entry.activityID.isEmpty {
-            fields.merge(["activity": entry.activityID, "day": entry.day, "occurrence": Int(entry.occurrence),
-                          "state": "\(entry.state)", "reason": entry.reason]) { $1 }
+            fields.merge(["activity": .string(entry.activityID), "day": .string(entry.day), "occurrence": .int(Int(entry.occurrence)),
+                          "state": .string("\(entry.state)"), "reason": .string(entry.reason)]) { $1 }
             text += "  \(entry.activityID) \(entry.day) #\(entry.occurrence) \(entry.state)"
         }
         write(fields, text: text)

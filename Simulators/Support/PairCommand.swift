@@ -48,8 +48,8 @@ public struct PairCommand<Role: SimulatorRole>: AsyncParsableCommand {
 extension EventOutput {
     /// A pairing that succeeded.
     public func showPaired(_ result: PairingResult) {
-        write(["type": "paired", "primary": result.primaryID, "name": result.primaryName, "plan": result.planID,
-               "role": "\(result.role)", "mayRecord": result.mayRecord],
+        write(["type": "paired", "primary": .string(result.primaryID), "name": .string(result.primaryName),
+               "plan": .string(result.planID), "role": .string("\(result.role)"), "mayRecord": .bool(result.mayRecord)],
               text: "Paired with \(result.primaryName) (\(NodeIdentity.display(result.primaryID))) as \(result.role)"
                 + (result.mayRecord ? "" : ", read-only"))
     }

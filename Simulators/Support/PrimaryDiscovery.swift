@@ -1,5 +1,6 @@
 import Discovery
 import Foundation
+import Logging
 import SyncNode
 
 /// Finds the primary on the local network with DNS-SD: the one this companion paired with
@@ -14,10 +15,13 @@ public struct PrimaryDiscovery: Sendable {
     public var listening: Duration = .milliseconds(1500)
     /// Told which primary was chosen and why, once per choice.
     public var report: @Sendable (String) -> Void
+    /// Told of services that were found but could not be resolved.
+    public var logger: Logger
 
-    public init(choice: String?, report: @escaping @Sendable (String) -> Void) {
+    public init(choice: String?, report: @escaping @Sendable (String) -> Void, logger: Logger) {
         self.choice = choice
         self.report = report
+        self.logger = logger
     }
 
     public func locate(knownPrimaryID: String?) async throws -> PrimaryEndpoint {
@@ -43,12 +47,21 @@ public struct PrimaryDiscovery: Sendable {
     /// Every primary heard within ``listening``, or fewer if `stopWhen` accepts one sooner.
     private func browse(stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
         let events = try ServiceBrowser.browse(type: Self.serviceType)
+        let logger = logger
         return await withTaskGroup(of: [ResolvedService]?.self) { group in
             let (found, sink) = AsyncStream<ResolvedService>.makeStream()
             group.addTask {
                 for await event in events {
-                    guard case .found(let service) = event,
-                          let resolved = try? await ServiceResolver.resolve(service) else { continue }
+                    guard case .found(let service) = event else { continue }
+                    let resolved: ResolvedService
+                    do {
+                        resolved = try await ServiceResolver.resolve(service)
+                    } catch {
+                        logger.info("a service found on the network did not resolve", metadata: [
+                            "service": "\(service.name)", "error": "\(error)",
+                        ])
+                        continue
+                    }
                     sink.yield(resolved)
                     if stopWhen(resolved) { break }
                 }
@@ -56,7 +69,7 @@ public struct PrimaryDiscovery: Sendable {
                 return nil
             }
             group.addTask { [listening] in
-                try? await Task.sleep(for: listening)
+                try? await Task.sleep(for: listening)  // cancelled: a primary was chosen sooner
                 sink.finish()
                 return nil
             }

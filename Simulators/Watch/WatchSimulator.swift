@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarePlan
 import Foundation
+import MetricsEndpoint
 import SimulatorSupport
 import SyncNode
 import SyncProtocol
@@ -37,16 +38,17 @@ struct Follow: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: CompanionOptions
+    @OptionGroup var metrics: MetricsOptions
 
     func run() async throws {
         let output = EventOutput(json: options.json)
-        let node = try CompanionNode(configuration: options.configuration(role: .watch, defaultName: "Watch") {
-            output.showDiscovery($0)
-        })
+        let configuration = options.configuration(role: .watch, defaultName: "Watch") { output.showDiscovery($0) }
+        let endpoint = metrics.endpoint(logger: configuration.logger)
+        let node = try CompanionNode(configuration: configuration)
         await CompanionShell(node: node, output: output).run(extra: [
             "done": { words, shell in await shell.record(words, notDone: false) },
             "snooze": { words, shell in await Self.snooze(words, shell) },
-        ])
+        ], metrics: endpoint)
     }
 
     /// `snooze ACTIVITY OCCURRENCE MINUTES`: answer a reminder with "later".

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 
 /// Reads from a FHIR server's REST API with AsyncHTTPClient.
@@ -10,11 +11,17 @@ public struct FHIRClient: Sendable {
     public var timeout: TimeAmount
     /// Most pages of a search that are followed (`link` relation `next`).
     public var maximumPages: Int
+    /// Told of what the HTTP client does in the background (silent unless given).
+    public var logger: Logger
 
-    public init(base: String, timeout: TimeAmount = .seconds(30), maximumPages: Int = 100) {
+    public init(
+        base: String, timeout: TimeAmount = .seconds(30), maximumPages: Int = 100,
+        logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         self.timeout = timeout
         self.maximumPages = maximumPages
+        self.logger = logger
     }
 
     /// The medication orders of a patient: `GET [base]/MedicationRequest?patient=ID` (or
@@ -39,14 +46,13 @@ public struct FHIRClient: Sendable {
     /// The body of `GET url` with `Accept: application/fhir+json`; other statuses than 200
     /// fail, and so does an unreachable server, at once.
     public func get(_ url: String) async throws(FHIRError) -> Data {
-        let client = HTTPClient.failingFast()
-        let result: Result<Data, FHIRError>
-        do {
-            result = .success(try await get(url, with: client))
-        } catch {
-            result = .failure(error)
+        let result: Result<Data, FHIRError> = await HTTPClient.withFailingFastClient(logger: logger) { client in
+            do throws(FHIRError) {
+                return .success(try await get(url, with: client))
+            } catch {
+                return .failure(error)
+            }
         }
-        try? await client.shutdown()
         return try result.get()
     }
 

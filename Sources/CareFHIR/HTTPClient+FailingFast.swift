@@ -1,12 +1,21 @@
 import AsyncHTTPClient
+import Logging
 
 extension HTTPClient {
-    /// A client that does not retry establishing connections: an unreachable server fails
-    /// at once (AsyncHTTPClient's default retries until the request's timeout), and the
-    /// caller decides whether to try again. Shut it down after use.
-    static func failingFast() -> HTTPClient {
+    /// Runs `body` with a client that does not retry establishing connections: an
+    /// unreachable server fails at once (AsyncHTTPClient's default retries until the
+    /// request's timeout), and the caller decides whether to try again. The client is shut
+    /// down after; a failed shutdown costs nothing but is logged.
+    static func withFailingFastClient<T>(logger: Logger, _ body: (HTTPClient) async -> T) async -> T {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration, backgroundActivityLogger: logger)
+        let result = await body(client)
+        do {
+            try await client.shutdown()
+        } catch {
+            logger.debug("the HTTP client did not shut down cleanly", metadata: ["error": "\(error)"])
+        }
+        return result
     }
 }

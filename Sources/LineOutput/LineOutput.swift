@@ -5,10 +5,13 @@ import Synchronization
 /// Whole lines to a file descriptor from any thread, one at a time: a line is written to the
 /// end before the next begins, so lines never interleave, however long (a pipe only keeps
 /// writes of up to 4 KiB whole). Every program of CareSync writes its standard output through
-/// ``standardOutput``, so that programs reading it, JSON lines say, always get whole lines.
+/// ``standardOutput``, so that programs reading it, JSON lines say, always get whole lines,
+/// and its log through ``standardError``.
 public final class LineOutput: Sendable {
-    /// Standard output, shared by the whole process.
+    /// Standard output, shared by the whole process: product output.
     public static let standardOutput = LineOutput(fileDescriptor: STDOUT_FILENO)
+    /// Standard error, shared by the whole process: log records and a command's refusal.
+    public static let standardError = LineOutput(fileDescriptor: STDERR_FILENO)
 
     private let fileDescriptor: Int32
     private let writing = Mutex(())

@@ -54,7 +54,7 @@ public struct NodeIdentity: Sendable {
         let path = directory + "/" + file
         do {
             try PrivateFiles.makeDirectory(directory, own: true)
-            PrivateFiles.removeLeftovers(of: path)
+            try PrivateFiles.removeLeftovers(of: path)
             if let identity = try load(path) { return identity }
             let identity = try legacy(in: directory) ?? create(name: name, now: now)
             if try !PrivateFiles.createOnce(path, contents: Array(identity.pem().utf8)) {
@@ -97,10 +97,7 @@ public struct NodeIdentity: Sendable {
 
     /// The identity in `path`, or nil if there is no such file.
     private static func load(_ path: String) throws(IdentityError) -> NodeIdentity? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            guard FileManager.default.fileExists(atPath: path) else { return nil }
-            throw .unreadable(path: path, reason: "not readable as text")
-        }
+        guard let text = try readText(path) else { return nil }
         do {
             let documents = try PEMDocument.parseMultiple(pemString: text)
             guard let key = documents.first(where: { $0.discriminator.hasSuffix("PRIVATE KEY") }),
@@ -118,8 +115,8 @@ public struct NodeIdentity: Sendable {
     private static func legacy(in directory: String) throws(IdentityError) -> NodeIdentity? {
         let keyPath = directory + "/" + legacyKeyFile
         do {
-            guard let key = try? String(contentsOfFile: keyPath, encoding: .utf8),
-                  let certificate = try? String(contentsOfFile: directory + "/" + legacyCertificateFile, encoding: .utf8)
+            // An unreadable key is an error, not a reason to make a new identity and delete it.
+            guard let key = try readText(keyPath), let certificate = try readText(directory + "/" + legacyCertificateFile)
             else { return nil }
             return try identity(
                 key: Certificate.PrivateKey(pemEncoded: key), certificate: Certificate(pemEncoded: certificate), path: keyPath)
@@ -127,6 +124,16 @@ public struct NodeIdentity: Sendable {
             throw error
         } catch {
             throw .unreadable(path: keyPath, reason: String(describing: error))
+        }
+    }
+
+    /// The text of the file at `path`; `nil` only if there is no such file.
+    private static func readText(_ path: String) throws(IdentityError) -> String? {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            throw .unreadable(path: path, reason: (error as NSError).localizedFailureReason ?? "not readable as text")
         }
     }
 

@@ -69,11 +69,18 @@ public enum PrivateFiles {
     }
 
     /// Removes the hidden temporary files a crash may have left from ``createOnce(_:contents:)``.
-    public static func removeLeftovers(of path: String) {
+    public static func removeLeftovers(of path: String) throws(PrivateFileError) {
         let prefix = (leftoverPrefix(of: path) as NSString).lastPathComponent
         let directory = (path as NSString).deletingLastPathComponent
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
-        where name.hasPrefix(prefix) {
+        guard let stream = opendir(directory.isEmpty ? "." : directory) else {
+            throw .failed("list", path: directory, errno: errno)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        for name in names where name.hasPrefix(prefix) {
             unlink(directory + "/" + name)
         }
     }

@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
+import Logging
 
 /// The primary's reminders: keeps the pending window in the store, fires what falls due,
 /// and withdraws a reminder as soon as its event is done, whoever did it.
@@ -16,16 +17,20 @@ public final class ReminderScheduler: Sendable {
     public let policy: ReminderPolicy
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
+    private let logger: Logger
     private let wake = WakeSignal()
 
+    /// - Parameter logger: told of failures that ``run(deliver:)`` recovers from (silent unless given).
     public init(
         store: CarePlanStore, policy: ReminderPolicy = ReminderPolicy(), now: @escaping @Sendable () -> Date = { Date() },
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        logger: Logger = Logger(label: "caresync.reminders", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
         self.policy = policy
         self.now = now
         self.sleep = sleep
+        self.logger = logger
     }
 
     /// Start-up: reminders that fell due while the primary was down fire now if they are
@@ -94,24 +99,46 @@ public final class ReminderScheduler: Sendable {
     }
 
     /// Catches up, then delivers reminders as they fall due until cancelled. Store changes
-    /// from any process (a completion withdraws a reminder) wake it to plan again.
+    /// from any process (a completion withdraws a reminder) wake it to plan again. A step
+    /// the store fails (a held lock, a full disk) is logged and tried again after
+    /// ``retryDelay``; only cancellation ends it.
     public func run(deliver: @escaping @Sendable (Reminder) async -> Void) async throws {
-        for reminder in try catchUp(at: now()) { await deliver(reminder) }
-        let revision = try store.revision()
-        let changes = Task { [store, wake] in
-            for try await _ in store.changes(after: revision) { wake.signal() }
+        let changes = Task { [store, wake, logger] in
+            while !Task.isCancelled {
+                do {
+                    for try await _ in store.changes(after: try store.revision()) { wake.signal() }
+                } catch {
+                    logger.warning("could not follow the store's changes; retrying", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: .seconds(1))  // cancelled: the loop ends
+                }
+            }
         }
         defer { changes.cancel() }
-        var next = try replan(at: now())
+        var next: Date? = now()
+        var caughtUp = false
         while !Task.isCancelled {
             let delay = next.map { max(0, $0.timeIntervalSince(now())) } ?? 3600
-            await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep)
-            // One instant for the whole step, so that nothing falls due between firing and planning.
-            let instant = now()
-            for reminder in try step(at: instant) { await deliver(reminder) }
-            next = try replan(at: instant)
+            if delay > 0 { await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep) }
+            do {
+                if !caughtUp {
+                    for reminder in try catchUp(at: now()) { await deliver(reminder) }
+                    caughtUp = true
+                }
+                // One instant for the whole step, so that nothing falls due between firing and planning.
+                let instant = now()
+                for reminder in try step(at: instant) { await deliver(reminder) }
+                next = try replan(at: instant)
+            } catch {
+                logger.error("reminders could not be planned or fired; trying again", metadata: [
+                    "retryIn": "\(Self.retryDelay)", "error": "\(error)",
+                ])
+                next = now().addingTimeInterval(Double(Self.retryDelay.components.seconds))
+            }
         }
     }
+
+    /// How long ``run(deliver:)`` waits after a failed step.
+    public static let retryDelay = Duration.seconds(5)
 
     private func planner() throws -> ReminderPlanner {
         let info = try store.planInfo()

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import SyncProtocol
 
@@ -59,6 +60,9 @@ public struct CompanionConfiguration: Sendable {
     public var now: @Sendable () -> Date = { Date() }
     /// Waits between retries and pings; tests can pass their own.
     public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// Where the companion logs connections, retries and the failures it recovers from
+    /// (with `primary`, `messageID` and `revision` metadata). Silent unless given.
+    public var logger = Logger(label: "caresync.companion", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A companion of a primary at a fixed address.
     public init(role: Caresync_V1_Role, name: String, stateDirectory: String, endpoint: PrimaryEndpoint) {

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -13,8 +14,12 @@ struct CompanionConnection: Sendable {
     let handshake: EventLoopFuture<Void>
 
     /// Closes a connection that will carry nothing (an async channel must be finished).
-    func close() async {
-        try? await channel.executeThenClose { _, _ in }
+    func close(logger: Logger) async {
+        do {
+            try await channel.executeThenClose { _, _ in }
+        } catch {
+            logger.debug("an unused connection did not close cleanly", metadata: ["error": "\(error)"])
+        }
     }
 }
 

@@ -67,7 +67,7 @@ extension CompanionNode {
     /// The fingerprint of the certificate the primary at `endpoint` presents.
     private func primaryFingerprint(at endpoint: PrimaryEndpoint) async throws -> String {
         let probe = try await tlsConnection(to: endpoint, pinned: nil, firstFrame: nil)
-        await probe.close()
+        await probe.close(logger: logger)
         guard let fingerprint = probe.certificate?.value else {
             throw ProtocolError(.notReachable, "the primary at \(endpoint) presented no certificate")
         }
@@ -81,7 +81,7 @@ extension CompanionNode {
             try await connection.handshake.get()
             return connection
         } catch {
-            await connection.close()
+            await connection.close(logger: logger)
             throw Self.impersonation(seen: connection.certificate?.value, pinned: pinned, at: endpoint)
                 ?? ProtocolError(.notReachable, "no TLS session with the primary at \(endpoint): \(error)")
         }

@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import Logging
 import NIOCore
 import NodeIdentity
 import Synchronization
@@ -20,6 +21,7 @@ public final class CompanionNode: Sendable {
 
     let state: CompanionState
     let clock: HybridClock
+    let metrics = CompanionMetrics()
     let eventSink: AsyncStream<CompanionEvent>.Continuation
     /// Replies from the primary, by message id, for the session's sender.
     let wireReplies = Waiters<WireAnswer>()
@@ -60,21 +62,36 @@ public final class CompanionNode: Sendable {
         clock = HybridClock(node: nodeID)
         (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
         if let cached = try state.cachedContext(), let reading = cached.clock { clock.observe(reading) }
+        metrics.outboxDepth.record(try state.depth())
     }
 
     /// The last context received, kept across restarts.
     public var context: ApplicationContext? {
-        try? state.cachedContext()
+        reading("the cached context") { try state.cachedContext() }
     }
 
     /// Events with a completion still waiting in the outbox, oldest first.
     public var pending: [EventKey] {
-        ((try? state.pending()) ?? []).compactMap { try? $0.eventKey() }
+        (reading("the outbox") { try state.pending() } ?? []).compactMap { try? $0.eventKey() }
     }
 
     /// The fingerprint of the primary this companion paired with, kept across restarts.
     public var knownPrimaryID: String? {
-        try? state.primaryID()
+        reading("the paired primary's id") { try state.primaryID() }
+    }
+
+    var logger: Logger { configuration.logger }
+
+    /// Reads part of the state directory; a failure is logged and reads as nothing.
+    private func reading<T>(_ what: String, _ body: () throws -> T?) -> T? {
+        do {
+            return try body()
+        } catch {
+            logger.warning("could not read \(what) from the state directory", metadata: [
+                "directory": "\(configuration.stateDirectory)", "error": "\(error)",
+            ])
+            return nil
+        }
     }
 
     /// The first event that `match` accepts within `timeout`, or `nil`. Events it passes
@@ -122,7 +139,7 @@ public final class CompanionNode: Sendable {
             $0.reason = reason ?? ""
         }
         results.expect(completion.messageID)
-        try await state.enqueue(completion)
+        metrics.outboxDepth.record(try await state.enqueue(completion))
         guard let current = session.withLock({ $0 }) else {
             results.resolve(completion.messageID, nil)
             return .queued
@@ -163,6 +180,8 @@ public final class CompanionNode: Sendable {
         while !stopped.withLock({ $0 }) && !Task.isCancelled {
             let end = await CompanionSession(node: self).run()
             if stopped.withLock({ $0 }) { break }
+            logger.info("connection ended", metadata: ["reason": "\(end.reason)", "final": "\(end.isFinal)"])
+            metrics.sessionsEnded[end.wasEstablished]?.increment()
             // Said once while it stays the same: retrying every few seconds is not news.
             if end.wasEstablished || end.reason != lastReason { eventSink.yield(.disconnected(reason: end.reason)) }
             lastReason = end.wasEstablished ? nil : end.reason
@@ -170,7 +189,9 @@ public final class CompanionNode: Sendable {
             // cannot help until the companion itself changes.
             if end.isFinal { break }
             failures = end.wasEstablished ? 0 : failures + 1
-            try? await configuration.sleep(configuration.backoff(attempt: max(0, failures - 1), random: Double.random(in: 0..<1)))
+            let wait = configuration.backoff(attempt: max(0, failures - 1), random: Double.random(in: 0..<1))
+            logger.debug("connecting again", metadata: ["after": "\(wait)", "failures": "\(failures)"])
+            try? await configuration.sleep(wait)  // cancelled: the loop ends
         }
         eventSink.finish()
     }
@@ -179,9 +200,12 @@ public final class CompanionNode: Sendable {
     public func stop() async {
         stopped.withLock { $0 = true }
         if let current = session.withLock({ $0 }) {
-            let goodbye = try? Frame.encode(.with { $0.goodbye = .with { $0.reason = .quit } })
-            if let goodbye { try? await current.channel.writeAndFlush(goodbye) }
-            try? await current.channel.close()
+            do {
+                try await current.channel.writeAndFlush(try Frame.encode(.with { $0.goodbye = .with { $0.reason = .quit } }))
+                try await current.channel.close()
+            } catch {
+                logger.debug("the Goodbye could not be sent: the connection had gone", metadata: ["error": "\(error)"])
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -56,13 +57,17 @@ struct CompanionSession: Sendable {
                 do {
                     ack = try await handshake(&frames, outbound)
                 } catch let error as ProtocolError where error.code == .protocolViolation || error.code == .malformedFrame {
-                    try? await outbound.send(error.envelope())
+                    await outbound.sendLast(error.envelope(), logger: configuration.logger)
                     throw error
                 }
                 established = true
                 let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 node.session.withLock { $0 = CompanionNode.SessionHandle(wakeSender: wakeSender, channel: channel.channel) }
-                defer { node.session.withLock { $0 = nil } }
+                node.metrics.connected.record(1)
+                defer {
+                    node.session.withLock { $0 = nil }
+                    node.metrics.connected.record(0)
+                }
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
                 node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName))
                 let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
@@ -75,17 +80,13 @@ struct CompanionSession: Sendable {
                     underlying.close(promise: nil)
                 }
                 return try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        finish((try? await sendOutbox(outbound, wake: wake)) ?? End(reason: "connection lost", wasEstablished: true))
-                    }
-                    group.addTask {
-                        finish((try? await keepAlive(outbound, every: ping)) ?? End(reason: "connection lost", wasEstablished: true))
-                    }
+                    group.addTask { finish(await lost { try await sendOutbox(outbound, wake: wake) }) }
+                    group.addTask { finish(await lost { try await keepAlive(outbound, every: ping) }) }
                     defer { group.cancelAll() }
                     do {
                         finish(try await receive(&frames))
                     } catch let error as ProtocolError {
-                        try? await outbound.send(error.envelope())
+                        await outbound.sendLast(error.envelope(), logger: configuration.logger)
                         throw error
                     }
                     return firstEnd.value.withLock { $0! }
@@ -147,6 +148,7 @@ struct CompanionSession: Sendable {
                 let context = try ApplicationContext(wire: wire)
                 if let reading = context.clock { node.clock.observe(reading) }
                 try await node.state.cache(contextFrame: Array(payload.readableBytesView))
+                node.metrics.contextsReceived.increment()
                 node.eventSink.yield(.context(context))
             case .completionReply(let reply):
                 node.wireReplies.resolve(reply.messageID, .reply(reply))
@@ -185,14 +187,17 @@ struct CompanionSession: Sendable {
             // Nobody waits for it: it waited in the outbox (WatchConnectivity's transferUserInfo).
             completion.queued = !node.results.isExpecting(completion.messageID)
             node.wireReplies.expect(completion.messageID)
+            let sentAt = ContinuousClock.now
             try await outbound.send(.with { $0.completion = completion })
             guard let answer = await node.wireReplies.wait(
                 completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
             else {
                 let reason = "no reply to \(completion.messageID) within \(configuration.replyTimeout)"
-                try? await outbound.send(ProtocolError(.replyTimedOut, reason).envelope(inReplyTo: completion.messageID))
+                let timedOut = ProtocolError(.replyTimedOut, reason).envelope(inReplyTo: completion.messageID)
+                await outbound.sendLast(timedOut, logger: configuration.logger)
                 return End(reason: reason, wasEstablished: true)
             }
+            node.metrics.roundTrip.record(duration: sentAt.duration(to: .now))
             let key = (try? completion.eventKey()) ?? EventKey(activityID: completion.activityID, day: CalendarDay(daysSinceEpoch: 0), occurrence: 0)
             let result: CompletionResult
             switch answer {
@@ -203,6 +208,9 @@ struct CompanionSession: Sendable {
             case .history:
                 throw ProtocolError(.protocolViolation, "a HistoryPage answered completion \(completion.messageID)")
             case .retryLater(let message):
+                configuration.logger.warning("the primary could not record a completion now; retrying", metadata: [
+                    "messageID": "\(completion.messageID)", "reason": "\(message)",
+                ])
                 node.eventSink.yield(.error(code: "INTERNAL", message: message))
                 retry += 1
                 try await configuration.sleep(configuration.backoff(attempt: retry, random: Double.random(in: 0..<1)))
@@ -215,10 +223,19 @@ struct CompanionSession: Sendable {
             if node.reportedAnswers.withLock({ $0.insert(completion.messageID).inserted }) {
                 node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
             }
-            try await node.state.remove(completion.messageID)
+            node.metrics.outboxDepth.record(try await node.state.remove(completion.messageID))
             node.reportedAnswers.withLock { _ = $0.remove(completion.messageID) }
         }
         return End(reason: "stopped", wasEstablished: true)
+    }
+
+    /// How a sending task of the connection ends: its own end, or a lost connection.
+    private func lost(_ body: () async throws -> End) async -> End {
+        do {
+            return try await body()
+        } catch {
+            return End(reason: "connection lost: \(error)", wasEstablished: true)
+        }
     }
 
     private func keepAlive(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, every interval: Duration) async throws -> End {

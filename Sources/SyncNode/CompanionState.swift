@@ -64,13 +64,25 @@ final class CompanionState: Sendable {
         }
     }
 
-    /// Appends a completion; it stays until the primary has answered it.
-    func enqueue(_ completion: Caresync_V1_Completion) async throws {
+    /// Appends a completion; it stays until the primary has answered it. Returns how many
+    /// are in the outbox now.
+    @discardableResult
+    func enqueue(_ completion: Caresync_V1_Completion) async throws -> Int {
         let bytes: Data = try completion.serializedBytes()
-        try await queue.write { db in
+        return try await queue.write { db in
             try db.execute(
                 sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [completion.messageID, bytes])
+            return try Self.depth(db)
         }
+    }
+
+    /// How many completions the outbox holds.
+    func depth() throws -> Int {
+        try queue.read(Self.depth)
+    }
+
+    private static func depth(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
     }
 
     /// The oldest unanswered completion.
@@ -87,7 +99,12 @@ final class CompanionState: Sendable {
         }.map { try Caresync_V1_Completion(serializedBytes: $0) }
     }
 
-    func remove(_ messageID: String) async throws {
-        try await queue.write { db in try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID]) }
+    /// Removes an answered completion; returns how many are left.
+    @discardableResult
+    func remove(_ messageID: String) async throws -> Int {
+        try await queue.write { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID])
+            return try Self.depth(db)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 import SyncProtocol
 
@@ -16,6 +17,12 @@ final class ConnectionRegistry: Sendable {
     }
 
     private let entries = Mutex<(next: Int, all: [Int: Entry], closed: Bool)>((0, [:], false))
+    /// Told the number of open connections of each role whenever it changes.
+    private let gauges: [Caresync_V1_Role: Gauge]
+
+    init(gauges: [Caresync_V1_Role: Gauge]) {
+        self.gauges = gauges
+    }
 
     /// Registers an open connection; `nil` once the primary has started saying goodbye.
     func register(device: String, role: Caresync_V1_Role, send: @escaping Send, close: @escaping Close) -> Int? {
@@ -23,8 +30,13 @@ final class ConnectionRegistry: Sendable {
             guard !entries.closed else { return nil }
             entries.next += 1
             entries.all[entries.next] = Entry(device: device, role: role, send: send, close: close)
+            count(role, in: entries.all)
             return entries.next
         }
+    }
+
+    private func count(_ role: Caresync_V1_Role, in all: [Int: Entry]) {
+        gauges[role]?.record(all.values.count { $0.role == role })
     }
 
     /// Sends `envelope` to every connection of `role`.
@@ -36,7 +48,10 @@ final class ConnectionRegistry: Sendable {
     }
 
     func remove(_ id: Int) {
-        _ = entries.withLock { $0.all.removeValue(forKey: id) }
+        entries.withLock { entries in
+            guard let removed = entries.all.removeValue(forKey: id) else { return }
+            count(removed.role, in: entries.all)
+        }
     }
 
     var count: Int { entries.withLock { $0.all.count } }

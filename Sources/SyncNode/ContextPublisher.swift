@@ -15,8 +15,17 @@ final class ContextPublisher: Sendable {
         var includesTomorrow: Bool
     }
 
+    /// A context frame and the generation it was built for.
+    struct Built: Sendable {
+        var frame: ByteBuffer
+        var generation: Int
+    }
+
     private struct State {
         var generation = 0
+        /// When the change that began each recent generation was committed (day rollovers
+        /// have none), for the fan-out latency.
+        var commits: [Int: Date] = [:]
         /// The plan's time zone, read again after every change.
         var timeZone: TimeZone?
         var frames: [Variant: (generation: Int, frame: Task<ByteBuffer, any Error>)] = [:]
@@ -54,10 +63,13 @@ final class ContextPublisher: Sendable {
         state.withLock { $0.subscribers.removeValue(forKey: id) }?.finish()
     }
 
-    /// The store changed or the day rolled over: every subscriber gets the newer context.
-    func invalidate() {
+    /// The store changed (a change committed at `committedAt`) or the day rolled over:
+    /// every subscriber gets the newer context.
+    func invalidate(committedAt: Date? = nil) {
         state.withLock { state in
             state.generation += 1
+            state.commits[state.generation] = committedAt
+            state.commits = state.commits.filter { $0.key > state.generation - Self.commitsKept }
             state.frames.removeAll()
             state.timeZone = nil
             for subscriber in state.subscribers.values { subscriber.yield() }
@@ -78,19 +90,31 @@ final class ContextPublisher: Sendable {
         return Variant(today: today, includesTomorrow: role == .watch && instant >= tomorrowAt)
     }
 
+    /// How many generations' commit times are kept: a connection further behind records
+    /// the oldest kept.
+    static let commitsKept = 256
+
+    /// The commit of the oldest change after generation `sent` up to `generation`: what a
+    /// connection that last sent `sent` now carries for the first time.
+    func oldestCommit(after sent: Int, through generation: Int) -> Date? {
+        state.withLock { state in
+            state.commits.filter { $0.key > sent && $0.key <= generation }.values.min()
+        }
+    }
+
     /// The framed context for `variant`, built once per generation.
-    func frame(_ variant: Variant) async throws -> ByteBuffer {
-        let task = state.withLock { state -> Task<ByteBuffer, any Error> in
-            if let cached = state.frames[variant], cached.generation == state.generation { return cached.frame }
+    func frame(_ variant: Variant) async throws -> Built {
+        let (task, generation) = state.withLock { state -> (Task<ByteBuffer, any Error>, Int) in
+            if let cached = state.frames[variant], cached.generation == state.generation { return (cached.frame, cached.generation) }
             let task = Task { [self] in
                 let context = try await build(variant)
                 return try Frame.encode(.with { $0.applicationContext = context.wire })
             }
             state.frames[variant] = (state.generation, task)
-            return task
+            return (task, state.generation)
         }
         do {
-            return try await task.value
+            return Built(frame: try await task.value, generation: generation)
         } catch {
             // A failed build is not kept: the next request tries again.
             state.withLock { state in

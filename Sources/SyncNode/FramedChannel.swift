@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import SyncProtocol
 
@@ -40,6 +41,16 @@ extension NIOAsyncChannelOutboundWriter<ByteBuffer> {
     /// Frames and writes one envelope.
     func send(_ envelope: Caresync_V1_Envelope) async throws {
         try await write(Frame.encode(envelope))
+    }
+
+    /// Sends a connection's last frame. A peer that has gone cannot hear it, which is no
+    /// failure: it is logged at debug level.
+    func sendLast(_ envelope: Caresync_V1_Envelope, logger: Logger) async {
+        do {
+            try await send(envelope)
+        } catch {
+            logger.debug("the last frame could not be sent: the peer has gone", metadata: ["error": "\(error)"])
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
+import Logging
 import NIOCore
 import NodeIdentity
 import SyncProtocol
@@ -29,54 +30,90 @@ struct PrimaryConnection {
     /// (``ChannelOutboundInvoker/closeAfterWrites()``): a refusal is read before the close,
     /// and the socket goes as soon as the peer closes too.
     func serve() async {
-        try? await channel.executeThenClose { inbound, outbound in
-            defer { channel.channel.closeAfterWrites() }
-            var frames = inbound.makeAsyncIterator()
-            do {
-                guard let peer = try await handshake(&frames, outbound) else { return }
-                // Envelopes from outside this connection (a revocation, a reminder, Goodbye) go
-                // straight into the channel: the outbound writer would wait while a peer that
-                // stopped reading has full buffers, and so hold up the revocation that follows
-                // the change log (every companion's contexts), the reminders of every watch, or
-                // the shutdown, until the idle deadline closed the stalled peer.
-                let close: ConnectionRegistry.Close = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: true) }
-                let send: ConnectionRegistry.Send = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: false) }
-                // A connection made while the primary shuts down is told so at once.
-                guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
-                else {
-                    try? await outbound.send(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } })
-                    return
-                }
-                try? node.store.recordSeen(peer.nodeID)
-                defer {
-                    node.connections.remove(registration)
-                    try? node.store.recordSeen(peer.nodeID)
-                }
-                // Revoked between the handshake's check and the registration: cut it now.
-                guard try node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        // Contexts stop only when the connection cannot carry them, or when
-                        // the connection ends (cancelled). A failure closes the connection,
-                        // so the companion reconnects rather than wait for contexts that never come.
-                        do {
-                            try await sendContexts(to: peer, outbound)
-                        } catch {
-                            guard !Task.isCancelled else { return }
-                            await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")).envelope())
-                        }
-                    }
-                    defer { group.cancelAll() }
-                    try await receive(&frames, from: peer, outbound)
-                }
-            } catch let error as ProtocolError {
-                try? await outbound.send(error.envelope())
-            } catch let error as CarePlanStoreError {
-                try? await outbound.send(ProtocolError(.internal, "the primary failed: \(error)").envelope())
-            } catch {
-                // The transport failed (a reset, a failed TLS handshake), or the task was
-                // cancelled: nothing can be answered.
+        var logger = node.logger
+        let remote = channel.channel.remoteAddress
+        logger[metadataKey: "remote"] = "\(remote?.ipAddress ?? "?"):\(remote?.port ?? 0)"
+        do {
+            try await channel.executeThenClose { [logger] inbound, outbound in
+                await serve(inbound, outbound, logger: logger)
             }
+        } catch {
+            logger.debug("the connection could not be closed cleanly", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func serve(
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        logger: Logger
+    ) async {
+        var logger = logger
+        defer { channel.channel.closeAfterWrites() }
+        var frames = inbound.makeAsyncIterator()
+        do {
+            guard let peer = try await handshake(&frames, outbound) else {
+                logger.debug("connection ended without a Hello (a pairing, or a probe)")
+                return
+            }
+            logger[metadataKey: "peer"] = "\(peer.nodeID.prefix(16))"
+            let connected = logger
+            connected.info("companion connected", metadata: ["role": "\(peer.role)", "name": "\(peer.name)"])
+            defer { connected.info("companion disconnected") }
+            // Envelopes from outside this connection (a revocation, a reminder, Goodbye) go
+            // straight into the channel: the outbound writer would wait while a peer that
+            // stopped reading has full buffers, and so hold up the revocation that follows
+            // the change log (every companion's contexts), the reminders of every watch, or
+            // the shutdown, until the idle deadline closed the stalled peer.
+            let close: ConnectionRegistry.Close = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: true) }
+            let send: ConnectionRegistry.Send = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: false) }
+            // A connection made while the primary shuts down is told so at once.
+            guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
+            else {
+                await outbound.sendLast(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } }, logger: logger)
+                return
+            }
+            recordSeen(peer, logger)
+            defer {
+                node.connections.remove(registration)
+                recordSeen(peer, logger)
+            }
+            // Revoked between the handshake's check and the registration: cut it now.
+            guard try node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // Contexts stop only when the connection cannot carry them, or when
+                    // the connection ends (cancelled). A failure closes the connection,
+                    // so the companion reconnects rather than wait for contexts that never come.
+                    do {
+                        try await sendContexts(to: peer, outbound)
+                    } catch {
+                        guard !Task.isCancelled else { return }
+                        connected.warning("closing the connection: no context can be sent", metadata: ["error": "\(error)"])
+                        await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")).envelope())
+                    }
+                }
+                defer { group.cancelAll() }
+                try await receive(&frames, from: peer, outbound, logger: connected)
+            }
+        } catch let error as ProtocolError {
+            node.metrics.closedWithError(error.code)
+            logger.notice("closing the connection with an Error", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
+            await outbound.sendLast(error.envelope(), logger: logger)
+        } catch let error as CarePlanStoreError {
+            logger.error("closing the connection: the store failed", metadata: ["error": "\(error)"])
+            await outbound.sendLast(ProtocolError(.internal, "the primary failed: \(error)").envelope(), logger: logger)
+        } catch {
+            // The transport failed (a reset, a failed TLS handshake), or the task was
+            // cancelled: nothing can be answered.
+            logger.debug("the connection failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Notes when the device was last seen (for `caresync devices`); a failure costs only that.
+    private func recordSeen(_ peer: Peer, _ logger: Logger) {
+        do {
+            try node.store.recordSeen(peer.nodeID)
+        } catch {
+            logger.warning("could not record when the device was seen", metadata: ["error": "\(error)"])
         }
     }
 
@@ -147,12 +184,12 @@ struct PrimaryConnection {
     /// Handles the companion's messages in order; returns when it says Goodbye or closes.
     private func receive(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, from peer: Peer,
-        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, logger: Logger
     ) async throws {
         while let envelope = try await frames.nextEnvelope() {
             switch envelope.body {
             case .completion(let completion):
-                try await outbound.send(await judge(completion, from: peer))
+                try await outbound.send(await judge(completion, from: peer, logger: logger))
             case .ping(let ping):
                 try await outbound.send(.with { $0.pong = .with { $0.nonce = ping.nonce } })
             case .pong:
@@ -174,13 +211,27 @@ struct PrimaryConnection {
     }
 
     /// The reply to a completion, sent only after the store has committed it.
-    private func judge(_ completion: Caresync_V1_Completion, from peer: Peer) async -> Caresync_V1_Envelope {
+    private func judge(_ completion: Caresync_V1_Completion, from peer: Peer, logger: Logger) async -> Caresync_V1_Envelope {
+        let started = ContinuousClock.now
+        let (answer, status) = await judged(completion, from: peer, logger: logger)
+        node.metrics.completions[status]?.increment()
+        node.metrics.completionTime.record(duration: started.duration(to: .now))
+        return answer
+    }
+
+    /// The answer to a completion, and how it went for the metrics: accepted, rejected,
+    /// refused or failed.
+    private func judged(
+        _ completion: Caresync_V1_Completion, from peer: Peer, logger: Logger
+    ) async -> (Caresync_V1_Envelope, String) {
+        var logger = logger
+        logger[metadataKey: "messageID"] = "\(completion.messageID)"
         var reply = Caresync_V1_CompletionReply.with { $0.messageID = completion.messageID }
         guard peer.mayRecord else {
             reply.status = .rejected
             reply.reason = .notPermitted
             reply.detail = "this household device was not granted recording at pairing"
-            return .with { $0.completionReply = reply }
+            return (.with { $0.completionReply = reply }, "rejected")
         }
         do {
             guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
@@ -195,28 +246,45 @@ struct PrimaryConnection {
             reply.currentState = receipt.currentState.wire
             reply.reason = receipt.rejection.map(Self.wireReason) ?? .unspecified
             reply.detail = receipt.detail ?? ""
-            return .with { $0.completionReply = reply }
+            logger.debug("completion judged", metadata: [
+                "status": "\(receipt.status)", "revision": "\(reply.revision)", "reason": "\(reply.reason)",
+            ])
+            return (.with { $0.completionReply = reply }, receipt.status == .accepted ? "accepted" : "rejected")
         } catch let error as ProtocolError {
+            logger.notice("refused a completion", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
             var refusal = error
             refusal.isFatal = false
-            return refusal.envelope(inReplyTo: completion.messageID)
+            return (refusal.envelope(inReplyTo: completion.messageID), "refused")
         } catch {
-            return ProtocolError(.internal, "the store could not record it: \(error)", fatal: false)
-                .envelope(inReplyTo: completion.messageID)
+            logger.error("the store could not record a completion; the companion will send it again", metadata: [
+                "error": "\(error)",
+            ])
+            let failure = ProtocolError(.internal, "the store could not record it: \(error)", fatal: false)
+            return (failure.envelope(inReplyTo: completion.messageID), "failed")
         }
     }
 
     /// Sends the newest context whenever there may be a newer one; while the companion
     /// is slow to read, updates coalesce into one.
     private func sendContexts(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        let (id, updates) = node.publisher.subscribe()
-        defer { node.publisher.unsubscribe(id) }
+        let (publisher, metrics) = (node.publisher, node.metrics)
+        let (id, updates) = publisher.subscribe()
+        defer { publisher.unsubscribe(id) }
+        var sent: Int?
         for await _ in updates {
-            let frame = try await node.publisher.frame(node.publisher.variant(for: peer.role))
-            guard frame.readableBytes - 4 <= node.configuration.maximumFrameBytes else {
-                throw ProtocolError.frameTooLarge(announced: frame.readableBytes - 4, limit: node.configuration.maximumFrameBytes)
+            let built = try await publisher.frame(publisher.variant(for: peer.role))
+            let payload = built.frame.readableBytes - 4
+            guard payload <= node.configuration.maximumFrameBytes else {
+                throw ProtocolError.frameTooLarge(announced: payload, limit: node.configuration.maximumFrameBytes)
             }
-            try await outbound.write(frame)
+            try await outbound.write(built.frame)
+            metrics.contextsSent.increment()
+            metrics.contextBytes.record(payload)
+            // The first context of a connection is its snapshot, not a fan-out.
+            if let sent, let oldest = publisher.oldestCommit(after: sent, through: built.generation) {
+                metrics.fanOutTime.record(max(0, Date().timeIntervalSince(oldest)))
+            }
+            sent = built.generation
         }
     }
 

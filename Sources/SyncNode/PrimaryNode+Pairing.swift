@@ -35,8 +35,13 @@ extension PrimaryNode {
         let name = request.displayName.isEmpty ? "unnamed \(role.rawValue)" : request.displayName
         switch try store.redeemPairing(codeID: matched?.id, deviceID: fingerprint, name: name, role: role) {
         case .failure(let refusal):
+            metrics.pairings["refused"]?.increment()
             throw ProtocolError(.pairingFailed, refusal.description)
         case .success(let device):
+            metrics.pairings["paired"]?.increment()
+            logger.notice("paired a companion", metadata: [
+                "peer": "\(fingerprint.prefix(16))", "role": "\(role.rawValue)", "name": "\(name)",
+            ])
             // The store pairs only with the code whose proof matched.
             guard let matched else { throw ProtocolError(.internal, "paired without a matching code") }
             let info = try store.planInfo()

@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import Reminders
@@ -16,7 +17,8 @@ public final class PrimaryNode: Sendable {
     let publisher: ContextPublisher
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
-    let connections = ConnectionRegistry()
+    let connections: ConnectionRegistry
+    let metrics = PrimaryMetrics()
     let pairingThrottle: PairingThrottle
     /// Reminders for events not yet done, if the primary keeps them.
     let reminders: ReminderScheduler?
@@ -35,7 +37,8 @@ public final class PrimaryNode: Sendable {
         self.configuration = configuration
         self.onReminder = onReminder
         pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
-        reminders = policy.map { ReminderScheduler(store: store, policy: $0, now: configuration.now) }
+        connections = ConnectionRegistry(gauges: metrics.connections)
+        reminders = policy.map { ReminderScheduler(store: store, policy: $0, now: configuration.now, logger: configuration.logger) }
         clock = HybridClock(node: configuration.nodeID)
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
     }
@@ -71,10 +74,14 @@ public final class PrimaryNode: Sendable {
                 watchers.addTask { try await reminders.run { reminder in await self.deliver(reminder) } }
             }
             await withDiscardingTaskGroup { sessions in
-                try? await server.executeThenClose { inbound in
-                    for try await (channel, peer) in inbound {
-                        sessions.addTask { await PrimaryConnection(node: self, channel: channel, certificate: peer).serve() }
+                do {
+                    try await server.executeThenClose { inbound in
+                        for try await (channel, peer) in inbound {
+                            sessions.addTask { await PrimaryConnection(node: self, channel: channel, certificate: peer).serve() }
+                        }
                     }
+                } catch {
+                    logger.error("the listening socket failed; stopping", metadata: ["error": "\(error)"])
                 }
                 await connections.sayGoodbye(.shutdown, "primary stopping")
             }
@@ -82,8 +89,12 @@ public final class PrimaryNode: Sendable {
         }
     }
 
+    var logger: Logger { configuration.logger }
+
     /// A reminder reaches every connected watch and the primary's own listener.
     private func deliver(_ reminder: Reminder) async {
+        logger.debug("reminder due", metadata: ["event": "\(reminder.key)"])
+        metrics.reminders.increment()
         onReminder(reminder)
         let text = reminderText(for: reminder.key)
         await connections.broadcast(.with {
@@ -103,8 +114,15 @@ public final class PrimaryNode: Sendable {
     /// What a watch shows for a reminder: the activity's text as the version governing the
     /// event's day has it, else its instructions, else nothing (the watch shows the title).
     private func reminderText(for key: EventKey) -> String {
-        guard let activity = try? store.event(key).activity else { return "" }
-        return activity.text ?? activity.instructions ?? ""
+        do {
+            let activity = try store.event(key).activity
+            return activity.text ?? activity.instructions ?? ""
+        } catch {
+            logger.warning("no text for a reminder: the store could not read its event", metadata: [
+                "event": "\(key)", "error": "\(error)",
+            ])
+            return ""
+        }
     }
 
     /// A watch's "snooze": no answer when done, an Error when it cannot be.
@@ -145,10 +163,11 @@ public final class PrimaryNode: Sendable {
                         await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
                     }
                     last = change.revision
-                    publisher.invalidate()
+                    publisher.invalidate(committedAt: change.committedAt)
                 }
             } catch {
-                try? await Task.sleep(for: .milliseconds(200))
+                logger.warning("could not read the store's changes; retrying", metadata: ["revision": "\(last)", "error": "\(error)"])
+                try? await Task.sleep(for: .milliseconds(200))  // cancelled: the loop ends
             }
         }
     }
@@ -157,7 +176,15 @@ public final class PrimaryNode: Sendable {
     /// context changes without any store change.
     private func followDays() async throws {
         while !Task.isCancelled {
-            let zone = (try? store.planInfo().timeZone) ?? .gmt
+            let zone: TimeZone
+            do {
+                zone = try store.planInfo().timeZone ?? .gmt
+            } catch {
+                logger.warning("could not read the plan's time zone; days roll over in UTC until it can", metadata: [
+                    "error": "\(error)",
+                ])
+                zone = .gmt
+            }
             let now = configuration.now()
             let today = CalendarDay.containing(now, in: zone)
             let boundaries = [today.date(at: configuration.tomorrowFrom, in: zone), today.adding(days: 1).start(in: zone)]

@@ -3,6 +3,7 @@ import CarePlan
 import CarePlanStore
 import Discovery
 import Foundation
+import Logging
 import NIOCore
 import NodeIdentity
 import SimulatorSupport
@@ -39,11 +40,12 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
         print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")
         var starts = Samples()
         var restarts = Samples()
+        let silent = Logger(label: "caresync-bench", factory: { _ in SwiftLogNoOpLogHandler() })
         for run in 0..<runs {
             let name = "Bench primary \(run) \(UUID().uuidString.prefix(4))"
             var configuration = CompanionConfiguration(
                 role: .watch, name: "Bench watch", stateDirectory: directory.appendingPathComponent("watch-\(run)").path
-            ) { known in try await PrimaryDiscovery(choice: name, report: { _ in }).locate(knownPrimaryID: known) }
+            ) { known in try await PrimaryDiscovery(choice: name, report: { _ in }, logger: silent).locate(knownPrimaryID: known) }
             configuration.replyTimeout = .seconds(timeout)
             let watch = try CompanionNode(configuration: configuration)
             // Paired first (untimed), as a watch is before it ever looks for its primary.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CarePlan
 import Foundation
+import Logging
+import MetricsEndpoint
 
 struct SyncBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,6 +52,8 @@ struct SyncBenchmark: AsyncParsableCommand {
         valueName: "dir"))
     var companionDirectory: String?
 
+    @OptionGroup var metrics: MetricsOptions
+
     static let activities = 20
     /// Completions before the timed ones, so that caches and connections are warm.
     static let warmUp = 10
@@ -71,6 +75,13 @@ struct SyncBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let endpoint = metrics.endpoint(logger: Logger(label: "caresync-bench"))
+        try await MetricsEndpoint.serving(endpoint, onListening: { print("metrics of every run at http://127.0.0.1:\($0)/metrics") }) {
+            try await measureAll()
+        }
+    }
+
+    private func measureAll() async throws {
         let today = CalendarDay.containing(Date(), in: .gmt)
         print("caresync-bench sync: \(Self.activities)-activity plan, \(Self.activities * occurrences) events today;"
             + " \(completions) timed completions per run, then \(duration(seconds)) of concurrent ones")

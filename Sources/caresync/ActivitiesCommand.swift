@@ -36,7 +36,7 @@ struct ActivitiesCommand: AsyncParsableCommand {
                 kind: kind, group: group, tag: tag, includeEnded: includeEnded, limit: limit, offset: offset)
             let versions = try options.open().activities(query)
             if json {
-                try printJSON(versions)
+                try emitJSON(versions)
                 return
             }
             for version in versions {

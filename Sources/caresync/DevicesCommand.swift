@@ -22,7 +22,7 @@ struct DevicesCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let devices = try options.open().devices()
                 if !json && devices.isEmpty { emit("No paired devices: pair one with `caresync pair --role ROLE`.") }
-                for device in devices { try json ? printJSON(device) : emit(Self.line(device)) }
+                for device in devices { try json ? emitJSON(device) : emit(Self.line(device)) }
             }
         }
 

@@ -30,7 +30,7 @@ struct EventsCommand: AsyncParsableCommand {
         try await reportingFailures {
             let events = try options.open().events(of: activity, from: from, through: to)
             if json {
-                try printJSON(EventListJSON(activity: activity, from: from, to: to, events: events.map(EventJSON.init)))
+                try emitJSON(EventListJSON(activity: activity, from: from, to: to, events: events.map(EventJSON.init)))
                 return
             }
             for event in events {

@@ -20,6 +20,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var logging: LoggingOptions
 
     @Option(help: "Only outcomes recorded or replaced after this revision.")
     var since: Int?
@@ -60,12 +61,13 @@ struct FHIRExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let logger = logging.bootstrap("caresync.fhir")
         try await reportingFailures {
             let store = try options.open()
             let version: DoseAdministration.Version = dstu2 ? .dstu2 : .r4
             let uploader = try server.map { url in
                 AdministrationUploader(
-                    store: store, poster: try TransactionPoster(url: url, policy: policy, clock: ContinuousClock()),
+                    store: store, poster: try TransactionPoster(url: url, policy: policy, clock: ContinuousClock(), logger: logger),
                     version: version, batchSize: batchSize)
             }
             let after = try since ?? uploader.map { try store.cursor($0.cursorName) } ?? 0
@@ -108,7 +110,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
     /// The summary goes to standard output, unless the Bundle does.
     private func say(_ line: String) {
         if out == nil && server == nil {
-            try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
+            LineOutput.standardError.write(line: line)
         } else {
             emit(line)
         }
@@ -145,8 +147,6 @@ struct ExportSummary: Encodable, CustomStringConvertible {
     }
 
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try JSONLine.encode(self)
     }
 }

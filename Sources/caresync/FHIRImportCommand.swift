@@ -18,6 +18,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var logging: LoggingOptions
 
     @Argument(help: "A FHIR JSON file.")
     var file: String?
@@ -56,7 +57,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
             let mapper = OrderMapper(
                 today: today, timeZone: zone, routine: try store.planInfo().routine, language: try DosageLanguage("en"))
             let report = try FHIRImporter(mapper: mapper, device: options.device).run(input, into: store)
-            if json { return try printJSON(report) }
+            if json { return try emitJSON(report) }
             for id in report.added + report.updated {
                 guard let activity = try store.activity(id)?.activity else { continue }
                 let verb = report.added.contains(id) ? "added" : "updated"
@@ -81,7 +82,8 @@ struct FHIRImportCommand: AsyncParsableCommand {
             }
             return try FHIRInput.parse(data, document: file)
         }
-        return try await FHIRClient(base: server!).medicationOrders(patient: patient!, resource: resource)
+        let client = FHIRClient(base: server!, logger: logging.bootstrap("caresync.fhir"))
+        return try await client.medicationOrders(patient: patient!, resource: resource)
     }
 }
 

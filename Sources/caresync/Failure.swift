@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LineOutput
 
 /// Runs a command body; a refusal becomes one line on stderr and exit status 1.
 func reportingFailures(_ body: () async throws -> Void) async throws {
@@ -8,7 +9,7 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ExitCode {
         throw error
     } catch {
-        try? FileHandle.standardError.write(contentsOf: Data("caresync: \(error)\n".utf8))
+        LineOutput.standardError.write(line: "caresync: \(error)")
         throw ExitCode.failure
     }
 }

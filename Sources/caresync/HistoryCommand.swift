@@ -44,7 +44,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     private func show(_ change: StoreChange) throws {
         if json {
-            try printJSON(change)
+            try emitJSON(change)
         } else {
             emit(HistoryLine(change).description)
         }

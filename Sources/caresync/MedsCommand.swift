@@ -35,7 +35,7 @@ struct MedsCommand: AsyncParsableCommand {
                 let text = DosageText(language: language)
                 let medications = try store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded))
                     .map { try MedicationJSON($0.activity, store: store, text: text) }
-                if json { return try printJSON(medications) }
+                if json { return try emitJSON(medications) }
                 for medication in medications {
                     emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (\(language.phrase("asNeeded")))" : ""))
                     emit("    \(medication.instructions)" + (medication.text.map { "  — \"\($0)\"" } ?? ""))

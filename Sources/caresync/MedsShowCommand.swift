@@ -48,7 +48,7 @@ struct MedsShowCommand: AsyncParsableCommand {
                 .filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
             let chart = AdherenceChart(grouping: group, first: first, last: last, doses: doses)
             if json {
-                return try printJSON(MedsShowJSON(id: id, title: latest.activity.title, doses: doses.map(EventJSON.init), groups: chart.groups))
+                return try emitJSON(MedsShowJSON(id: id, title: latest.activity.title, doses: doses.map(EventJSON.init), groups: chart.groups))
             }
             emit("\(id)  \(latest.activity.title)  \(latest.activity.instructions ?? "")")
             emit("Doses from \(first) to \(last)")

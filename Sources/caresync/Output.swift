@@ -3,17 +3,6 @@ import CarePlanStore
 import Foundation
 import LineOutput
 
-/// Writes `value` as one line of JSON with sorted keys (the documented `--json` form).
-func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-        var container = encoder.singleValueContainer()
-        try container.encode(ISO8601.string(from: date))
-    }
-    emit(String(decoding: try encoder.encode(value), as: UTF8.self))
-}
-
 /// One event as `--json` output shows it.
 struct EventJSON: Encodable {
     var activity: String

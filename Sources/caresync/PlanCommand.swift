@@ -40,7 +40,7 @@ struct PlanCommand: AsyncParsableCommand {
                 let day = effective ?? CalendarDay.containing(Date(), in: plan.timeZone)
                 let report = try store.load(plan, effectiveFrom: day, device: options.device)
                 if json {
-                    try printJSON(report)
+                    try emitJSON(report)
                     return
                 }
                 emit("Loaded \"\(plan.title)\" from \(file), effective \(day): "

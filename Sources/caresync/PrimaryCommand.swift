@@ -7,6 +7,8 @@ import Reminders
 import Dispatch
 import Foundation
 import LineOutput
+import Logging
+import MetricsEndpoint
 import NIOCore
 import Synchronization
 import SyncNode
@@ -23,6 +25,8 @@ struct PrimaryCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var logging: LoggingOptions
+    @OptionGroup var metrics: MetricsOptions
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -49,6 +53,8 @@ struct PrimaryCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        let logger = logging.bootstrap("caresync.primary")
+        let endpoint = metrics.endpoint(logger: logger)
         try await reportingFailures {
             let store = try options.open()
             let (info, _) = try store.configuredPlan()
@@ -58,6 +64,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             configuration.host = host
             configuration.port = port
             configuration.name = name
+            configuration.logger = logger
             if let clockStart {
                 guard let start = ISO8601.date(from: clockStart) else {
                     throw UsageError(description: "--clock-start must be an ISO 8601 instant, not \"\(clockStart)\"")
@@ -74,10 +81,13 @@ struct PrimaryCommand: AsyncParsableCommand {
             let signals = SignalHandlers { node.shutdown() }
             defer { signals.cancel() }
             let nodeID = configuration.nodeID
-            let advertising = Advertising(enabled: advertise, json: json)
-            try await node.run { address in
+            let advertising = Advertising(enabled: advertise, json: json, logger: logger)
+            let listening: @Sendable (SocketAddress) -> Void = { address in
                 if json {
-                    emit(#"{"event":"listening","host":"\#(address.ipAddress ?? "")","port":\#(address.port ?? 0),"nodeID":"\#(nodeID)","planID":"\#(info.planID)","fingerprint":"\#(identity.fingerprint)"}"#)
+                    emitJSON([
+                        "event": "listening", "host": .string(address.ipAddress ?? ""), "port": .int(address.port ?? 0),
+                        "nodeID": .string(nodeID), "planID": .string(info.planID), "fingerprint": .string(identity.fingerprint),
+                    ])
                 } else {
                     emit("Listening on \(address.ipAddress ?? ""):\(address.port ?? 0) as \"\(name)\" for plan \(info.planID)")
                     emit("Identity \(identity.displayFingerprint)")
@@ -88,8 +98,13 @@ struct PrimaryCommand: AsyncParsableCommand {
                     "plan": info.planID, "fp": identity.fingerprint,
                 ])
             }
+            try await MetricsEndpoint.serving(endpoint, onListening: { port in
+                json ? emitJSON(["event": "metrics", "port": .int(port)]) : emit("Metrics at http://127.0.0.1:\(port)/metrics")
+            }) {
+                try await node.run(onListening: listening)
+            }
             advertising.stop()
-            emit(json ? #"{"event":"stopped"}"# : "Stopped.")
+            json ? emitJSON(["event": "stopped"]) : emit("Stopped.")
         }
     }
 }
@@ -99,18 +114,20 @@ struct PrimaryCommand: AsyncParsableCommand {
 final class Advertising: Sendable {
     private let enabled: Bool
     private let json: Bool
+    private let logger: Logger
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(enabled: Bool, json: Bool) {
+    init(enabled: Bool, json: Bool, logger: Logger) {
         self.enabled = enabled
         self.json = json
+        self.logger = logger
     }
 
     /// Advertises until ``stop()``, registering again whenever the daemon drops the
     /// registration (a restarted daemon) and retrying while it is away.
     func start(name: String, port: Int, txt: [String: String]) {
         guard enabled else { return }
-        let json = json
+        let (json, logger) = (json, logger)
         let advertising = Task {
             var reportedFailure = false
             while !Task.isCancelled {
@@ -118,18 +135,19 @@ final class Advertising: Sendable {
                     let advertisement = try await ServiceAdvertisement.register(
                         name: name, type: "_caresync._tcp", port: port, txt: txt)
                     reportedFailure = false
-                    emit(json ? #"{"event":"advertised","name":"\#(advertisement.name)","type":"_caresync._tcp"}"#
-                        : "Advertised as \"\(advertisement.name)\" (_caresync._tcp)")
+                    json ? emitJSON(["event": "advertised", "name": .string(advertisement.name), "type": "_caresync._tcp"])
+                        : emit("Advertised as \"\(advertisement.name)\" (_caresync._tcp)")
                     // Until the daemon drops it, or stop() cancels this task.
                     for await _ in advertisement.ended { break }
                     advertisement.cancel()
                 } catch {
-                    if !reportedFailure {
-                        try? FileHandle.standardError.write(contentsOf: Data("caresync: not advertised: \(error)\n".utf8))
-                        reportedFailure = true
-                    }
+                    // Said once while the daemon stays away; every retry only at debug level.
+                    logger.log(level: reportedFailure ? .debug : .warning, "not advertised; retrying every second", metadata: [
+                        "error": "\(error)",
+                    ])
+                    reportedFailure = true
                 }
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: .seconds(1))  // cancelled: the loop ends
             }
         }
         task.withLock { $0 = advertising }

@@ -9,15 +9,15 @@ struct ReminderNotice: Sendable {
 
     func show(_ reminder: Reminder) {
         if json {
-            emit(#"{"event":"reminder","activity":"\#(reminder.key.activityID)","day":"\#(reminder.key.day)","occurrence":\#(reminder.key.occurrence),"title":\#(quoted(reminder.title)),"time":"\#(reminder.time)","dueAt":"\#(ISO8601.string(from: reminder.dueAt))"}"#)
+            emitJSON([
+                "event": "reminder", "activity": .string(reminder.key.activityID), "day": .string(reminder.key.day.description),
+                "occurrence": .int(reminder.key.occurrence), "title": .string(reminder.title),
+                "time": .string(reminder.time.description), "dueAt": .string(ISO8601.string(from: reminder.dueAt)),
+            ])
         } else {
             emit("Reminder: \(reminder.title) (\(reminder.time)) — \(reminder.key)")
         }
         notifyDesktop(reminder)
-    }
-
-    private func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
     private func notifyDesktop(_ reminder: Reminder) {

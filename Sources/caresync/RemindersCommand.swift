@@ -62,7 +62,7 @@ struct ReminderJSON: Encodable {
 private func show(_ entry: ReminderEntry, zone: TimeZone, json: Bool) {
     let reminder = entry.reminder
     if json {
-        try? printJSON(ReminderJSON(
+        try? emitJSON(ReminderJSON(
             activity: reminder.key.activityID, day: reminder.key.day, occurrence: reminder.key.occurrence, title: reminder.title,
             time: reminder.time, dueAt: ISO8601.string(from: reminder.dueAt), status: entry.status))
     } else {

@@ -25,7 +25,7 @@ struct TodayCommand: AsyncParsableCommand {
             let events = try store.events(on: day)
             let summary = CompletionSummary(day: day, events: events)
             if json {
-                try printJSON(CareCardJSON(
+                try emitJSON(CareCardJSON(
                     plan: .init(id: info.planID, title: info.title, timeZone: zone.identifier), day: day,
                     revision: try store.revision(), adherence: TallyJSON(summary.overall),
                     interventions: TallyJSON(summary.interventions), assessments: TallyJSON(summary.assessments),

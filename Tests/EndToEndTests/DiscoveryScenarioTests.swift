@@ -21,10 +21,11 @@ extension MDNSTests {
 
     @Test func aWatchFindsTheOnlyPrimaryWithoutAnAddress() throws {
         let caresync = try exampleStore(in: scratch)
-        let primaryName = name("Kitchen tablet")
+        // A quote and a backslash in the name: the advertised line is still one JSON object.
+        let primaryName = name(#"Mum's "kitchen" tablet \"#)
         let primary = try PrimaryProcess(store: caresync.store, name: primaryName)
         let advertised = try #require(primary.process.waitForLine { $0.contains("\"advertised\"") })
-        #expect(advertised.contains("\"name\":\"\(primaryName)\""))
+        #expect(WatchProcess.object(advertised)?["name"] as? String == primaryName, "\(advertised)")
         // The TXT record carries the primary's identity fingerprint, as its listening line does.
         let listening = try #require(primary.process.output.first { $0.contains("\"listening\"") })
         let fingerprint = try #require(
@@ -141,7 +142,7 @@ extension MDNSTests {
         let scratch = Scratch()
         let caresync = try exampleStore(in: scratch)
         let primary = try PrimaryProcess(store: caresync.store, name: "Lonely \(UUID().uuidString.prefix(4))")
-        let complaint = try #require(primary.process.waitForLine { $0.hasPrefix("caresync: not advertised") })
+        let complaint = try #require(primary.process.waitForLine { $0.contains(" warning caresync.primary: not advertised") })
         #expect(complaint.contains("the mDNS daemon (Avahi) is not running") && complaint.contains("--connect HOST:PORT"))
         try pairSimulator("widget-sim", role: "widget", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: scratch.path("widget"))
         let widget = try CareSyncCommand.run(

@@ -213,16 +213,6 @@ import Testing
         _ = try pairedWatch(caresync, primary)
     }
 
-    /// Polls `condition` until it holds or `timeout` passes.
-    func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if try condition() { return true }
-            usleep(20_000)
-        } while Date() < deadline
-        return false
-    }
-
     /// Whether process `pid` holds a socket of the loopback TCP connection between its
     /// `port` and `peerPort`: its descriptors that are sockets, matched by inode with
     /// /proc/net/tcp (`sl local rem st … uid timeout inode`).

@@ -195,3 +195,14 @@ final class Scratch: Sendable {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// Polls `condition` until it holds or `timeout` passes (for state another process changes
+/// that no line announces).
+func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+        if try condition() { return true }
+        usleep(20_000)
+    } while Date() < deadline
+    return false
+}

@@ -8,12 +8,12 @@ final class PrimaryProcess {
 
     /// Starts a primary on `store` (a free port unless one is given) and waits until it
     /// listens. It advertises itself on the network only if given a `name`; its clock
-    /// starts at `clockStart` (ISO 8601) if given.
-    init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil) throws {
+    /// starts at `clockStart` (ISO 8601) if given; `extra` are further options.
+    init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil, extra: [String] = []) throws {
         let advertising = name.map { ["--name", $0] } ?? ["--no-advertise"]
         let clock = clockStart.map { ["--clock-start", $0] } ?? []
         process = try RunningProcess(
-            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock)
+            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock + extra)
         guard let line = process.waitForLine(where: { $0.contains("\"listening\"") }),
               let listening = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let bound = listening["port"] as? Int
@@ -55,11 +55,13 @@ final class WatchProcess {
     let process: RunningProcess
 
     /// A watch at a fixed address, paired with the primary of `store` first.
-    init(endpoint: String, stateDir: String, store: String, role: String = "watch", simulator: String = "watch-sim") throws {
+    init(
+        endpoint: String, stateDir: String, store: String, role: String = "watch", simulator: String = "watch-sim", extra: [String] = []
+    ) throws {
         try pairSimulator(simulator, role: role, store: store, locate: ["--connect", endpoint], stateDir: stateDir)
         process = try RunningProcess(
             CareSyncCommand.binDirectory.appendingPathComponent(simulator),
-            ["--connect", endpoint, "--state-dir", stateDir, "--json"])
+            ["--connect", endpoint, "--state-dir", stateDir, "--json"] + extra)
     }
 
     /// A watch that finds its primary on the network (`--primary` chooses one by name or

@@ -63,6 +63,25 @@ struct NodeIdentityTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["identity.pem"])
     }
 
+    /// A legacy certificate that cannot be read (here a directory in its place, which even
+    /// root cannot read as text) is an error: the key beside it is kept, not replaced by a new
+    /// identity, which would undo the pairing.
+    @Test func anUnreadableLegacyFileIsAnErrorAndTheKeyIsKept() throws {
+        _ = try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
+        try splitIntoLegacyFiles()
+        let certificate = directory + "/identity-certificate.pem"
+        try FileManager.default.removeItem(atPath: certificate)
+        try FileManager.default.createDirectory(atPath: certificate, withIntermediateDirectories: false)
+        #expect {
+            try NodeIdentity.loadOrCreate(in: directory, name: "Widget")
+        } throws: { error in
+            guard case .unreadable(let path, _) = error as? IdentityError else { return false }
+            return path == certificate
+        }
+        #expect(FileManager.default.fileExists(atPath: directory + "/identity-key.pem"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/identity.pem"))
+    }
+
     @Test func aCertificateOfAnotherKeyIsRefused() throws {
         _ = try NodeIdentity.loadOrCreate(in: directory, name: "A")
         _ = try NodeIdentity.loadOrCreate(in: directory + "-b", name: "B")

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 
 /// What a FHIR server did with a transaction.
@@ -17,28 +18,33 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
     public let url: String
     public let policy: RetryPolicy
     let clock: C
+    let logger: Logger
 
     /// Fails with ``FHIRExportError/badURL(_:)`` unless `url` is an absolute http(s) URL.
-    public init(url: String, policy: RetryPolicy, clock: C) throws(FHIRExportError) {
+    /// Each failure that is tried again is logged to `logger` (silent unless given).
+    public init(
+        url: String, policy: RetryPolicy, clock: C,
+        logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(FHIRExportError) {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
               !(parsed.host ?? "").isEmpty, parsed.query == nil, parsed.fragment == nil
         else { throw .badURL(url) }
         self.url = url
         self.policy = policy
         self.clock = clock
+        self.logger = logger
     }
 
     /// Sends `bundle` until the server accepts it, refuses it, or the policy gives up.
     public func post(_ bundle: Data) async throws(FHIRExportError) -> TransactionResult {
         // The policy alone decides when to try again: the client does not retry connecting.
-        let client = HTTPClient.failingFast()
-        let result: Swift.Result<TransactionResult, FHIRExportError>
-        do {
-            result = .success(try await post(bundle, with: client))
-        } catch {
-            result = .failure(error)
+        let result: Swift.Result<TransactionResult, FHIRExportError> = await HTTPClient.withFailingFastClient(logger: logger) { client in
+            do throws(FHIRExportError) {
+                return .success(try await post(bundle, with: client))
+            } catch {
+                return .failure(error)
+            }
         }
-        try? await client.shutdown()
         return try result.get()
     }
 
@@ -61,8 +67,11 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
                 failure = .unreachable(url: url, attempts: attempt, detail: Self.describe(error))
             }
             guard let delay = policy.delay(after: attempt, elapsed: start.duration(to: clock.now)),
-                  (try? await clock.sleep(for: delay)) != nil
+                  (try? await clock.sleep(for: delay)) != nil  // cancelled: give up
             else { throw failure }
+            logger.warning("the FHIR server did not take the transaction; trying again", metadata: [
+                "url": "\(url)", "attempt": "\(attempt)", "waited": "\(delay)", "error": "\(failure)",
+            ])
             attempt += 1
         }
     }
