@@ -97,13 +97,15 @@ public struct DailyRoutine: Sendable, Hashable {
     }
 
     /// `count` times from `first`, evenly over `span` minutes (first and last included), on
-    /// five-minute marks when the gaps allow it, sorted by the clock.
+    /// five-minute marks when the gaps allow it, sorted by the clock. Where `span` is too short
+    /// for `count` different minutes, over the whole day instead; more than 1440 repeat some.
     static func spread(_ count: Int, from first: TimeOfDay, over span: Int) -> [TimeOfDay] {
         guard count > 1 else { return [first] }
         let step = Double(span) / Double(count - 1)
         let mark = step >= 10 ? 5.0 : 1.0
         let times = (0..<count).map { k in first.adding(minutes: Int((Double(k) * step / mark).rounded() * mark)) }
-        return Set(times).count == count ? times.sorted() : spread(count, from: first, over: 1440 * (count - 1) / count)
+        let wholeDay = 1440 * (count - 1) / count
+        return Set(times).count == count || span >= wholeDay ? times.sorted() : spread(count, from: first, over: wholeDay)
     }
 }
 

@@ -91,6 +91,20 @@ struct MalformedInputTests {
             == .invalid(path: Self.path, "the end day 2016-08-10 is before the start day 2016-08-20"))
     }
 
+    /// More doses a day than a schedule holds is refused before any time is placed: 81 an
+    /// hour hung the importer (placing 1944 distinct minutes in a day), and a period of
+    /// 10⁻¹⁰⁰ s trapped in Foundation's Decimal (both found by fuzz-fhir-import).
+    @Test func moreDosesADayThanAScheduleHoldsAreRefused() {
+        #expect(error(timing(#"{"repeat": {"frequency": 81, "periodUnit": "h"}}"#))
+            == .invalid(path: Self.path, "occurrences per day must be between 0 and 96, found 1944"))
+        #expect(error(timing(#"{"repeat": {"frequency": 4, "period": 1, "periodUnit": "min"}}"#))
+            == .invalid(path: Self.path, "occurrences per day must be between 0 and 96, found 5760"))
+        #expect(error(timing(#"{"repeat": {"frequency": 9223372036854775807, "period": 1e-100, "periodUnit": "s"}}"#))
+            == .invalid(path: Self.path, "occurrences per day must be between 0 and 96, found 1000000000"))
+        // A period of 10^100 years is scheduled (every 10^9 days, with a warning), not a trap.
+        #expect(error(timing(#"{"repeat": {"frequency": 1, "period": 1e100, "periodUnit": "a"}}"#)) == nil)
+    }
+
     @Test func ordersNeedStatusNameAndIdentity() {
         #expect(error(#"{"resourceType": "MedicationRequest", "id": "x", "medicationCodeableConcept": {"text": "A"}}"#)
             == .invalid(path: "MedicationRequest.status", "required, but missing"))

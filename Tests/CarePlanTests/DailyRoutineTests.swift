@@ -41,6 +41,10 @@ struct DailyRoutineTests {
             let times = routine.administrationTimes(count: count)
             #expect(times.count == count && Set(times).count == count && times == times.sorted(), "\(count) a day")
         }
+        // Beyond the schedule's limit the times still come (a day of 1440 distinct minutes,
+        // then some twice), where more than 1440 never returned (found by fuzz-fhir-import).
+        #expect(Set(routine.administrationTimes(count: 1440)).count == 1440)
+        #expect(routine.administrationTimes(count: 2000).count == 2000)
     }
 
     @Test func intervalTimesRunAroundTheClockFromWakingOrTheirOwnStart() throws {

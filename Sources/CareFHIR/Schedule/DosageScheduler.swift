@@ -76,6 +76,8 @@ struct DosageScheduler {
                 warnings.append(.init(.inexact, at: path + ".repeat", "an interval of \(Self.minutes(rate.daysBetween * 1440)) does not fit whole days: scheduled every \(stride) days"))
             }
         }
+        // Before any times are placed: a day has 1440 minutes, and a schedule at most so many doses.
+        guard perDay <= Schedule.maximumOccurrencesPerDay else { throw .occurrencesOutOfRange(perDay) }
         var times = pattern.times(in: routine)
         if times.count == 1, perDay > 1, rate.perDay.isWhole, (1440 / rate.perDay).isWhole {
             let step = Self.rounded(1440 / rate.perDay)
@@ -104,8 +106,12 @@ struct DosageScheduler {
             weekdays: weekdays.isEmpty ? nil : weekdays, totalCount: r?.count ?? r?.countMax, asNeeded: asNeeded)
     }
 
+    /// `value` to the nearest whole number, held within ±10⁹ so that no rate traps (a
+    /// count the schedule cannot hold is then refused by it, with its reason).
     static func rounded(_ value: Decimal) -> Int {
-        Int(NSDecimalNumber(decimal: value).doubleValue.rounded())
+        let double = NSDecimalNumber(decimal: value).doubleValue.rounded()
+        guard !double.isNaN else { return 0 }
+        return Int(min(max(double, -1e9), 1e9))
     }
 
     /// `5 hours` or `90 minutes`, for warnings.

@@ -77,8 +77,13 @@ struct TimingPattern {
 
     /// Doses a day (`frequency` per `period`), and days from one dose to the next: the
     /// fewest doses of a range, or the most when `upper` is set (as-needed slots).
+    ///
+    /// The period is taken within 10⁻⁹…10¹² of its unit: Foundation's `Decimal` traps when a
+    /// product leaves its range (a period of 10⁻¹⁰⁰ s did; found by fuzz-fhir-import), and
+    /// either end is far beyond any dose (the schedule then refuses or rounds it, and says so).
     func rate(upper: Bool) -> (perDay: Decimal, daysBetween: Decimal) {
-        let period = (upper ? self.period : periodMax ?? self.period) ?? 1
+        let period = min(max((upper ? self.period : periodMax ?? self.period) ?? 1, Decimal(sign: .plus, exponent: -9, significand: 1)),
+                         Decimal(sign: .plus, exponent: 12, significand: 1))
         let frequency = Decimal((upper ? frequencyMax ?? self.frequency : self.frequency) ?? max(1, clock.count + events.map(\.parts.count).reduce(0, +)))
         let minutes = period * (unit ?? .d).minutes
         return (frequency * 1440 / minutes, minutes / (frequency * 1440))
