@@ -1,6 +1,7 @@
 import CarePlan
 import Foundation
 import MetricsEndpoint
+import ServiceLifecycle
 import SyncNode
 import SyncProtocol
 
@@ -17,43 +18,26 @@ public struct CompanionShell: Sendable {
         self.output = output
     }
 
-    /// Follows the primary and runs commands until `quit` or the end of input, with the
-    /// metrics endpoint (if any) serving beside.
+    /// Follows the primary and runs commands until `quit`, the end of input, SIGTERM or
+    /// SIGINT, with the metrics endpoint (if any) serving beside; each of those shuts the
+    /// whole down gracefully: the node says Goodbye to the primary.
     public func run(extra: [String: Command] = [:], metrics: MetricsEndpoint? = nil) async {
-        // Nothing in the shell throws: the commands report their own failures.
-        try? await MetricsEndpoint.serving(metrics, onListening: output.showMetrics) { await follow(extra: extra) }
-    }
-
-    private func follow(extra: [String: Command]) async {
         output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
         if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
-        let names = (["list", "complete", "skip"] + extra.keys.sorted() + ["quit"]).joined(separator: ", ")
-        await withTaskGroup(of: Void.self) { [node, output] group in
-            group.addTask { await node.run() }
-            group.addTask {
-                for await event in node.events { output.show(event) }
-            }
-            for await line in StandardInput.lines() {
-                let words = line.split(separator: " ")
-                guard let command = words.first.map(String.init) else { continue }
-                switch command {
-                case "quit":
-                    await node.stop()
-                    return
-                case "list":
-                    if let context = node.context { output.show(context, type: "list", pending: node.pending) }
-                    else { output.showError(code: "NO_CONTEXT", message: "no context received yet") }
-                case "complete", "skip":
-                    await record(words, notDone: command == "skip")
-                default:
-                    guard let handler = extra[command] else {
-                        output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use \(names)")
-                        continue
-                    }
-                    await handler(words, self)
-                }
-            }
-            await node.stop()
+        // Started in this order, stopped in the reverse: the commands, then the node (its
+        // Goodbye), then the printer once the node's last event is out.
+        var services = metrics.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []
+        services += [
+            .init(service: EventPrinter(node: node, output: output)),
+            .init(service: node, successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: CommandLoop(shell: self, extra: extra), successTerminationBehavior: .gracefullyShutdownGroup),
+        ]
+        var configuration = ServiceGroupConfiguration(services: services, logger: node.configuration.logger)
+        configuration.gracefulShutdownSignals = [.sigterm, .sigint]
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            node.configuration.logger.error("the simulator's services failed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -84,6 +68,51 @@ public struct CompanionShell: Sendable {
             if result == .queued { output.show(result, key: key, messageID: "") }
         } catch {
             output.showError(code: "OUTBOX", message: "could not queue the completion: \(error)")
+        }
+    }
+}
+
+/// Shows every event of the node until it stops.
+private struct EventPrinter: Service {
+    let node: CompanionNode
+    let output: EventOutput
+
+    func run() async {
+        for await event in node.events { output.show(event) }
+    }
+}
+
+/// The commands on standard input, one per line, until `quit`, the end of input or a
+/// graceful shutdown.
+private struct CommandLoop: Service {
+    let shell: CompanionShell
+    let extra: [String: CompanionShell.Command]
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { [shell, extra] in await Self.read(shell, extra) }
+    }
+
+    private static func read(_ shell: CompanionShell, _ extra: [String: CompanionShell.Command]) async {
+        let names = (["list", "complete", "skip"] + extra.keys.sorted() + ["quit"]).joined(separator: ", ")
+        let (node, output) = (shell.node, shell.output)
+        for await line in StandardInput.lines() {
+            let words = line.split(separator: " ")
+            guard let command = words.first.map(String.init) else { continue }
+            switch command {
+            case "quit":
+                return
+            case "list":
+                if let context = node.context { output.show(context, type: "list", pending: node.pending) }
+                else { output.showError(code: "NO_CONTEXT", message: "no context received yet") }
+            case "complete", "skip":
+                await shell.record(words, notDone: command == "skip")
+            default:
+                guard let handler = extra[command] else {
+                    output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use \(names)")
+                    continue
+                }
+                await handler(words, shell)
+            }
         }
     }
 }

@@ -4,25 +4,31 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Prometheus
+import ServiceLifecycle
 
 /// The process's metrics in Prometheus's text format at `GET /metrics`, over HTTP on
-/// loopback (by default), for `--metrics-port`. ``bootstrap()`` makes swift-metrics report
-/// to the registry it serves.
-public struct MetricsEndpoint: Sendable {
+/// loopback (by default), for `--metrics-port`: a `Service` that serves until a graceful
+/// shutdown or cancellation. ``bootstrap()`` makes swift-metrics report to the registry it
+/// serves.
+public struct MetricsEndpoint: Service {
     public let registry: PrometheusCollectorRegistry
     public var host: String
     /// 0 picks a free port.
     public var port: Int
     public var logger: Logger
+    /// Told the bound port once it listens.
+    public var onListening: @Sendable (Int) -> Void
 
     public init(
         registry: PrometheusCollectorRegistry, host: String = "127.0.0.1", port: Int,
-        logger: Logger = Logger(label: "caresync.metrics", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "caresync.metrics", factory: { _ in SwiftLogNoOpLogHandler() }),
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.registry = registry
         self.host = host
         self.port = port
         self.logger = logger
+        self.onListening = onListening
     }
 
     /// Makes every metric of the process (swift-metrics) report to a new registry and
@@ -42,8 +48,11 @@ public struct MetricsEndpoint: Sendable {
         .seconds(1), .seconds(2.5), .seconds(10),
     ]
 
-    /// Serves until cancelled; calls `onListening` with the bound port first.
-    public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown { [self] in try await serve() }
+    }
+
+    private func serve() async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
@@ -68,14 +77,12 @@ public struct MetricsEndpoint: Sendable {
 
     /// Runs `body` with `endpoint` (if any) serving beside it, until `body` returns. An
     /// endpoint that cannot serve (its port taken, say) is logged; `body` goes on.
-    public static func serving<T: Sendable>(
-        _ endpoint: MetricsEndpoint?, onListening: @escaping @Sendable (Int) -> Void, _ body: () async throws -> T
-    ) async throws -> T {
+    public static func serving<T: Sendable>(_ endpoint: MetricsEndpoint?, _ body: () async throws -> T) async throws -> T {
         guard let endpoint else { return try await body() }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await endpoint.run(onListening: onListening)
+                    try await endpoint.run()
                 } catch {
                     endpoint.logger.error("the metrics endpoint could not serve", metadata: [
                         "port": "\(endpoint.port)", "error": "\(error)",

@@ -17,7 +17,7 @@ public struct MetricsOptions: ParsableArguments, Sendable {
 
     /// The endpoint to run, with swift-metrics bootstrapped to report to it; `nil` without
     /// `--metrics-port`. Call once, before any node is made.
-    public func endpoint(logger: Logger) -> MetricsEndpoint? {
-        metricsPort.map { MetricsEndpoint(registry: MetricsEndpoint.bootstrap(), port: $0, logger: logger) }
+    public func endpoint(logger: Logger, onListening: @escaping @Sendable (Int) -> Void) -> MetricsEndpoint? {
+        metricsPort.map { MetricsEndpoint(registry: MetricsEndpoint.bootstrap(), port: $0, logger: logger, onListening: onListening) }
     }
 }

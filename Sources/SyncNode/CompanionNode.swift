@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NodeIdentity
+import ServiceLifecycle
 import Synchronization
 import SyncProtocol
 
@@ -10,7 +11,9 @@ import SyncProtocol
 /// last application context so today's list shows while offline, queues completions in a
 /// persistent outbox that is delivered in order and exactly once, and reconnects with
 /// exponential backoff and jitter.
-public final class CompanionNode: Sendable {
+///
+/// A `Service`: in a `ServiceGroup`, a graceful shutdown says Goodbye to the primary.
+public final class CompanionNode: Service, Sendable {
     public let configuration: CompanionConfiguration
     /// The node's id: its certificate's fingerprint.
     public let nodeID: String
@@ -35,6 +38,8 @@ public final class CompanionNode: Sendable {
     /// TLS with the node's identity, unless measuring without it.
     let tls: TLSTransport?
     private let stopped = Mutex(false)
+    /// Wakes a wait between connection attempts when the node stops.
+    private let stopping = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     /// What the sender learns about a completion it sent.
     enum WireAnswer: Sendable {
@@ -165,11 +170,19 @@ public final class CompanionNode: Sendable {
         try await current.channel.writeAndFlush(frame)
     }
 
-    /// Connects and stays connected until ``stop()``: reconnects after every failure, with
-    /// exponential backoff and jitter. Returns early if the companion is not paired, or the
-    /// primary refuses it for good (VERSION_MISMATCH, PLAN_MISMATCH, NOT_PERMITTED,
-    /// NOT_PAIRED in the handshake).
+    /// Connects and stays connected until ``stop()`` or a graceful shutdown: reconnects after
+    /// every failure, with exponential backoff and jitter. Returns early if the companion is
+    /// not paired, or the primary refuses it for good (VERSION_MISMATCH, PLAN_MISMATCH,
+    /// NOT_PERMITTED, NOT_PAIRED in the handshake).
     public func run() async {
+        await withGracefulShutdownHandler {
+            await follow()
+        } onGracefulShutdown: {
+            self.beginStopping()
+        }
+    }
+
+    private func follow() async {
         guard knownPrimaryID != nil else {
             eventSink.yield(.error(code: "NOT_PAIRED", message: "not paired with a primary: pair first with a code from `caresync pair`"))
             eventSink.finish()
@@ -191,22 +204,40 @@ public final class CompanionNode: Sendable {
             failures = end.wasEstablished ? 0 : failures + 1
             let wait = configuration.backoff(attempt: max(0, failures - 1), random: Double.random(in: 0..<1))
             logger.debug("connecting again", metadata: ["after": "\(wait)", "failures": "\(failures)"])
-            try? await configuration.sleep(wait)  // cancelled: the loop ends
+            await waitUnlessStopped(wait)
         }
         eventSink.finish()
     }
 
+    /// Waits `duration` (on the configuration's clock), or less if the node stops.
+    private func waitUnlessStopped(_ duration: Duration) async {
+        await withTaskGroup(of: Void.self) { [stopping, configuration] group in
+            group.addTask { try? await configuration.sleep(duration) }  // cancelled: the node stopped
+            group.addTask { for await _ in stopping.stream { break } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Says Goodbye to the primary, closes the connection and ends ``run()``.
     public func stop() async {
-        stopped.withLock { $0 = true }
+        beginStopping()
         if let current = session.withLock({ $0 }) {
             do {
-                try await current.channel.writeAndFlush(try Frame.encode(.with { $0.goodbye = .with { $0.reason = .quit } }))
-                try await current.channel.close()
+                try await current.channel.closeFuture.get()
             } catch {
-                logger.debug("the Goodbye could not be sent: the connection had gone", metadata: ["error": "\(error)"])
+                logger.debug("the connection did not close cleanly", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Marks the node stopped, wakes a wait between attempts, and sends Goodbye on the
+    /// connection (if any) before closing it, without waiting for either.
+    private func beginStopping() {
+        stopped.withLock { $0 = true }
+        stopping.continuation.yield()
+        guard let current = session.withLock({ $0 }) else { return }
+        current.channel.writeUnwaited(.with { $0.goodbye = .with { $0.reason = .quit } }, thenClose: true)
     }
 
     var isStopped: Bool { stopped.withLock { $0 } }

@@ -5,13 +5,17 @@ import Logging
 import NIOCore
 import NIOPosix
 import Reminders
+import ServiceLifecycle
 import Synchronization
 import SyncProtocol
 
 /// Serves the authoritative store to companions: sends each the newest application
 /// context on connect, after every store change (from any process) and when the day rolls
 /// over; records their completions and replies once they are committed.
-public final class PrimaryNode: Sendable {
+///
+/// A `Service`: run it, with the reminders it keeps, in a `ServiceGroup` (``services``);
+/// a graceful shutdown says Goodbye to every companion and stops listening.
+public final class PrimaryNode: Service, Sendable {
     public let configuration: PrimaryConfiguration
     let store: CarePlanStore
     let publisher: ContextPublisher
@@ -25,6 +29,7 @@ public final class PrimaryNode: Sendable {
     private let onReminder: @Sendable (Reminder) -> Void
     private let serverChannel = Mutex<(any Channel)?>(nil)
     private let stopping = Mutex(false)
+    private let bound = Eventual<SocketAddress>()
 
     /// - Parameters:
     ///   - reminders: the reminder policy, or `nil` for a primary that sends no reminders.
@@ -43,9 +48,34 @@ public final class PrimaryNode: Sendable {
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
     }
 
-    /// Listens and serves until ``shutdown()`` (or cancellation); calls `onListening` with
-    /// the bound address first.
-    public func run(onListening: @Sendable (SocketAddress) -> Void = { _ in }) async throws {
+    /// The primary and the services it needs beside it (its reminders), to run in one
+    /// `ServiceGroup`, the primary first (a group shuts down in reverse order).
+    public var services: [any Service] {
+        [self] + (reminders.map { [ReminderDelivery(scheduler: $0, node: self)] } ?? [])
+    }
+
+    /// Listens and serves until a graceful shutdown (which says Goodbye to every companion)
+    /// or cancellation.
+    public func run() async throws {
+        do {
+            try await withGracefulShutdownHandler {
+                try await serve()
+            } onGracefulShutdown: {
+                self.stopListening()
+            }
+        } catch {
+            bound.resolve(.failure(error))
+            throw error
+        }
+        bound.resolve(.failure(CancellationError()))
+    }
+
+    /// The address the primary listens on, once it does; throws if ``run()`` ended first.
+    public func boundAddress() async throws -> SocketAddress {
+        try await bound.value
+    }
+
+    private func serve() async throws {
         let deadlines = ConnectionDeadlines(handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout)
         let maximumFrameBytes = configuration.maximumFrameBytes
         let tls = configuration.security == .tls ? try TLSTransport(identity: configuration.identity, server: true) : nil
@@ -64,15 +94,12 @@ public final class PrimaryNode: Sendable {
             }
         serverChannel.withLock { $0 = server.channel }
         if stopping.withLock({ $0 }) { server.channel.close(promise: nil) }
-        onListening(server.channel.localAddress!)
+        bound.resolve(.success(server.channel.localAddress!))
         try await withThrowingTaskGroup(of: Void.self) { watchers in
             let revision = try store.revision()
             if let latest = try store.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays() }
-            if let reminders {
-                watchers.addTask { try await reminders.run { reminder in await self.deliver(reminder) } }
-            }
             await withDiscardingTaskGroup { sessions in
                 do {
                     try await server.executeThenClose { inbound in
@@ -92,7 +119,7 @@ public final class PrimaryNode: Sendable {
     var logger: Logger { configuration.logger }
 
     /// A reminder reaches every connected watch and the primary's own listener.
-    private func deliver(_ reminder: Reminder) async {
+    func deliver(_ reminder: Reminder) async {
         logger.debug("reminder due", metadata: ["event": "\(reminder.key)"])
         metrics.reminders.increment()
         onReminder(reminder)
@@ -144,8 +171,8 @@ public final class PrimaryNode: Sendable {
         }
     }
 
-    /// Says Goodbye to every companion, closes their connections and stops listening.
-    public func shutdown() {
+    /// Stops listening; serving then ends by saying Goodbye to every companion.
+    private func stopListening() {
         stopping.withLock { $0 = true }
         serverChannel.withLock { $0 }?.close(promise: nil)
     }
@@ -195,6 +222,19 @@ public final class PrimaryNode: Sendable {
             if CalendarDay.containing(configuration.now(), in: zone) != today || configuration.now() >= next {
                 publisher.invalidate()
             }
+        }
+    }
+}
+
+/// The primary's reminders as a service of their own: they fire while the primary runs and
+/// reach its watches; a graceful shutdown stops them.
+struct ReminderDelivery: Service {
+    let scheduler: ReminderScheduler
+    let node: PrimaryNode
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { [scheduler, node] in
+            try await scheduler.run { reminder in await node.deliver(reminder) }
         }
     }
 }

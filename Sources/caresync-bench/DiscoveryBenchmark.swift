@@ -77,29 +77,22 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
 
 /// A primary on a free loopback port, advertised with DNS-SD.
 private struct AdvertisedPrimary {
-    let node: PrimaryNode
-    let task: Task<Void, any Error>
+    let primary: ServingPrimary
     let advertisement: ServiceAdvertisement
 
     init(store: CarePlanStore, name: String, identity: NodeIdentity) async throws {
         var configuration = PrimaryConfiguration(identity: identity)
         configuration.port = 0
         configuration.name = name
-        let node = PrimaryNode(store: store, configuration: configuration)
-        let (ports, sink) = AsyncStream<Int>.makeStream()
-        task = Task { try await node.run { sink.yield($0.port ?? 0) } }
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        self.node = node
+        primary = try await ServingPrimary.start(PrimaryNode(store: store, configuration: configuration))
         advertisement = try await ServiceAdvertisement.register(
-            name: name, type: PrimaryDiscovery.serviceType, port: port,
+            name: name, type: PrimaryDiscovery.serviceType, port: primary.port,
             txt: ["txtvers": "1", "role": "primary", "node": configuration.nodeID, "fp": configuration.nodeID,
                   "plan": try store.planInfo().planID])
     }
 
     func stop() async {
         advertisement.cancel()
-        node.shutdown()
-        _ = await task.result
+        try? await primary.stop()  // a benchmark of discovery: how the primary ended is not measured
     }
 }

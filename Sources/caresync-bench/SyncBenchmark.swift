@@ -75,10 +75,8 @@ struct SyncBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let endpoint = metrics.endpoint(logger: Logger(label: "caresync-bench"))
-        try await MetricsEndpoint.serving(endpoint, onListening: { print("metrics of every run at http://127.0.0.1:\($0)/metrics") }) {
-            try await measureAll()
-        }
+        let endpoint = metrics.endpoint(logger: Logger(label: "caresync-bench")) { print("metrics of every run at http://127.0.0.1:\($0)/metrics") }
+        try await MetricsEndpoint.serving(endpoint) { try await measureAll() }
     }
 
     private func measureAll() async throws {

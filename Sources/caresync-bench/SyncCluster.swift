@@ -17,7 +17,7 @@ final class Cluster {
     let security: TransportSecurity
     private(set) var nodes: [CompanionNode] = []
     private let identity: NodeIdentity
-    private var primary: RunningPrimary?
+    private var primary: ServingPrimary?
 
     init(
         companions count: Int, security: TransportSecurity, plan: Plan, today: CalendarDay, companionDirectory root: URL?
@@ -48,7 +48,7 @@ final class Cluster {
     ) async throws -> (each: Samples, total: Double) {
         var configuration = PrimaryConfiguration(identity: identity)
         configuration.pairingAttemptsPerMinute = max(configuration.pairingAttemptsPerMinute, fleet.count)
-        let pairing = try await RunningPrimary.start(PrimaryNode(store: store, configuration: configuration), within: timeout)
+        let pairing = try await ServingPrimary.start(PrimaryNode(store: store, configuration: configuration), shutdownLimit: timeout)
         let samples: Samples
         let start = ContinuousClock.now
         do {
@@ -58,11 +58,11 @@ final class Cluster {
                     index, in: directory, port: pairing.port, security: .tls, timeout: timeout))
             }
         } catch {
-            _ = await pairing.stop(within: timeout)
+            _ = await Self.stopped(pairing)
             throw error
         }
         let total = start.duration(to: .now).seconds
-        if let problem = await pairing.stop(within: timeout) { throw BenchmarkFailure("pairing: \(problem)") }
+        if let problem = await Self.stopped(pairing) { throw BenchmarkFailure("pairing: \(problem)") }
         return (samples, total)
     }
 
@@ -71,7 +71,7 @@ final class Cluster {
     func start(timeout: Duration) async throws {
         var configuration = PrimaryConfiguration(identity: identity)
         configuration.security = security
-        let primary = try await RunningPrimary.start(PrimaryNode(store: store, configuration: configuration), within: timeout)
+        let primary = try await ServingPrimary.start(PrimaryNode(store: store, configuration: configuration), shutdownLimit: timeout)
         self.primary = primary
         let revision = try store.revision()
         for index in 0..<fleet.count {
@@ -102,10 +102,20 @@ final class Cluster {
         if !(await fleet.wait(within: timeout, until: { $0.prefix(nodes.count).allSatisfy(\.finished) })) {
             problems.append("\(fleet.members.prefix(nodes.count).count { !$0.finished }) companions did not stop within \(timeout)")
         }
-        if let problem = await primary?.stop(within: timeout) { problems.append(problem) }
+        if let primary, let problem = await Self.stopped(primary) { problems.append(problem) }
         try? FileManager.default.removeItem(at: directory)
         try? FileManager.default.removeItem(at: companionDirectory)
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    /// Stops `primary`; what went wrong, if anything.
+    private static func stopped(_ primary: ServingPrimary) async -> String? {
+        do {
+            try await primary.stop()
+            return nil
+        } catch {
+            return "the primary failed: \(error)"
+        }
     }
 
     /// Companion `index`: alternately a watch and a widget, each with its own state directory.
@@ -122,45 +132,3 @@ final class Cluster {
     }
 }
 
-/// A primary node serving from a task of its own, with the port it listens on.
-final class RunningPrimary: Sendable {
-    private let node: PrimaryNode
-    /// The port once it listens, and how its run ended.
-    private let status = Mutex<(port: Int?, stopped: Bool, problem: String?)>((nil, false, nil))
-
-    /// The port it listens on, on 127.0.0.1.
-    var port: Int { status.withLock { $0.port } ?? 0 }
-
-    private init(node: PrimaryNode) {
-        self.node = node
-    }
-
-    /// Runs `node` and waits until it listens.
-    static func start(_ node: PrimaryNode, within timeout: Duration) async throws -> RunningPrimary {
-        let primary = RunningPrimary(node: node)
-        Task {
-            do {
-                try await node.run { address in primary.status.withLock { $0.port = address.port ?? 0 } }
-                primary.status.withLock { $0.stopped = true }
-            } catch {
-                primary.status.withLock { $0 = ($0.port, true, "\(error)") }
-            }
-        }
-        guard await poll(within: timeout, until: { primary.status.withLock { $0.port != nil || $0.stopped } }),
-              primary.status.withLock({ $0.port }) != nil else {
-            node.shutdown()
-            throw BenchmarkFailure(
-                "the primary did not listen within \(timeout): \(primary.status.withLock { $0.problem } ?? "no address")")
-        }
-        return primary
-    }
-
-    /// Stops the primary; returns what went wrong, if anything.
-    func stop(within timeout: Duration) async -> String? {
-        node.shutdown()
-        guard await poll(within: timeout, until: { status.withLock { $0.stopped } }) else {
-            return "the primary did not stop within \(timeout)"
-        }
-        return status.withLock { $0.problem }.map { "the primary failed: \($0)" }
-    }
-}

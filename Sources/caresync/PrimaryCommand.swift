@@ -4,13 +4,12 @@ import Discovery
 import CarePlan
 import NodeIdentity
 import Reminders
-import Dispatch
 import Foundation
 import LineOutput
 import Logging
 import MetricsEndpoint
 import NIOCore
-import Synchronization
+import ServiceLifecycle
 import SyncNode
 import SyncProtocol
 
@@ -54,7 +53,10 @@ struct PrimaryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.bootstrap("caresync.primary")
-        let endpoint = metrics.endpoint(logger: logger)
+        let json = json
+        let endpoint = metrics.endpoint(logger: logger) { port in
+            json ? emitJSON(["event": "metrics", "port": .int(port)]) : emit("Metrics at http://127.0.0.1:\(port)/metrics")
+        }
         try await reportingFailures {
             let store = try options.open()
             let (info, _) = try store.configuredPlan()
@@ -74,106 +76,54 @@ struct PrimaryCommand: AsyncParsableCommand {
             }
             var policy = ReminderPolicy()
             policy.gracePeriod = .seconds(graceMinutes * 60)
-            let json = json
             let node = PrimaryNode(
                 store: store, configuration: configuration, reminders: reminders ? policy : nil,
                 onReminder: { ReminderNotice(json: json).show($0) })
-            let signals = SignalHandlers { node.shutdown() }
-            defer { signals.cancel() }
-            let nodeID = configuration.nodeID
-            let advertising = Advertising(enabled: advertise, json: json, logger: logger)
-            let listening: @Sendable (SocketAddress) -> Void = { address in
-                if json {
-                    emitJSON([
-                        "event": "listening", "host": .string(address.ipAddress ?? ""), "port": .int(address.port ?? 0),
-                        "nodeID": .string(nodeID), "planID": .string(info.planID), "fingerprint": .string(identity.fingerprint),
-                    ])
-                } else {
-                    emit("Listening on \(address.ipAddress ?? ""):\(address.port ?? 0) as \"\(name)\" for plan \(info.planID)")
-                    emit("Identity \(identity.displayFingerprint)")
-                }
+            let announcement = Announcement(node: node, name: name, planID: info.planID, identity: identity, json: json)
+            // Started in this order, stopped in the reverse: on SIGTERM or SIGINT the
+            // advertisement goes first, then the reminders, then the primary says Goodbye.
+            var services = (endpoint.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
+                + node.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+                + [.init(service: announcement, successTerminationBehavior: .ignore)]
+            if advertise {
                 // No health information and no patient names: TXT records reach everyone.
-                advertising.start(name: name, port: address.port ?? 0, txt: [
-                    "txtvers": "1", "protocol": ProtocolVersion.supported.map(String.init).joined(separator: ","), "node": nodeID, "role": "primary",
-                    "plan": info.planID, "fp": identity.fingerprint,
-                ])
+                let txt = [
+                    "txtvers": "1", "protocol": ProtocolVersion.supported.map(String.init).joined(separator: ","),
+                    "node": configuration.nodeID, "role": "primary", "plan": info.planID, "fp": identity.fingerprint,
+                ]
+                services.append(.init(service: Advertiser(
+                    name: name, type: "_caresync._tcp", txt: txt, port: { try await node.boundAddress().port ?? 0 }, logger: logger
+                ) { advertised in
+                    json ? emitJSON(["event": "advertised", "name": .string(advertised), "type": "_caresync._tcp"])
+                        : emit("Advertised as \"\(advertised)\" (_caresync._tcp)")
+                }))
             }
-            try await MetricsEndpoint.serving(endpoint, onListening: { port in
-                json ? emitJSON(["event": "metrics", "port": .int(port)]) : emit("Metrics at http://127.0.0.1:\(port)/metrics")
-            }) {
-                try await node.run(onListening: listening)
-            }
-            advertising.stop()
+            var group = ServiceGroupConfiguration(services: services, logger: logger)
+            group.gracefulShutdownSignals = [.sigterm, .sigint]
+            try await ServiceGroup(configuration: group).run()
             json ? emitJSON(["event": "stopped"]) : emit("Stopped.")
         }
     }
 }
 
-/// The primary's DNS-SD advertisement, made once it listens. A missing daemon is reported
-/// once; the primary goes on serving its static address.
-final class Advertising: Sendable {
-    private let enabled: Bool
-    private let json: Bool
-    private let logger: Logger
-    private let task = Mutex<Task<Void, Never>?>(nil)
+/// The primary's first line, once it listens: its address, fingerprint and plan.
+struct Announcement: Service {
+    let node: PrimaryNode
+    let name: String
+    let planID: String
+    let identity: NodeIdentity
+    let json: Bool
 
-    init(enabled: Bool, json: Bool, logger: Logger) {
-        self.enabled = enabled
-        self.json = json
-        self.logger = logger
-    }
-
-    /// Advertises until ``stop()``, registering again whenever the daemon drops the
-    /// registration (a restarted daemon) and retrying while it is away.
-    func start(name: String, port: Int, txt: [String: String]) {
-        guard enabled else { return }
-        let (json, logger) = (json, logger)
-        let advertising = Task {
-            var reportedFailure = false
-            while !Task.isCancelled {
-                do {
-                    let advertisement = try await ServiceAdvertisement.register(
-                        name: name, type: "_caresync._tcp", port: port, txt: txt)
-                    reportedFailure = false
-                    json ? emitJSON(["event": "advertised", "name": .string(advertisement.name), "type": "_caresync._tcp"])
-                        : emit("Advertised as \"\(advertisement.name)\" (_caresync._tcp)")
-                    // Until the daemon drops it, or stop() cancels this task.
-                    for await _ in advertisement.ended { break }
-                    advertisement.cancel()
-                } catch {
-                    // Said once while the daemon stays away; every retry only at debug level.
-                    logger.log(level: reportedFailure ? .debug : .warning, "not advertised; retrying every second", metadata: [
-                        "error": "\(error)",
-                    ])
-                    reportedFailure = true
-                }
-                try? await Task.sleep(for: .seconds(1))  // cancelled: the loop ends
-            }
+    func run() async throws {
+        let address = try await node.boundAddress()
+        if json {
+            emitJSON([
+                "event": "listening", "host": .string(address.ipAddress ?? ""), "port": .int(address.port ?? 0),
+                "nodeID": .string(node.configuration.nodeID), "planID": .string(planID), "fingerprint": .string(identity.fingerprint),
+            ])
+        } else {
+            emit("Listening on \(address.ipAddress ?? ""):\(address.port ?? 0) as \"\(name)\" for plan \(planID)")
+            emit("Identity \(identity.displayFingerprint)")
         }
-        task.withLock { $0 = advertising }
-    }
-
-    /// Withdraws the advertisement.
-    func stop() {
-        task.withLock { $0 }?.cancel()
-    }
-}
-
-/// Calls `handler` on SIGINT or SIGTERM instead of the default termination.
-final class SignalHandlers {
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
-            source.resume()
-            return source
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
     }
 }

@@ -51,12 +51,14 @@ import Testing
         await primary.stop()
     }
 
+    /// The primary's service group shut down gracefully, in process: every companion hears
+    /// Goodbye, and the group ends without an error.
     @Test func shutdownSaysGoodbyeAndTheCompanionKeepsItsContext() async throws {
         let primary = try await TestPrimary()
         let widget = try await primary.pairedCompanion(.widget)
         let running = Task { await widget.run() }
         _ = await widget.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
-        primary.node.shutdown()
+        await primary.stop()
         let reason = await widget.firstEvent(within: .seconds(20)) { if case .disconnected(let r) = $0 { r } else { nil } }
         #expect(reason?.contains("goodbye") == true)
         // Offline: the cached context shows, and a completion waits in the outbox.
@@ -66,7 +68,6 @@ import Testing
         #expect(widget.pending == [key])
         await widget.stop()
         await running.value
-        await primary.stop()
     }
 
     /// A companion that follows another plan is refused for good and stops retrying.

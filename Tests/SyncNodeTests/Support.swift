@@ -5,14 +5,13 @@ import NIOCore
 import NodeIdentity
 import SyncNode
 import SyncProtocol
+import Testing
 
 /// A primary on loopback in this process, over a fresh store with one activity.
 final class TestPrimary: Sendable {
     let directory: URL
     let store: CarePlanStore
-    let node: PrimaryNode
-    let port: Int
-    private let task: Task<Void, any Error>
+    let serving: ServingPrimary
 
     /// - Parameter now: the primary's wall clock (default: the real one).
     init(activityID: String = "apple", now: (@Sendable () -> Date)? = nil) async throws {
@@ -34,14 +33,11 @@ final class TestPrimary: Sendable {
             configuration.now = now
             configuration.dayCheckInterval = .milliseconds(20)
         }
-        let node = PrimaryNode(store: store, configuration: configuration)
-        self.node = node
-        let (ports, portSink) = AsyncStream<Int>.makeStream()
-        task = Task { try await node.run { portSink.yield($0.port ?? 0) } }
-        var iterator = ports.makeAsyncIterator()
-        port = await iterator.next() ?? 0
+        serving = try await ServingPrimary.start(PrimaryNode(store: store, configuration: configuration))
     }
 
+    var node: PrimaryNode { serving.node }
+    var port: Int { serving.port }
     var endpoint: PrimaryEndpoint { PrimaryEndpoint(host: "127.0.0.1", port: port) }
 
     /// Opens a pairing code for a device of `role`, as `caresync pair` does.
@@ -60,9 +56,14 @@ final class TestPrimary: Sendable {
         return companion
     }
 
+    /// Shuts the primary down gracefully (Goodbye to every companion), expects it to end
+    /// without an error, and removes its files.
     func stop() async {
-        node.shutdown()
-        _ = await task.result
+        do {
+            try await serving.stop()
+        } catch {
+            Issue.record("the primary's services failed: \(error)")
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 }
