@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
         .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
         .library(name: "LineOutput", targets: ["LineOutput"]),
+        .library(name: "Waiting", targets: ["Waiting"]),
         .library(name: "MetricsEndpoint", targets: ["MetricsEndpoint"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .executable(name: "caresync", targets: ["caresync"]),
@@ -55,6 +56,8 @@ let package = Package(
             ],
             exclude: ["Generated/README.md"]
         ),
+        // Waiting well: exponential backoff, a timeout around any operation, one kind of sleep.
+        .target(name: "Waiting"),
         // Whole lines to standard output and error from any thread, never interleaved: product
         // output (text or JSON lines, made by one encoder) and log records.
         .target(
@@ -77,13 +80,14 @@ let package = Package(
         .target(
             name: "Discovery",
             dependencies: [
-                "CDNSSD", .product(name: "Logging", package: "swift-log"),
+                "CDNSSD", "Waiting", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Reminders at the primary for events not yet done, planned on an injected clock.
         .target(
-            name: "Reminders", dependencies: ["CarePlan", "CarePlanStore", .product(name: "Logging", package: "swift-log")]),
+            name: "Reminders",
+            dependencies: ["CarePlan", "CarePlanStore", "Waiting", .product(name: "Logging", package: "swift-log")]),
         // Each node's persistent key pair and self-signed certificate; its fingerprint;
         // pairing codes and the proofs that bind them to both certificates.
         .target(
@@ -100,7 +104,7 @@ let package = Package(
         .target(
             name: "CareFHIR",
             dependencies: [
-                "CarePlan", "CarePlanStore", "StrictJSON", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "CarePlan", "CarePlanStore", "StrictJSON", "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Languages")]
@@ -123,7 +127,7 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol",
+                "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -198,11 +202,12 @@ let package = Package(
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
+        .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
         .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
-                "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", .product(name: "NIOEmbedded", package: "swift-nio"),
+                "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "Waiting", .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

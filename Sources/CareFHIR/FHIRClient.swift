@@ -8,14 +8,14 @@ public struct FHIRClient: Sendable {
     /// The server's base URL, such as `http://127.0.0.1:8080/fhir`.
     public var base: String
     /// How long one request may take.
-    public var timeout: TimeAmount
+    public var timeout: Duration
     /// Most pages of a search that are followed (`link` relation `next`).
     public var maximumPages: Int
     /// Told of what the HTTP client does in the background (silent unless given).
     public var logger: Logger
 
     public init(
-        base: String, timeout: TimeAmount = .seconds(30), maximumPages: Int = 100,
+        base: String, timeout: Duration = .seconds(30), maximumPages: Int = 100,
         logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
@@ -60,7 +60,7 @@ public struct FHIRClient: Sendable {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/fhir+json")
         do {
-            let response = try await client.execute(request, timeout: timeout)
+            let response = try await client.execute(request, timeout: TimeAmount(timeout))
             let body = try await response.body.collect(upTo: 64 << 20)
             guard response.status == .ok else {
                 throw FHIRError.server(url: url, "HTTP \(response.status.code) \(response.status.reasonPhrase)")

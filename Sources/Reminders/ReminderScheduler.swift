@@ -2,6 +2,7 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import Logging
+import Waiting
 
 /// The primary's reminders: keeps the pending window in the store, fires what falls due,
 /// and withdraws a reminder as soon as its event is done, whoever did it.
@@ -16,14 +17,14 @@ public final class ReminderScheduler: Sendable {
     public let store: CarePlanStore
     public let policy: ReminderPolicy
     private let now: @Sendable () -> Date
-    private let sleep: @Sendable (Duration) async throws -> Void
+    private let sleep: Sleep
     private let logger: Logger
     private let wake = WakeSignal()
 
     /// - Parameter logger: told of failures that ``run(deliver:)`` recovers from (silent unless given).
     public init(
         store: CarePlanStore, policy: ReminderPolicy = ReminderPolicy(), now: @escaping @Sendable () -> Date = { Date() },
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        sleep: @escaping Sleep = taskSleep,
         logger: Logger = Logger(label: "caresync.reminders", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store

@@ -1,4 +1,5 @@
 import Synchronization
+import Waiting
 
 /// Wakes one waiter early; a wake with nobody waiting is kept for the next wait.
 final class WakeSignal: Sendable {
@@ -17,13 +18,8 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns when signalled or after `timeout`, whichever comes first.
-    func wait(timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.signalled() }
-            group.addTask { try? await sleep(timeout) }
-            await group.next()
-            group.cancelAll()
-        }
+    func wait(timeout: Duration, sleep: @escaping Sleep) async {
+        _ = await withTimeout(timeout, sleep: sleep) { await self.signalled() }
     }
 
     /// Waits for a signal; cancellation (before or after it starts waiting) ends the wait.

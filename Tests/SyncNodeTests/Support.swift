@@ -6,6 +6,7 @@ import NodeIdentity
 import SyncNode
 import SyncProtocol
 import Testing
+import Waiting
 
 /// A primary on loopback in this process, over a fresh store with one activity.
 final class TestPrimary: Sendable {
@@ -74,7 +75,6 @@ func makeCompanion(_ role: Caresync_V1_Role, endpoint: PrimaryEndpoint, stateDir
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
     var configuration = CompanionConfiguration(role: role, name: "Test \(role)", stateDirectory: directory, endpoint: endpoint)
     configuration.handshakeTimeout = .seconds(30)
-    configuration.initialBackoff = .milliseconds(20)
-    configuration.maximumBackoff = .milliseconds(200)
+    configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
     return try CompanionNode(configuration: configuration)
 }

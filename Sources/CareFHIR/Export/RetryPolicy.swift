@@ -1,3 +1,5 @@
+import Waiting
+
 /// How often and how long a request to a FHIR server is tried: exponential backoff, bounded
 /// by a number of attempts and by a time budget.
 public struct RetryPolicy: Sendable, Hashable {
@@ -26,8 +28,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// the attempts are used up, or the next one would start after the budget.
     public func delay(after attempt: Int, elapsed: Duration) -> Duration? {
         guard attempt < attempts else { return nil }
-        let doubled = firstDelay * (1 << min(attempt - 1, 30))
-        let delay = min(doubled, maximumDelay)
+        let delay = Backoff(first: firstDelay, maximum: maximumDelay).delay(attempt: attempt - 1)
         return elapsed + delay <= budget ? delay : nil
     }
 }

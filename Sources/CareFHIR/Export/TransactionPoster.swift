@@ -82,9 +82,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         request.headers.add(name: "Content-Type", value: "application/fhir+json")
         request.headers.add(name: "Accept", value: "application/fhir+json")
         request.body = .bytes(ByteBuffer(bytes: bundle))
-        let timeout = policy.requestTimeout.components
-        let response = try await client.execute(
-            request, timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))
+        let response = try await client.execute(request, timeout: TimeAmount(policy.requestTimeout))
         let body = try await response.body.collect(upTo: 32 << 20)
         return (Int(response.status.code), Data(body.readableBytesView))
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import SyncProtocol
+import Waiting
 
 /// Where a companion finds its primary.
 public struct PrimaryEndpoint: Sendable, Hashable, CustomStringConvertible {
@@ -43,23 +44,20 @@ public struct CompanionConfiguration: Sendable {
     /// How long to wait for a completion's reply before leaving it to the outbox (longer
     /// than the store's 10 s busy timeout, so a locked store does not look like a dead link).
     public var replyTimeout: Duration = .seconds(15)
-    public var connectTimeout: TimeAmount = .seconds(5)
+    public var connectTimeout: Duration = .seconds(5)
     /// The primary must answer the Hello within this time.
-    public var handshakeTimeout: TimeAmount = .seconds(5)
+    public var handshakeTimeout: Duration = .seconds(5)
     /// A connection that has received nothing (not even a Pong) for this long is given
     /// up and made again.
-    public var idleTimeout: TimeAmount = .seconds(45)
-    /// The first retry waits this long; each failure doubles it, up to `maximumBackoff`.
-    public var initialBackoff: Duration = .milliseconds(100)
-    public var maximumBackoff: Duration = .seconds(5)
-    /// Each wait is shortened by a random fraction up to this, so companions do not
-    /// reconnect in lockstep.
-    public var jitter = 0.3
+    public var idleTimeout: Duration = .seconds(45)
+    /// The waits between connection attempts: from 100 ms, doubling with each failure up to
+    /// 5 s, each shortened by up to 30 % so that companions do not reconnect in lockstep.
+    public var backoff = Backoff(first: .milliseconds(100), maximum: .seconds(5), jitter: 0.3)
     public var maximumFrameBytes = Frame.defaultMaximumBytes
     /// The wall clock, for completions' device time and clocks.
     public var now: @Sendable () -> Date = { Date() }
     /// Waits between retries and pings; tests can pass their own.
-    public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    public var sleep: Sleep = taskSleep
     /// Where the companion logs connections, retries and the failures it recovers from
     /// (with `primary`, `messageID` and `revision` metadata). Silent unless given.
     public var logger = Logger(label: "caresync.companion", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -80,9 +78,4 @@ public struct CompanionConfiguration: Sendable {
         self.locate = locate
     }
 
-    /// The wait before retry number `attempt` (0-based), with jitter from `random`.
-    func backoff(attempt: Int, random: Double) -> Duration {
-        let base = min(maximumBackoff, initialBackoff * Int(pow(2.0, Double(min(attempt, 20)))))
-        return base * (1 - jitter * random)
-    }
 }

@@ -27,12 +27,13 @@ extension CompanionNode {
     /// Opens a connection to `endpoint`; the primary must present the certificate with
     /// fingerprint `pinned` (any, while pairing, when `nil`) and send its first frame within
     /// `firstFrame` (the configuration's handshake timeout unless given).
-    func connect(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: TimeAmount? = nil) async throws -> CompanionConnection {
-        let deadlines = ConnectionDeadlines(handshake: firstFrame ?? configuration.handshakeTimeout, idle: configuration.idleTimeout)
+    func connect(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: Duration? = nil) async throws -> CompanionConnection {
+        let deadlines = ConnectionDeadlines(
+            handshake: TimeAmount(firstFrame ?? configuration.handshakeTimeout), idle: TimeAmount(configuration.idleTimeout))
         let maximumFrameBytes = configuration.maximumFrameBytes
         let tls = tls
         return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(configuration.connectTimeout)
+            .connectTimeout(TimeAmount(configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: endpoint.host, port: endpoint.port) { channel in
                 let certificate = PeerCertificate()

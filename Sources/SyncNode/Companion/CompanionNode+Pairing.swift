@@ -75,7 +75,7 @@ extension CompanionNode {
     }
 
     /// A connection whose TLS handshake has completed with the primary `pinned` names (any if `nil`).
-    private func tlsConnection(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: TimeAmount?) async throws -> CompanionConnection {
+    private func tlsConnection(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: Duration?) async throws -> CompanionConnection {
         let connection = try await connect(to: endpoint, pinned: pinned, firstFrame: firstFrame)
         do {
             try await connection.handshake.get()

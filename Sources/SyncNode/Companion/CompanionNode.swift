@@ -6,6 +6,7 @@ import NodeIdentity
 import ServiceLifecycle
 import Synchronization
 import SyncProtocol
+import Waiting
 
 /// A companion (watch, widget or household device) that follows a primary: it keeps the
 /// last application context so today's list shows while offline, queues completions in a
@@ -104,20 +105,11 @@ public final class CompanionNode: Service, Sendable {
     public func firstEvent<T: Sendable>(
         within timeout: Duration, _ match: @escaping @Sendable (CompanionEvent) -> T?
     ) async -> T? {
-        await withTaskGroup(of: T?.self) { [events] group in
-            group.addTask {
-                for await event in events {
-                    if let found = match(event) { return found }
-                }
-                return nil
+        await withTimeout(timeout) { [events] in
+            for await event in events {
+                if let found = match(event) { return found }
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            return nil
         }
     }
 
@@ -202,7 +194,7 @@ public final class CompanionNode: Service, Sendable {
             // cannot help until the companion itself changes.
             if end.isFinal { break }
             failures = end.wasEstablished ? 0 : failures + 1
-            let wait = configuration.backoff(attempt: max(0, failures - 1), random: Double.random(in: 0..<1))
+            let wait = configuration.backoff.delay(attempt: failures - 1)
             logger.debug("connecting again", metadata: ["after": "\(wait)", "failures": "\(failures)"])
             await waitUnlessStopped(wait)
         }
@@ -211,11 +203,8 @@ public final class CompanionNode: Service, Sendable {
 
     /// Waits `duration` (on the configuration's clock), or less if the node stops.
     private func waitUnlessStopped(_ duration: Duration) async {
-        await withTaskGroup(of: Void.self) { [stopping, configuration] group in
-            group.addTask { try? await configuration.sleep(duration) }  // cancelled: the node stopped
-            group.addTask { for await _ in stopping.stream { break } }
-            await group.next()
-            group.cancelAll()
+        _ = await withTimeout(duration, sleep: configuration.sleep) { [stopping] in
+            for await _ in stopping.stream { break }
         }
     }
 

@@ -213,7 +213,7 @@ struct CompanionSession: Sendable {
                 ])
                 node.eventSink.yield(.error(code: "INTERNAL", message: message))
                 retry += 1
-                try await configuration.sleep(configuration.backoff(attempt: retry, random: Double.random(in: 0..<1)))
+                try await configuration.sleep(configuration.backoff.delay(attempt: retry))
                 continue
             }
             retry = 0

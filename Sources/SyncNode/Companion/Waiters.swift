@@ -1,4 +1,5 @@
 import Synchronization
+import Waiting
 
 /// Values that arrive for a key, awaited with a timeout. A value that arrives before its
 /// waiter is kept for it, so `expect` then send then `wait` cannot miss a fast answer.
@@ -19,17 +20,8 @@ final class Waiters<Value: Sendable>: Sendable {
     }
 
     /// The value for `key`, or `nil` if none arrives within `timeout` (or the task is cancelled).
-    func wait(_ key: String, timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async -> Value? {
-        await withTaskGroup(of: Value?.self) { group in
-            group.addTask { await self.arrival(key) }
-            group.addTask {
-                try? await sleep(timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+    func wait(_ key: String, timeout: Duration, sleep: @escaping Sleep) async -> Value? {
+        await withTimeout(timeout, sleep: sleep) { await self.arrival(key) }
     }
 
     /// Waits for the value of `key`; cancellation, before or after it starts waiting, gives `nil`.

@@ -19,11 +19,11 @@ public struct PrimaryConfiguration: Sendable {
     public var security = TransportSecurity.tls
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
     /// Companions send a Ping this often.
-    public var pingInterval: TimeAmount = .seconds(15)
+    public var pingInterval: Duration = .seconds(15)
     /// A connection that has received nothing for this long is closed.
-    public var idleTimeout: TimeAmount = .seconds(45)
+    public var idleTimeout: Duration = .seconds(45)
     /// A connection must send its Hello within this time.
-    public var handshakeTimeout: TimeAmount = .seconds(5)
+    public var handshakeTimeout: Duration = .seconds(5)
     /// Pairing attempts judged a minute, whatever their source: each costs scrypt
     /// derivations. Only a benchmark pairing a hundred companions needs more.
     public var pairingAttemptsPerMinute = 10

@@ -169,8 +169,8 @@ struct PrimaryConnection {
                 $0.softwareVersion = configuration.softwareVersion
                 $0.planID = info.planID
                 $0.displayName = configuration.name
-                $0.pingIntervalMs = UInt32(configuration.pingInterval.nanoseconds / 1_000_000)
-                $0.idleTimeoutMs = UInt32(configuration.idleTimeout.nanoseconds / 1_000_000)
+                $0.pingIntervalMs = UInt32(TimeAmount(configuration.pingInterval).nanoseconds / 1_000_000)
+                $0.idleTimeoutMs = UInt32(TimeAmount(configuration.idleTimeout).nanoseconds / 1_000_000)
                 $0.maxFrameBytes = UInt32(configuration.maximumFrameBytes)
             }
         }

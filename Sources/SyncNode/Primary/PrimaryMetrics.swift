@@ -1,0 +1,37 @@
+import Foundation
+import Metrics
+import SyncProtocol
+
+/// What a primary counts and times, through swift-metrics: whatever backend the program
+/// bootstraps (the Prometheus endpoint of `--metrics-port`, say) receives them. The names
+/// are documented in the README ("Metrics"); made when the node is, after the bootstrap.
+struct PrimaryMetrics: Sendable {
+    /// Open connections of companions past their handshake, by role.
+    let connections: [Caresync_V1_Role: Gauge] = Dictionary(uniqueKeysWithValues: [.watch, .widget, .household].map { role in
+        (role, Gauge(label: "caresync_primary_connections", dimensions: [("role", "\(role)")]))
+    })
+    /// Connections closed with an Error (a refused handshake, a protocol violation), by code.
+    func closedWithError(_ code: Caresync_V1_ErrorCode) {
+        Counter(label: "caresync_primary_connections_closed_with_error_total", dimensions: [("code", "\(code)")]).increment()
+    }
+
+    /// Completions answered, by how: accepted or rejected by the store, refused as a
+    /// message, failed (the store could not record it; the companion sends it again).
+    let completions: [String: Counter] = Dictionary(uniqueKeysWithValues: ["accepted", "rejected", "refused", "failed"].map {
+        ($0, Counter(label: "caresync_primary_completions_total", dimensions: [("status", $0)]))
+    })
+    /// From a completion's arrival to its reply, the store's commit included.
+    let completionTime = Timer(label: "caresync_primary_completion_seconds", preferredDisplayUnit: .seconds)
+    /// From the commit of the oldest change a context is the first to carry to its frame
+    /// written to a connection: commit-to-fan-out latency.
+    let fanOutTime = Timer(label: "caresync_primary_fanout_seconds", preferredDisplayUnit: .seconds)
+    /// Context frames written to connections, and their size.
+    let contextsSent = Counter(label: "caresync_primary_contexts_sent_total")
+    let contextBytes = Recorder(label: "caresync_primary_context_bytes")
+    /// Reminders delivered to watches.
+    let reminders = Counter(label: "caresync_primary_reminders_total")
+    /// Pairing requests judged, by result.
+    let pairings: [String: Counter] = Dictionary(uniqueKeysWithValues: ["paired", "refused"].map {
+        ($0, Counter(label: "caresync_primary_pairings_total", dimensions: [("result", $0)]))
+    })
+}

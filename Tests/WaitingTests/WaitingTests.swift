@@ -1,0 +1,68 @@
+import Synchronization
+import Testing
+import Waiting
+
+struct BackoffTests {
+    @Test func doublesFromTheFirstWaitUpToTheMaximum() {
+        let backoff = Backoff(first: .milliseconds(100), maximum: .seconds(5))
+        #expect((0..<8).map { backoff.delay(attempt: $0, random: 0.5) } == [
+            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(1600),
+            .milliseconds(3200), .seconds(5), .seconds(5),
+        ])
+        // Far attempts neither overflow nor trap; negative ones wait the first delay.
+        #expect(backoff.delay(attempt: 10_000) == .seconds(5))
+        #expect(backoff.delay(attempt: -3) == .milliseconds(100))
+    }
+
+    @Test func jitterShortensEachWaitByUpToItsFraction() {
+        let backoff = Backoff(first: .seconds(1), maximum: .seconds(8), jitter: 0.3)
+        #expect(backoff.delay(attempt: 2, random: 0) == .seconds(4))
+        #expect(backoff.delay(attempt: 2, random: 0.5) == .milliseconds(3400))
+        #expect(backoff.delay(attempt: 2, random: 0.999_999) > .milliseconds(2800))
+        #expect(Backoff(first: .seconds(1), maximum: .seconds(1), jitter: 7).jitter == 1)
+    }
+}
+
+struct TimeoutTests {
+    /// A sleep that returns only when the test lets it, or throws when cancelled: time does
+    /// not pass by itself.
+    final class ManualSleep: Sendable {
+        private let ticks = AsyncStream<Void>.makeStream(bufferingPolicy: .unbounded)
+        let sleepers = Mutex(0)
+
+        var sleep: Sleep {
+            { [self] _ in
+                sleepers.withLock { $0 += 1 }
+                for await _ in ticks.stream { break }
+                try Task.checkCancellation()
+            }
+        }
+
+        func elapse() {
+            ticks.continuation.yield()
+        }
+    }
+
+    @Test func theOperationsResultWhenItComesFirst() async {
+        let clock = ManualSleep()
+        // The time never passes here: only the operation can end the wait.
+        #expect(await withTimeout(.seconds(1), sleep: clock.sleep) { 42 } == 42)
+    }
+
+    @Test func nilWhenTheTimeoutComesFirstAndTheOperationIsCancelled() async {
+        let clock = ManualSleep()
+        let cancelled = Mutex(false)
+        let waiting = Task {
+            await withTimeout(.seconds(1), sleep: clock.sleep) { () async -> Int? in
+                // Waits until cancelled, as a reply that never comes.
+                try? await Task.sleep(for: .seconds(3600))
+                cancelled.withLock { $0 = Task.isCancelled }
+                return 1
+            }
+        }
+        while clock.sleepers.withLock({ $0 == 0 }) { await Task.yield() }
+        clock.elapse()
+        #expect(await waiting.value == nil)
+        #expect(cancelled.withLock { $0 })
+    }
+}
