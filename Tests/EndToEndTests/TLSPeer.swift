@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NodeIdentity
+import SyncNode
 import Synchronization
 import SyncProtocol
 
@@ -52,13 +53,9 @@ final class TLSPeer {
     }
 
     init(port: Int, identity: NodeIdentity) throws {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.minimumTLSVersion = .tlsv13
+        var configuration = try NodeTLS.configuration(identity: identity, server: false)
         // This peer attacks the primary; which primary it reached does not matter to it.
         configuration.certificateVerification = .none
-        configuration.certificateChain = [.certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))]
-        configuration.privateKey = .privateKey(
-            try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem))
         let context = try NIOSSLContext(configuration: configuration)
         let received = Received()
         self.received = received

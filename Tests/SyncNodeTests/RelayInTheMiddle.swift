@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NodeIdentity
+import SyncNode
 
 /// A device in the middle: it terminates TLS with its own certificate towards the
 /// companion and opens its own TLS connection to the primary, relaying the bytes between.
@@ -73,16 +74,8 @@ final class RelayInTheMiddle: Sendable {
         for try await bytes in inbound { try await outbound.write(bytes) }
     }
 
+    /// A node's own TLS configuration (the relay presents its own certificate to each side).
     private static func context(_ identity: NodeIdentity, server: Bool) throws -> NIOSSLContext {
-        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
-        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
-        var configuration = server
-            ? TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
-            : TLSConfiguration.makeClientConfiguration()
-        configuration.certificateChain = [.certificate(certificate)]
-        configuration.privateKey = .privateKey(key)
-        configuration.minimumTLSVersion = .tlsv13
-        configuration.certificateVerification = .noHostnameVerification
-        return try NIOSSLContext(configuration: configuration)
+        try NIOSSLContext(configuration: NodeTLS.configuration(identity: identity, server: server))
     }
 }

@@ -27,6 +27,31 @@ final class PeerCertificate: Sendable {
     }
 }
 
+/// The one place a node's TLS configuration is made; the nodes and the peers the tests
+/// build (a relay in the middle, an attacker) start from it.
+public enum NodeTLS {
+    /// TLS 1.3 only, presenting `identity`'s certificate, trusting no certificate authority
+    /// and checking no host name: the peer's fingerprint is checked instead, in the
+    /// verification callback of the handler that uses it.
+    /// - Parameter server: whether this side accepts connections (the primary).
+    public static func configuration(identity: NodeIdentity, server: Bool) throws -> TLSConfiguration {
+        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
+        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+        var configuration = server
+            ? TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+            : TLSConfiguration.makeClientConfiguration()
+        // Both sides present their certificate: the companion's is its id at the primary.
+        configuration.certificateChain = [.certificate(certificate)]
+        configuration.privateKey = .privateKey(key)
+        configuration.minimumTLSVersion = .tlsv13
+        configuration.certificateVerification = .noHostnameVerification
+        // Fingerprints are pinned: no certificate authority is trusted, and the system's
+        // bundle is not loaded into every context.
+        configuration.trustRoots = .certificates([])
+        return configuration
+    }
+}
+
 /// TLS 1.3 with both sides' self-signed certificates, pinned by fingerprint rather than
 /// trusted through a certificate authority (Syncthing's model). NIOSSL calls the custom
 /// verification callback because verification is not `.none`; the callback replaces chain
@@ -37,19 +62,7 @@ struct TLSTransport: Sendable {
 
     /// - Parameter server: whether this side accepts connections (the primary).
     init(identity: NodeIdentity, server: Bool) throws {
-        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
-        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
-        var configuration = server
-            ? TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
-            : TLSConfiguration.makeClientConfiguration()
-        configuration.certificateChain = [.certificate(certificate)]
-        configuration.privateKey = .privateKey(key)
-        configuration.minimumTLSVersion = .tlsv13
-        configuration.certificateVerification = .noHostnameVerification
-        // Fingerprints are pinned: no certificate authority is trusted, and the system's
-        // bundle is not loaded into every context.
-        configuration.trustRoots = .certificates([])
-        context = try NIOSSLContext(configuration: configuration)
+        context = try NIOSSLContext(configuration: NodeTLS.configuration(identity: identity, server: server))
     }
 
     /// The primary's handler: any certificate may complete the handshake (an unpaired one
