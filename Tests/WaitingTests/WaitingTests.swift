@@ -66,3 +66,26 @@ struct TimeoutTests {
         #expect(cancelled.withLock { $0 })
     }
 }
+
+struct LatchTests {
+    /// Waits that time out (their waiting cancelled) leave the latch working: the bug of an
+    /// AsyncStream in its place, which a cancelled consumer finished for good, so that every
+    /// later wait between a companion's connection attempts returned at once.
+    @Test func timedOutWaitsLeaveItWorkingAndARaiseEndsTheNext() async {
+        let latch = Latch()
+        let clock = TimeoutTests.ManualSleep()
+        for round in 1...3 {
+            let waiting = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { await latch.wait(); return true } }
+            while clock.sleepers.withLock({ $0 < round }) { await Task.yield() }
+            clock.elapse()
+            #expect(await waiting.value == nil, "round \(round) should time out")
+        }
+        let raised = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { await latch.wait(); return true } }
+        while clock.sleepers.withLock({ $0 < 4 }) { await Task.yield() }
+        latch.raise()
+        #expect(await raised.value == true)
+        // Raised, it stays raised: a wait after returns at once.
+        #expect(await withTimeout(.seconds(1), sleep: clock.sleep) { await latch.wait(); return true } == true)
+        #expect(latch.isRaised)
+    }
+}

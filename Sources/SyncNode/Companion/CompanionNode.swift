@@ -38,9 +38,8 @@ public final class CompanionNode: Service, Sendable {
     let reportedAnswers = Mutex<Set<String>>([])
     /// TLS with the node's identity, unless measuring without it.
     let tls: TLSTransport?
-    private let stopped = Mutex(false)
-    /// Wakes a wait between connection attempts when the node stops.
-    private let stopping = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// Raised when the node stops: ends ``run()``'s wait between connection attempts.
+    private let stopped = Latch()
 
     /// What the sender learns about a completion it sent.
     enum WireAnswer: Sendable {
@@ -101,7 +100,8 @@ public final class CompanionNode: Service, Sendable {
     }
 
     /// The first event that `match` accepts within `timeout`, or `nil`. Events it passes
-    /// over are consumed: ``events`` has one consumer.
+    /// over are consumed: ``events`` has one consumer, and a wait that times out ends the
+    /// stream for good (an `AsyncStream` whose waiting consumer is cancelled finishes).
     public func firstEvent<T: Sendable>(
         within timeout: Duration, _ match: @escaping @Sendable (CompanionEvent) -> T?
     ) async -> T? {
@@ -182,9 +182,9 @@ public final class CompanionNode: Service, Sendable {
         }
         var failures = 0
         var lastReason: String?
-        while !stopped.withLock({ $0 }) && !Task.isCancelled {
+        while !stopped.isRaised && !Task.isCancelled {
             let end = await CompanionSession(node: self).run()
-            if stopped.withLock({ $0 }) { break }
+            if stopped.isRaised { break }
             logger.info("connection ended", metadata: ["reason": "\(end.reason)", "final": "\(end.isFinal)"])
             metrics.sessionsEnded[end.wasEstablished]?.increment()
             // Said once while it stays the same: retrying every few seconds is not news.
@@ -203,9 +203,7 @@ public final class CompanionNode: Service, Sendable {
 
     /// Waits `duration` (on the configuration's clock), or less if the node stops.
     private func waitUnlessStopped(_ duration: Duration) async {
-        _ = await withTimeout(duration, sleep: configuration.sleep) { [stopping] in
-            for await _ in stopping.stream { break }
-        }
+        _ = await withTimeout(duration, sleep: configuration.sleep) { [stopped] in await stopped.wait() }
     }
 
     /// Says Goodbye to the primary, closes the connection and ends ``run()``.
@@ -223,11 +221,10 @@ public final class CompanionNode: Service, Sendable {
     /// Marks the node stopped, wakes a wait between attempts, and sends Goodbye on the
     /// connection (if any) before closing it, without waiting for either.
     private func beginStopping() {
-        stopped.withLock { $0 = true }
-        stopping.continuation.yield()
+        stopped.raise()
         guard let current = session.withLock({ $0 }) else { return }
         current.channel.writeUnwaited(.with { $0.goodbye = .with { $0.reason = .quit } }, thenClose: true)
     }
 
-    var isStopped: Bool { stopped.withLock { $0 } }
+    var isStopped: Bool { stopped.isRaised }
 }
