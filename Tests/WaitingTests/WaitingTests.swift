@@ -67,25 +67,37 @@ struct TimeoutTests {
     }
 }
 
-struct LatchTests {
-    /// Waits that time out (their waiting cancelled) leave the latch working: the bug of an
+struct EventualTests {
+    /// Waits that time out (their waiting cancelled) leave it working: the bug of an
     /// AsyncStream in its place, which a cancelled consumer finished for good, so that every
     /// later wait between a companion's connection attempts returned at once.
     @Test func timedOutWaitsLeaveItWorkingAndARaiseEndsTheNext() async {
-        let latch = Latch()
+        let latch = Eventual<Void>()
         let clock = TimeoutTests.ManualSleep()
         for round in 1...3 {
-            let waiting = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { await latch.wait(); return true } }
+            let waiting = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } }
             while clock.sleepers.withLock({ $0 < round }) { await Task.yield() }
             clock.elapse()
             #expect(await waiting.value == nil, "round \(round) should time out")
         }
-        let raised = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { await latch.wait(); return true } }
+        let raised = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } }
         while clock.sleepers.withLock({ $0 < 4 }) { await Task.yield() }
         latch.raise()
         #expect(await raised.value == true)
-        // Raised, it stays raised: a wait after returns at once.
-        #expect(await withTimeout(.seconds(1), sleep: clock.sleep) { await latch.wait(); return true } == true)
-        #expect(latch.isRaised)
+        // Raised, it stays raised: a wait after returns at once; a second resolve changes nothing.
+        #expect(await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } == true)
+        #expect(latch.isResolved)
+    }
+}
+
+extension EventualTests {
+    /// Every waiter gets the one result, a failure too; later resolutions are ignored.
+    @Test func everyWaiterGetsTheFirstResult() async {
+        let address = Eventual<Int>()
+        let waiters = (0..<3).map { _ in Task { try await address.value } }
+        address.resolve(.failure(CancellationError()))
+        address.resolve(.success(7654))
+        for waiter in waiters { await #expect(throws: CancellationError.self) { try await waiter.value } }
+        await #expect(throws: CancellationError.self) { try await address.value }
     }
 }

@@ -39,7 +39,7 @@ public final class CompanionNode: Service, Sendable {
     /// TLS with the node's identity, unless measuring without it.
     let tls: TLSTransport?
     /// Raised when the node stops: ends ``run()``'s wait between connection attempts.
-    private let stopped = Latch()
+    private let stopped = Eventual<Void>()
 
     /// What the sender learns about a completion it sent.
     enum WireAnswer: Sendable {
@@ -182,9 +182,9 @@ public final class CompanionNode: Service, Sendable {
         }
         var failures = 0
         var lastReason: String?
-        while !stopped.isRaised && !Task.isCancelled {
+        while !stopped.isResolved && !Task.isCancelled {
             let end = await CompanionSession(node: self).run()
-            if stopped.isRaised { break }
+            if stopped.isResolved { break }
             logger.info("connection ended", metadata: ["reason": "\(end.reason)", "final": "\(end.isFinal)"])
             metrics.sessionsEnded[end.wasEstablished]?.increment()
             // Said once while it stays the same: retrying every few seconds is not news.
@@ -203,7 +203,7 @@ public final class CompanionNode: Service, Sendable {
 
     /// Waits `duration` (on the configuration's clock), or less if the node stops.
     private func waitUnlessStopped(_ duration: Duration) async {
-        _ = await withTimeout(duration, sleep: configuration.sleep) { [stopped] in await stopped.wait() }
+        _ = await withTimeout(duration, sleep: configuration.sleep) { [stopped] in try? await stopped.value }
     }
 
     /// Says Goodbye to the primary, closes the connection and ends ``run()``.
@@ -226,5 +226,5 @@ public final class CompanionNode: Service, Sendable {
         current.channel.writeUnwaited(.with { $0.goodbye = .with { $0.reason = .quit } }, thenClose: true)
     }
 
-    var isStopped: Bool { stopped.isRaised }
+    var isStopped: Bool { stopped.isResolved }
 }

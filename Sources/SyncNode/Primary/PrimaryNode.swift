@@ -8,6 +8,7 @@ import Reminders
 import ServiceLifecycle
 import Synchronization
 import SyncProtocol
+import Waiting
 
 /// Serves the authoritative store to companions: sends each the newest application
 /// context on connect, after every store change (from any process) and when the day rolls

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// A result set once, which any number of tasks wait for: the first ``resolve(_:)`` wins.
+/// Waiting ends when the result is set or the waiting task is cancelled, so it can be raced
+/// against a sleep (``withTimeout``) any number of times. (An `AsyncStream` cannot serve:
+/// a consumer cancelled while waiting finishes the stream for good.)
+public final class Eventual<Value: Sendable>: Sendable {
+    private struct State {
+        var result: Result<Value, any Error>?
+        var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
+        var next = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Whether the result is set.
+    public var isResolved: Bool { state.withLock { $0.result != nil } }
+
+    /// Sets the result, if none was set, and wakes every waiter.
+    public func resolve(_ result: Result<Value, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+
+    /// The result, once it is set; `CancellationError` if the task is cancelled first.
+    public var value: Value {
+        get async throws {
+            let id = state.withLock { state in
+                state.next += 1
+                return state.next
+            }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let now = state.withLock { state -> Result<Value, any Error>? in
+                        if let result = state.result { return result }
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        state.waiters[id] = continuation
+                        return nil
+                    }
+                    if let now { continuation.resume(with: now) }
+                }
+            } onCancel: {
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+            }
+        }
+    }
+}
+
+extension Eventual where Value == Void {
+    /// Sets the result to success: a latch raised for good.
+    public func raise() {
+        resolve(.success(()))
+    }
+}
