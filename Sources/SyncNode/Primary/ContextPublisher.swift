@@ -69,7 +69,7 @@ final class ContextPublisher: Sendable {
         state.withLock { state in
             state.generation += 1
             state.commits[state.generation] = committedAt
-            state.commits = state.commits.filter { $0.key > state.generation - Self.commitsKept }
+            state.commits.removeValue(forKey: state.generation - Self.commitsKept)
             state.frames.removeAll()
             state.timeZone = nil
             for subscriber in state.subscribers.values { subscriber.yield() }
@@ -95,10 +95,16 @@ final class ContextPublisher: Sendable {
     static let commitsKept = 256
 
     /// The commit of the oldest change after generation `sent` up to `generation`: what a
-    /// connection that last sent `sent` now carries for the first time.
+    /// connection that last sent `sent` now carries for the first time. Generations follow
+    /// the change log, so the first one with a commit has the oldest (usually `sent + 1`).
     func oldestCommit(after sent: Int, through generation: Int) -> Date? {
         state.withLock { state in
-            state.commits.filter { $0.key > sent && $0.key <= generation }.values.min()
+            let first = max(sent + 1, generation - Self.commitsKept + 1)
+            guard first <= generation else { return nil }
+            for candidate in first...generation {
+                if let committedAt = state.commits[candidate] { return committedAt }
+            }
+            return nil
         }
     }
 
