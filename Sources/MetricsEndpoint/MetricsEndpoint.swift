@@ -75,25 +75,6 @@ public struct MetricsEndpoint: Service {
         }
     }
 
-    /// Runs `body` with `endpoint` (if any) serving beside it, until `body` returns. An
-    /// endpoint that cannot serve (its port taken, say) is logged; `body` goes on.
-    public static func serving<T: Sendable>(_ endpoint: MetricsEndpoint?, _ body: () async throws -> T) async throws -> T {
-        guard let endpoint else { return try await body() }
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    try await endpoint.run()
-                } catch {
-                    endpoint.logger.error("the metrics endpoint could not serve", metadata: [
-                        "port": "\(endpoint.port)", "error": "\(error)",
-                    ])
-                }
-            }
-            defer { group.cancelAll() }
-            return try await body()
-        }
-    }
-
     /// Answers the requests of one connection, then closes it.
     private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
         do {

@@ -76,7 +76,13 @@ struct SyncBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         let endpoint = metrics.endpoint(logger: Logger(label: "caresync-bench")) { print("metrics of every run at http://127.0.0.1:\($0)/metrics") }
-        try await MetricsEndpoint.serving(endpoint) { try await measureAll() }
+        guard let endpoint else { return try await measureAll() }
+        // The endpoint serves beside the runs and stops with them.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await endpoint.run() }
+            defer { group.cancelAll() }
+            try await measureAll()
+        }
     }
 
     private func measureAll() async throws {
