@@ -5,7 +5,7 @@ import PackageDescription
 // `swift build` and `swift test` never see them. Built and run by scripts/fuzz:
 //
 //     swift build -c release --package-path Fuzz --scratch-path .build-fuzz \
-//         --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
+//         --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address
 //
 // Each executable defines `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`.
 
