@@ -72,7 +72,11 @@ let package = Package(
         // The authoritative store on SQLite.
         .target(
             name: "CarePlanStore",
-            dependencies: ["CarePlan", "PrivateFiles", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CarePlan", "PrivateFiles", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // DNS-SD through Avahi's Bonjour compatibility library.
         .systemLibrary(name: "CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
@@ -154,7 +158,7 @@ let package = Package(
             name: "caresync-bench",
             dependencies: [
                 "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
-                "SyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+                "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -213,7 +217,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),
-        .testTarget(name: "CarePlanStoreTests", dependencies: ["CarePlanStore", "CarePlanDocument"]),
+        .testTarget(
+            name: "CarePlanStoreTests",
+            dependencies: ["CarePlanStore", "CarePlanDocument", "Waiting", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -41,7 +41,7 @@ struct Follow: AsyncParsableCommand {
         let output = EventOutput(json: options.json)
         let configuration = options.configuration(role: .household, defaultName: "Household") { output.showDiscovery($0) }
         let endpoint = metrics.endpoint(logger: configuration.logger, onListening: output.showMetrics)
-        let node = try CompanionNode(configuration: configuration)
+        let node = try await CompanionNode(configuration: configuration)
         await CompanionShell(node: node, output: output).run(extra: [
             "history": { words, shell in await Self.history(words, shell) },
         ], metrics: endpoint)

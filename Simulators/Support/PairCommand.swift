@@ -32,7 +32,7 @@ public struct PairCommand<Role: SimulatorRole>: AsyncParsableCommand {
             throw ValidationError("\"\(self.code)\" is not a pairing code: eight letters and digits, such as ABCD-EFGH")
         }
         let output = EventOutput(json: options.json)
-        let node = try CompanionNode(configuration: options.configuration(role: Role.role, defaultName: Role.defaultName) {
+        let node = try await CompanionNode(configuration: options.configuration(role: Role.role, defaultName: Role.defaultName) {
             output.showDiscovery($0)
         })
         output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)

@@ -44,7 +44,7 @@ struct Follow: AsyncParsableCommand {
         let output = EventOutput(json: options.json)
         let configuration = options.configuration(role: .watch, defaultName: "Watch") { output.showDiscovery($0) }
         let endpoint = metrics.endpoint(logger: configuration.logger, onListening: output.showMetrics)
-        let node = try CompanionNode(configuration: configuration)
+        let node = try await CompanionNode(configuration: configuration)
         await CompanionShell(node: node, output: output).run(extra: [
             "done": { words, shell in await shell.record(words, notDone: false) },
             "snooze": { words, shell in await Self.snooze(words, shell) },

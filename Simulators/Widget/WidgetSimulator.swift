@@ -47,7 +47,7 @@ struct Refresh: AsyncParsableCommand {
         let output = EventOutput(json: options.json)
         var configuration = options.configuration(role: .widget, defaultName: "Widget") { output.showDiscovery($0) }
         configuration.replyTimeout = .seconds(timeout)
-        let node = try CompanionNode(configuration: configuration)
+        let node = try await CompanionNode(configuration: configuration)
         let runner = Task { await node.run() }
         let context = await firstContext(node, output: output)
         var status = Status.shown

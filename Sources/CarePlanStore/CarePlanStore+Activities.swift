@@ -6,8 +6,8 @@ extension CarePlanStore {
     @discardableResult
     public func addActivity(
         _ activity: Activity, effectiveFrom: CalendarDay, origin: ActivityOrigin = .api, device: String
-    ) throws(CarePlanStoreError) -> StoreChange {
-        try write { db in
+    ) async throws(CarePlanStoreError) -> StoreChange {
+        try await write { db in
             guard try Self.activityRow(db, activity.identifier) == nil else {
                 throw CarePlanStoreError.activityExists(activity.identifier)
             }
@@ -20,34 +20,34 @@ extension CarePlanStore {
     @discardableResult
     public func updateActivity(
         _ activity: Activity, effectiveFrom: CalendarDay, device: String
-    ) throws(CarePlanStoreError) -> StoreChange {
-        try write { db in try addVersion(db, activity, effectiveFrom: effectiveFrom, device: device) }
+    ) async throws(CarePlanStoreError) -> StoreChange {
+        try await write { db in try addVersion(db, activity, effectiveFrom: effectiveFrom, device: device) }
     }
 
     /// Ends an activity: it has no events from `day` on. Nothing recorded is deleted.
     @discardableResult
-    public func endActivity(_ id: String, from day: CalendarDay, device: String) throws(CarePlanStoreError) -> StoreChange {
-        try write { db in try endActivity(db, id, from: day, device: device) }
+    public func endActivity(_ id: String, from day: CalendarDay, device: String) async throws(CarePlanStoreError) -> StoreChange {
+        try await write { db in try endActivity(db, id, from: day, device: device) }
     }
 
     /// The newest version of an activity, ended or not.
-    public func activity(_ id: String) throws(CarePlanStoreError) -> ActivityVersion? {
-        try read { db in
+    public func activity(_ id: String) async throws(CarePlanStoreError) -> ActivityVersion? {
+        try await read { db in
             try db.row(Self.versionSelect + " WHERE v.activity_id = ? ORDER BY v.version DESC LIMIT 1",
                              arguments: [id]).map(version)
         }
     }
 
     /// Every version of an activity, oldest first.
-    public func versions(of id: String) throws(CarePlanStoreError) -> [ActivityVersion] {
-        try read { db in
+    public func versions(of id: String) async throws(CarePlanStoreError) -> [ActivityVersion] {
+        try await read { db in
             try db.rows(Self.versionSelect + " WHERE v.activity_id = ? ORDER BY v.version",
                              arguments: [id]).map(version)
         }
     }
 
     /// The newest version of each activity that matches `query`, in plan order.
-    public func activities(_ query: ActivityQuery = ActivityQuery()) throws(CarePlanStoreError) -> [ActivityVersion] {
+    public func activities(_ query: ActivityQuery = ActivityQuery()) async throws(CarePlanStoreError) -> [ActivityVersion] {
         var conditions: [String] = []
         var arguments: StatementArguments = []
         if let kind = query.kind {
@@ -71,7 +71,7 @@ extension CarePlanStore {
             """
         arguments += [query.limit ?? -1, query.offset]
         let statementArguments = arguments
-        return try read { db in try db.rows(sql, arguments: statementArguments).map(version) }
+        return try await read { db in try db.rows(sql, arguments: statementArguments).map(version) }
     }
 
     // MARK: - Inside a write transaction

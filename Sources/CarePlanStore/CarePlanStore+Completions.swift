@@ -11,30 +11,23 @@ extension CarePlanStore {
     /// - Throws: only failures that are not the completion's fault (a full disk, say);
     ///   the sender should try again later.
     public func applyCompletion(messageID: String, key: EventKey, outcome: Outcome) async throws(CarePlanStoreError) -> CompletionReceipt {
-        let result: (CompletionReceipt, changed: Bool)
-        do {
-            result = try await pool.write { [self] db in try judge(db, messageID: messageID, key: key, outcome: outcome) }
-        } catch {
-            throw CarePlanStoreError(error, path: path)
-        }
-        if result.changed { signal.notify() }
-        return result.0
+        try await write { [self] db in try judge(db, messageID: messageID, key: key, outcome: outcome) }
     }
 
     /// The latest clock any recorded outcome carries, so a node can continue after it.
-    public func latestClock() throws(CarePlanStoreError) -> HybridTimestamp? {
-        try read { db in
+    public func latestClock() async throws(CarePlanStoreError) -> HybridTimestamp? {
+        try await read { db in
             try db.row(
                 "SELECT clock_ms, clock_logical, device FROM change WHERE clock_ms IS NOT NULL ORDER BY clock_ms DESC, clock_logical DESC, device DESC LIMIT 1"
             ).map { HybridTimestamp(physical: $0[0], logical: UInt32($0[1] as Int64), node: $0[2]) }
         }
     }
 
-    private func judge(_ db: Database, messageID: String, key: EventKey, outcome: Outcome) throws -> (CompletionReceipt, changed: Bool) {
+    private func judge(_ db: Database, messageID: String, key: EventKey, outcome: Outcome) throws -> CompletionReceipt {
         if let stored = try db.value(String.self, "SELECT receipt FROM sync_message WHERE message_id = ?", arguments: [messageID]) {
             var receipt = try StoredJSON.decode(CompletionReceipt.self, from: stored)
             receipt.isRepeat = true
-            return (receipt, false)
+            return receipt
         }
         let receipt: CompletionReceipt
         do {
@@ -53,6 +46,6 @@ extension CarePlanStore {
         try db.run(
             "INSERT INTO sync_message (message_id, revision, receipt) VALUES (?, ?, ?)",
             arguments: [messageID, receipt.revision, try StoredJSON.encode(receipt)])
-        return (receipt, receipt.revision != nil)
+        return receipt
     }
 }

@@ -3,8 +3,8 @@ import GRDB
 
 extension CarePlanStore {
     /// The plan's contacts in plan order; removed ones are kept but not listed.
-    public func contacts() throws(CarePlanStoreError) -> [Contact] {
-        try read { db in
+    public func contacts() async throws(CarePlanStoreError) -> [Contact] {
+        try await read { db in
             try db.values(String.self, "SELECT definition FROM contact WHERE removed = 0 ORDER BY position, id")
                 .map { try StoredJSON.decode(Contact.self, from: $0) }
         }
@@ -12,14 +12,14 @@ extension CarePlanStore {
 
     /// Adds or replaces a contact.
     @discardableResult
-    public func saveContact(_ contact: Contact, device: String) throws(CarePlanStoreError) -> StoreChange? {
-        try write { db in try saveContact(db, contact, position: nil, device: device) }
+    public func saveContact(_ contact: Contact, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+        try await write { db in try saveContact(db, contact, position: nil, device: device) }
     }
 
     /// Removes a contact from the list; its past definitions stay in the history.
     @discardableResult
-    public func removeContact(_ id: String, device: String) throws(CarePlanStoreError) -> StoreChange? {
-        try write { db in try removeContact(db, id, device: device) }
+    public func removeContact(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+        try await write { db in try removeContact(db, id, device: device) }
     }
 
     /// Saves `contact` unless it is stored unchanged; returns the change if one was made.

@@ -4,14 +4,14 @@ import GRDB
 extension CarePlanStore {
     /// How far a named reader of the change log (an export to one server, say) has got:
     /// the revision it has processed, 0 if it has not started.
-    public func cursor(_ name: String) throws(CarePlanStoreError) -> Int {
-        try read { db in try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name]) ?? 0 }
+    public func cursor(_ name: String) async throws(CarePlanStoreError) -> Int {
+        try await read { db in try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name]) ?? 0 }
     }
 
     /// Records that `name` has processed the change log up to `revision`. A cursor never moves
     /// back, so a slower writer cannot undo a faster one's progress. Not itself a change.
-    public func advanceCursor(_ name: String, to revision: Int) throws(CarePlanStoreError) {
-        try write { db in
+    public func advanceCursor(_ name: String, to revision: Int) async throws(CarePlanStoreError) {
+        try await write { db in
             try db.run("""
                     INSERT INTO cursor (name, revision, updated_at) VALUES (?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET revision = MAX(revision, excluded.revision),

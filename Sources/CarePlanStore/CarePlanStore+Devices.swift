@@ -43,20 +43,20 @@ public struct PairedDevice: Sendable, Hashable, Codable {
 
 extension CarePlanStore {
     /// Every paired device, revoked ones included, in pairing order.
-    public func devices() throws(CarePlanStoreError) -> [PairedDevice] {
-        try read { db in try db.rows("SELECT * FROM device ORDER BY paired_at, id").map(PairedDevice.init(row:)) }
+    public func devices() async throws(CarePlanStoreError) -> [PairedDevice] {
+        try await read { db in try db.rows("SELECT * FROM device ORDER BY paired_at, id").map(PairedDevice.init(row:)) }
     }
 
     /// The device with fingerprint `id`, if it was ever paired.
-    public func device(_ id: String) throws(CarePlanStoreError) -> PairedDevice? {
-        try read { db in try db.row("SELECT * FROM device WHERE id = ?", arguments: [id]).map(PairedDevice.init(row:)) }
+    public func device(_ id: String) async throws(CarePlanStoreError) -> PairedDevice? {
+        try await read { db in try db.row("SELECT * FROM device WHERE id = ?", arguments: [id]).map(PairedDevice.init(row:)) }
     }
 
     /// The device that `text` names: its fingerprint, or a unique beginning of it, in any
     /// case and with or without the dashes people read it with.
-    public func device(named text: String) throws(CarePlanStoreError) -> PairedDevice {
+    public func device(named text: String) async throws(CarePlanStoreError) -> PairedDevice {
         let prefix = text.lowercased().filter { $0 != "-" && $0 != " " }
-        let matches = try devices().filter { !prefix.isEmpty && $0.id.hasPrefix(prefix) }
+        let matches = try await devices().filter { !prefix.isEmpty && $0.id.hasPrefix(prefix) }
         guard matches.count == 1 else {
             throw matches.isEmpty ? .unknownDevice(text) : .ambiguousDevice(text, matches: matches.map(\.id))
         }
@@ -66,8 +66,8 @@ extension CarePlanStore {
     /// Revokes a paired device: it is refused from now on, and a primary serving it closes
     /// its connection when it sees the change.
     @discardableResult
-    public func revokeDevice(_ id: String, device: String) throws(CarePlanStoreError) -> StoreChange? {
-        try write { db in
+    public func revokeDevice(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+        try await write { db in
             guard let row = try db.row("SELECT revoked_at FROM device WHERE id = ?", arguments: [id]) else {
                 throw CarePlanStoreError.unknownDevice(id)
             }
@@ -79,8 +79,8 @@ extension CarePlanStore {
     }
 
     /// Notes that a device connected or disconnected now.
-    public func recordSeen(_ id: String) throws(CarePlanStoreError) {
-        try write { db in
+    public func recordSeen(_ id: String) async throws(CarePlanStoreError) {
+        try await write { db in
             try db.run("UPDATE device SET last_seen = ? WHERE id = ?", arguments: [now().timeIntervalSince1970, id])
         }
     }

@@ -3,19 +3,14 @@ import GRDB
 
 extension CarePlanStore {
     /// The events of `day`, optionally of one kind, with their outcomes, in plan order.
-    public func events(on day: CalendarDay, kind: ActivityKind? = nil) throws(CarePlanStoreError) -> [Event] {
-        try read { db in try events(db, on: day, kind: kind) }
+    public func events(on day: CalendarDay, kind: ActivityKind? = nil) async throws(CarePlanStoreError) -> [Event] {
+        try await read { db in try events(db, on: day, kind: kind) }
     }
 
     /// The plan, its revision and the events of `days`, read in one transaction so that
     /// the revision is exactly the one the events reflect.
-    public func snapshot(of days: [CalendarDay]) throws(CarePlanStoreError) -> PlanSnapshot {
-        try read { db in try snapshot(db, days) }
-    }
-
-    /// ``snapshot(of:)`` without holding a thread of the caller's while SQLite works.
     public func snapshot(of days: [CalendarDay]) async throws(CarePlanStoreError) -> PlanSnapshot {
-        try await read { [self] db in try snapshot(db, days) }
+        try await read { db in try snapshot(db, days) }
     }
 
     private func snapshot(_ db: Database, _ days: [CalendarDay]) throws -> PlanSnapshot {
@@ -41,14 +36,14 @@ extension CarePlanStore {
     }
 
     /// The events of one activity on `day`.
-    public func events(of activityID: String, on day: CalendarDay) throws(CarePlanStoreError) -> [Event] {
-        try events(of: activityID, from: day, through: day)
+    public func events(of activityID: String, on day: CalendarDay) async throws(CarePlanStoreError) -> [Event] {
+        try await events(of: activityID, from: day, through: day)
     }
 
     /// The events of one activity from `first` through `last`, each day judged by the
     /// version that governs it.
-    public func events(of activityID: String, from first: CalendarDay, through last: CalendarDay) throws(CarePlanStoreError) -> [Event] {
-        try read { db in
+    public func events(of activityID: String, from first: CalendarDay, through last: CalendarDay) async throws(CarePlanStoreError) -> [Event] {
+        try await read { db in
             guard try Self.activityRow(db, activityID) != nil else {
                 throw CarePlanStoreError.unknownActivity(activityID)
             }
@@ -63,10 +58,10 @@ extension CarePlanStore {
     }
 
     /// For each day from `first` through `last`: completed and scheduled events, by kind.
-    public func completion(from first: CalendarDay, through last: CalendarDay) throws(CarePlanStoreError) -> [CompletionSummary] {
+    public func completion(from first: CalendarDay, through last: CalendarDay) async throws(CarePlanStoreError) -> [CompletionSummary] {
         let dayCount = first.distance(to: last) + 1
         guard dayCount > 0 else { return [] }
-        return try read { db in
+        return try await read { db in
             let versions = try db.rows(
                 Self.versionSelect + " WHERE v.effective_from <= ? AND (v.effective_until IS NULL OR v.effective_until > ?)",
                 arguments: [last.daysSinceEpoch, first.daysSinceEpoch]

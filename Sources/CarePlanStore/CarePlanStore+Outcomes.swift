@@ -7,19 +7,19 @@ extension CarePlanStore {
     ///
     /// Returns once the change is committed. State `initial` resets the event.
     @discardableResult
-    public func setOutcome(_ outcome: Outcome, for key: EventKey) throws(CarePlanStoreError) -> StoreChange {
-        try write { db in try recordOutcome(db, outcome, for: key) }
+    public func setOutcome(_ outcome: Outcome, for key: EventKey) async throws(CarePlanStoreError) -> StoreChange {
+        try await write { db in try recordOutcome(db, outcome, for: key) }
     }
 
     /// Records several outcomes in one transaction: all of them, or none if one is refused.
     @discardableResult
-    public func setOutcomes(_ outcomes: [(key: EventKey, outcome: Outcome)]) throws(CarePlanStoreError) -> [StoreChange] {
-        try write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key) } }
+    public func setOutcomes(_ outcomes: [(key: EventKey, outcome: Outcome)]) async throws(CarePlanStoreError) -> [StoreChange] {
+        try await write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key) } }
     }
 
     /// The event `key` with its outcome, if the plan has such an event.
-    public func event(_ key: EventKey) throws(CarePlanStoreError) -> Event {
-        try read { db in
+    public func event(_ key: EventKey) async throws(CarePlanStoreError) -> Event {
+        try await read { db in
             let version = try governingVersion(db, for: key)
             let outcome = try currentOutcome(db, key)
             return Event(

@@ -38,8 +38,8 @@ extension CarePlanStore {
     static let pairingMemory: TimeInterval = 24 * 3600
 
     /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`.
-    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) throws(CarePlanStoreError) {
-        try write { db in
+    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) {
+        try await write { db in
             try db.run(
                 "INSERT INTO pairing_code (code, role, may_record, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [code, role.rawValue, mayRecord || role != .household, now().timeIntervalSince1970,
@@ -48,9 +48,9 @@ extension CarePlanStore {
     }
 
     /// The codes an attempt may match: open ones, and recently used or expired ones.
-    public func pairingCandidates() throws(CarePlanStoreError) -> [PairingCandidate] {
+    public func pairingCandidates() async throws(CarePlanStoreError) -> [PairingCandidate] {
         let since = now().addingTimeInterval(-Self.pairingMemory).timeIntervalSince1970
-        return try read { db in
+        return try await read { db in
             try db.rows(
                 "SELECT id, code FROM pairing_code WHERE code IS NOT NULL AND locked_at IS NULL AND created_at >= ? ORDER BY id DESC LIMIT 8",
                 arguments: [since]
@@ -62,8 +62,8 @@ extension CarePlanStore {
     /// or counts a failure against every open code and locks those that reach the limit.
     public func redeemPairing(
         codeID: Int?, deviceID: String, name: String, role: DeviceRole
-    ) throws(CarePlanStoreError) -> Result<PairedDevice, PairingRefusal> {
-        try write { db in
+    ) async throws(CarePlanStoreError) -> Result<PairedDevice, PairingRefusal> {
+        try await write { db in
             let now = now()
             if let revoked: Double = try db.value(Double.self, "SELECT revoked_at FROM device WHERE id = ?", arguments: [deviceID]),
                revoked > 0 {

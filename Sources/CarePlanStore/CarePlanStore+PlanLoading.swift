@@ -35,8 +35,8 @@ extension CarePlanStore {
     /// activities an earlier plan added but this one lacks are ended from `effectiveFrom`.
     /// Loading the same plan twice changes nothing.
     @discardableResult
-    public func load(_ plan: Plan, effectiveFrom: CalendarDay, device: String) throws(CarePlanStoreError) -> PlanLoadReport {
-        try write { db in
+    public func load(_ plan: Plan, effectiveFrom: CalendarDay, device: String) async throws(CarePlanStoreError) -> PlanLoadReport {
+        try await write { db in
             var report = PlanLoadReport()
             try configurePlan(
                 db, title: plan.title, timeZone: plan.timeZone,

@@ -23,9 +23,9 @@ public struct ReminderEntry: Sendable, Hashable, Codable {
 
 extension CarePlanStore {
     /// Reminders with one of `statuses`, nearest first.
-    public func reminders(_ statuses: Set<ReminderStatus> = [.pending, .snoozed]) throws(CarePlanStoreError) -> [ReminderEntry] {
+    public func reminders(_ statuses: Set<ReminderStatus> = [.pending, .snoozed]) async throws(CarePlanStoreError) -> [ReminderEntry] {
         let names = statuses.map(\.rawValue).sorted()
-        return try read { db in
+        return try await read { db in
             try db.rows(
                 "SELECT * FROM reminder WHERE status IN (\(names.map { _ in "?" }.joined(separator: ","))) ORDER BY due_at, activity_id, occurrence",
                 arguments: StatementArguments(names)
@@ -34,8 +34,8 @@ extension CarePlanStore {
     }
 
     /// Keys of reminders that must not be planned again: fired, missed or snoozed.
-    public func settledReminderKeys(from day: CalendarDay) throws(CarePlanStoreError) -> Set<EventKey> {
-        try read { db in
+    public func settledReminderKeys(from day: CalendarDay) async throws(CarePlanStoreError) -> Set<EventKey> {
+        try await read { db in
             Set(try db.rows(
                 "SELECT activity_id, day, occurrence FROM reminder WHERE status != 'pending' AND day >= ?",
                 arguments: [day.daysSinceEpoch]
@@ -46,8 +46,8 @@ extension CarePlanStore {
     /// Makes `window` the pending reminders: new ones are added, pending ones no longer in
     /// it are dropped (their events were done, or the plan changed); others are untouched,
     /// and so are pending ones due before `instant`, which wait to be fired.
-    public func replacePendingReminders(with window: [Reminder], keepingDueBefore instant: Date) throws(CarePlanStoreError) {
-        try write { db in
+    public func replacePendingReminders(with window: [Reminder], keepingDueBefore instant: Date) async throws(CarePlanStoreError) {
+        try await write { db in
             let keys = Set(window.map(\.key))
             for row in try db.rows(
                 "SELECT activity_id, day, occurrence FROM reminder WHERE status = 'pending' AND due_at >= ?",
@@ -75,8 +75,8 @@ extension CarePlanStore {
     }
 
     /// Withdraws a pending or snoozed reminder whose event needs none any more.
-    public func withdrawReminder(_ key: EventKey) throws(CarePlanStoreError) {
-        try write { db in
+    public func withdrawReminder(_ key: EventKey) async throws(CarePlanStoreError) {
+        try await write { db in
             try db.run(
                 "DELETE FROM reminder WHERE activity_id = ? AND day = ? AND occurrence = ? AND status IN ('pending', 'snoozed')",
                 arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])
@@ -86,8 +86,8 @@ extension CarePlanStore {
     /// Records that `reminder` fired or was missed (or was snoozed to its new due time).
     /// Returns false if it was already settled that way, so nothing is done twice.
     @discardableResult
-    public func settle(_ reminder: Reminder, as status: ReminderStatus, at instant: Date) throws(CarePlanStoreError) -> Bool {
-        try write { db in
+    public func settle(_ reminder: Reminder, as status: ReminderStatus, at instant: Date) async throws(CarePlanStoreError) -> Bool {
+        try await write { db in
             let current = try db.value(
                 String.self, "SELECT status FROM reminder WHERE activity_id = ? AND day = ? AND occurrence = ?",
                 arguments: [reminder.key.activityID, reminder.key.day.daysSinceEpoch, reminder.key.occurrence])

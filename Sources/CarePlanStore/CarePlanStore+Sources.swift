@@ -47,18 +47,18 @@ public struct SourcedActivity: Sendable {
 extension CarePlanStore {
     /// Records (or replaces) where `activityID` came from. The activity must exist.
     @discardableResult
-    public func setSource(_ source: ActivitySource, for activityID: String) throws(CarePlanStoreError) -> ActivitySource {
-        try write { db in try saveSource(db, source, for: activityID) }
+    public func setSource(_ source: ActivitySource, for activityID: String) async throws(CarePlanStoreError) -> ActivitySource {
+        try await write { db in try saveSource(db, source, for: activityID) }
     }
 
     /// Where `activityID` came from, if it has a source.
-    public func source(of activityID: String) throws(CarePlanStoreError) -> ActivitySource? {
-        try read { db in try Self.sources(db, "WHERE activity_id = ?", [activityID]).first }
+    public func source(of activityID: String) async throws(CarePlanStoreError) -> ActivitySource? {
+        try await read { db in try Self.sources(db, "WHERE activity_id = ?", [activityID]).first }
     }
 
     /// Every source from `system`, by activity id.
-    public func sources(system: String) throws(CarePlanStoreError) -> [ActivitySource] {
-        try read { db in try Self.sources(db, "WHERE system = ? ORDER BY activity_id", [system]) }
+    public func sources(system: String) async throws(CarePlanStoreError) -> [ActivitySource] {
+        try await read { db in try Self.sources(db, "WHERE system = ? ORDER BY activity_id", [system]) }
     }
 
     /// Applies activities from an external system in one transaction, with their sources:
@@ -68,8 +68,8 @@ extension CarePlanStore {
     @discardableResult
     public func applySourced(
         _ items: [SourcedActivity], effectiveFrom: CalendarDay, device: String
-    ) throws(CarePlanStoreError) -> PlanLoadReport {
-        try write { db in
+    ) async throws(CarePlanStoreError) -> PlanLoadReport {
+        try await write { db in
             var report = PlanLoadReport()
             for item in items {
                 if let activity = item.activity {

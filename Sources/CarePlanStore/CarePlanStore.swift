@@ -2,6 +2,7 @@ import CarePlan
 import Foundation
 import GRDB
 import PrivateFiles
+import Waiting
 
 /// The authoritative care-plan store: one SQLite file in WAL mode, shared safely by
 /// several processes (a primary node and the command line, say).
@@ -14,31 +15,36 @@ public final class CarePlanStore: Sendable {
     public let path: String
     let pool: DatabasePool
     let now: @Sendable () -> Date
-    let signal = ChangeSignal()
     let definitions = DefinitionCache()
 
     /// Opens (creating if needed) the store at `path`, readable by its owner only (0600, with
-    /// its WAL and shared-memory files), and brings its schema up to date.
+    /// its WAL and shared-memory files), and brings its schema up to date, on a thread of
+    /// its own: opening may wait `busyTimeout` for another process's write.
     ///
     /// - Parameters:
     ///   - busyTimeout: how long a write waits for another process's write to finish.
     ///   - now: the clock that stamps commits; tests inject their own.
     public init(
-        path: String, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
-    ) throws(CarePlanStoreError) {
+        path: String, busyTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(CarePlanStoreError) {
         self.path = path
         self.now = now
+        pool = try await blocking { () throws(CarePlanStoreError) in try Self.openPool(path: path, busyTimeout: busyTimeout) }
+    }
+
+    private static func openPool(path: String, busyTimeout: Duration) throws(CarePlanStoreError) -> DatabasePool {
         var configuration = Configuration()
         configuration.label = "CarePlanStore"
-        configuration.busyMode = .timeout(busyTimeout)
+        configuration.busyMode = .timeout(busyTimeout.inSeconds)
         do {
             // Health data: the file, its WAL and shared memory are the owner's alone (0600).
             try PrivateFiles.prepareDatabase(path)
-            pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: path, configuration: configuration)
             // An acknowledged outcome must survive a power cut, not only a crash. (GRDB puts
             // the writer of a WAL pool at NORMAL once it is open, so this comes after.)
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             try Schema.migrate(pool)
+            return pool
         } catch let error as CarePlanStoreError {
             throw error
         } catch {
@@ -47,21 +53,22 @@ public final class CarePlanStore: Sendable {
     }
 
     /// The writer's `PRAGMA synchronous` level (2 is FULL).
-    func synchronousLevel() throws -> Int {
-        try pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
+    func synchronousLevel() async throws -> Int {
+        try await pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// The newest revision: 0 for an empty store.
-    public func revision() throws(CarePlanStoreError) -> Int {
-        try read { db in try Self.revision(db) }
+    public func revision() async throws(CarePlanStoreError) -> Int {
+        try await read { db in try Self.revision(db) }
     }
 
     static func revision(_ db: Database) throws -> Int {
         try db.value(Int.self, "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
     }
 
-    /// Runs `body` in a read transaction off the caller's thread, mapping errors.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(CarePlanStoreError) -> T {
+    /// Runs `body` in a read transaction on one of GRDB's reader threads (never the
+    /// caller's: the store has no synchronous access), mapping errors.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(CarePlanStoreError) -> T {
         do {
             return try await pool.read(body)
         } catch {
@@ -69,25 +76,13 @@ public final class CarePlanStore: Sendable {
         }
     }
 
-    /// Runs `body` in a read transaction, mapping errors to ``CarePlanStoreError``.
-    func read<T>(_ body: (Database) throws -> T) throws(CarePlanStoreError) -> T {
+    /// Runs `body` in one immediate write transaction on GRDB's writer thread; nothing is
+    /// written if `body` throws. The change feed hears of the commit from GRDB.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(CarePlanStoreError) -> T {
         do {
-            return try pool.read(body)
+            return try await pool.write(body)
         } catch {
             throw CarePlanStoreError(error, path: path)
         }
-    }
-
-    /// Runs `body` in one immediate write transaction and wakes this process's observers
-    /// once it has committed. Nothing is written if `body` throws.
-    func write<T>(_ body: (Database) throws -> T) throws(CarePlanStoreError) -> T {
-        let result: T
-        do {
-            result = try pool.write(body)
-        } catch {
-            throw CarePlanStoreError(error, path: path)
-        }
-        signal.notify()
-        return result
     }
 }

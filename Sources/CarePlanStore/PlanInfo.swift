@@ -23,13 +23,13 @@ public struct PlanSnapshot: Sendable {
 
 extension CarePlanStore {
     /// The plan's id, title, time zone and start day.
-    public func planInfo() throws(CarePlanStoreError) -> PlanInfo {
-        try read(Self.planInfo)
+    public func planInfo() async throws(CarePlanStoreError) -> PlanInfo {
+        try await read(Self.planInfo)
     }
 
     /// The plan's time zone; fails if no plan has been configured.
-    public func timeZone() throws(CarePlanStoreError) -> TimeZone {
-        guard let zone = try planInfo().timeZone else { throw .planNotConfigured }
+    public func timeZone() async throws(CarePlanStoreError) -> TimeZone {
+        guard let zone = try await planInfo().timeZone else { throw .planNotConfigured }
         return zone
     }
 
@@ -38,8 +38,8 @@ extension CarePlanStore {
     @discardableResult
     public func configurePlan(
         title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil, device: String
-    ) throws(CarePlanStoreError) -> PlanInfo {
-        try write { db in
+    ) async throws(CarePlanStoreError) -> PlanInfo {
+        try await write { db in
             try configurePlan(db, title: title, timeZone: timeZone, start: start, routine: routine, device: device)
             return try Self.planInfo(db)
         }

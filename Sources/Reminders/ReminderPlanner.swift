@@ -45,13 +45,13 @@ public struct ReminderPlanner: Sendable {
     ///     several reminders can fall due at one instant.
     ///   - events: the events of a day, with their outcomes.
     public func window(
-        from instant: Date, excluding fired: Set<EventKey> = [], events: (CalendarDay) throws -> [Event]
-    ) rethrows -> [Reminder] {
+        from instant: Date, excluding fired: Set<EventKey> = [], events: (CalendarDay) async throws -> [Event]
+    ) async rethrows -> [Reminder] {
         let today = CalendarDay.containing(instant, in: timeZone)
         var window: [Reminder] = []
         // Yesterday too: with a time-zone offset a day's reminders can start before "today".
         for day in today.adding(days: -1)...today.adding(days: policy.horizonDays) {
-            window += try events(day).compactMap(reminder(for:)).filter { $0.dueAt >= instant && !fired.contains($0.key) }
+            window += try await events(day).compactMap(reminder(for:)).filter { $0.dueAt >= instant && !fired.contains($0.key) }
             // Days come in order, so once the window is full no later day can displace it.
             if window.count >= policy.capacity, let last = window.max(), last.dueAt < day.adding(days: 1).start(in: timeZone) {
                 break
@@ -62,7 +62,7 @@ public struct ReminderPlanner: Sendable {
 
     /// What happens to a reminder that fell due while the primary was down, seen at `now`.
     public func catchUp(_ reminder: Reminder, now: Date) -> CatchUp {
-        now.timeIntervalSince(reminder.dueAt) <= Double(policy.gracePeriod.components.seconds) ? .fire : .missed
+        now.timeIntervalSince(reminder.dueAt) <= policy.gracePeriod.inSeconds ? .fire : .missed
     }
 }
 

@@ -36,19 +36,19 @@ public final class ReminderScheduler: Sendable {
 
     /// Start-up: reminders that fell due while the primary was down fire now if they are
     /// within the grace period, otherwise they are recorded as missed. Returns those to fire.
-    public func catchUp(at instant: Date) throws -> [Reminder] {
-        let planner = try planner()
+    public func catchUp(at instant: Date) async throws -> [Reminder] {
+        let planner = try await planner()
         var fire: [Reminder] = []
-        for entry in try store.reminders() where entry.reminder.dueAt <= instant {
-            guard try isStillDue(entry.reminder) else {
-                try store.withdrawReminder(entry.reminder.key)
+        for entry in try await store.reminders() where entry.reminder.dueAt <= instant {
+            guard try await isStillDue(entry.reminder) else {
+                try await store.withdrawReminder(entry.reminder.key)
                 continue
             }
             switch planner.catchUp(entry.reminder, now: instant) {
             case .fire:
-                if try store.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
+                if try await store.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
             case .missed:
-                try store.settle(entry.reminder, as: .missed, at: instant)
+                try await store.settle(entry.reminder, as: .missed, at: instant)
             }
         }
         return fire
@@ -56,65 +56,64 @@ public final class ReminderScheduler: Sendable {
 
     /// Fires every pending reminder due by `instant` whose event is still to do, then
     /// plans the window again. Returns the reminders to deliver.
-    public func step(at instant: Date) throws -> [Reminder] {
+    public func step(at instant: Date) async throws -> [Reminder] {
         var fire: [Reminder] = []
-        for entry in try store.reminders() where entry.reminder.dueAt <= instant {
-            if try !isStillDue(entry.reminder) {
-                try store.withdrawReminder(entry.reminder.key)
-            } else if try store.settle(entry.reminder, as: .fired, at: instant) {
+        for entry in try await store.reminders() where entry.reminder.dueAt <= instant {
+            if try await !isStillDue(entry.reminder) {
+                try await store.withdrawReminder(entry.reminder.key)
+            } else if try await store.settle(entry.reminder, as: .fired, at: instant) {
                 fire.append(entry.reminder)
             }
         }
-        try replan(at: instant)
+        try await replan(at: instant)
         return fire
     }
 
     /// Plans the window from `instant` and keeps it in the store; returns when the next
     /// reminder is due.
     @discardableResult
-    public func replan(at instant: Date) throws -> Date? {
-        let planner = try planner()
+    public func replan(at instant: Date) async throws -> Date? {
+        let planner = try await planner()
         let today = CalendarDay.containing(instant, in: planner.timeZone)
-        let settled = try store.settledReminderKeys(from: today.adding(days: -1))
-        let window = try planner.window(from: instant, excluding: settled) { try store.events(on: $0) }
-        try store.replacePendingReminders(with: window, keepingDueBefore: instant)
-        let snoozed = try store.reminders([.snoozed]).map(\.reminder)
+        let settled = try await store.settledReminderKeys(from: today.adding(days: -1))
+        let window = try await planner.window(from: instant, excluding: settled) { day in try await store.events(on: day) }
+        try await store.replacePendingReminders(with: window, keepingDueBefore: instant)
+        let snoozed = try await store.reminders([.snoozed]).map(\.reminder)
         return (window.map(\.dueAt) + snoozed.map(\.dueAt)).min()
     }
 
     /// Moves a reminder `minutes` later than `instant` (the watch's "snooze").
-    public func snooze(_ reminder: Reminder, minutes: Int, at instant: Date) throws {
+    public func snooze(_ reminder: Reminder, minutes: Int, at instant: Date) async throws {
         var later = reminder
         later.dueAt = instant.addingTimeInterval(Double(minutes) * 60)
-        try store.settle(later, as: .snoozed, at: instant)
+        try await store.settle(later, as: .snoozed, at: instant)
         wake.signal()
     }
 
     /// Snoozes the reminder of `key`, fired or pending; false if the store has none.
-    public func snooze(_ key: EventKey, minutes: Int, at instant: Date) throws -> Bool {
-        guard let entry = try store.reminders(Set(ReminderStatus.allCases)).first(where: { $0.reminder.key == key }) else {
+    public func snooze(_ key: EventKey, minutes: Int, at instant: Date) async throws -> Bool {
+        guard let entry = try await store.reminders(Set(ReminderStatus.allCases)).first(where: { $0.reminder.key == key }) else {
             return false
         }
-        try snooze(entry.reminder, minutes: minutes, at: instant)
+        try await snooze(entry.reminder, minutes: minutes, at: instant)
         return true
     }
 
     /// Catches up, then delivers reminders as they fall due until cancelled. Store changes
-    /// from any process (a completion withdraws a reminder) wake it to plan again. A step
-    /// the store fails (a held lock, a full disk) is logged and tried again after
-    /// ``retryDelay``; only cancellation ends it.
-    public func run(deliver: @escaping @Sendable (Reminder) async -> Void) async throws {
-        let changes = Task { [store, wake, logger] in
-            while !Task.isCancelled {
-                do {
-                    for try await _ in store.changes(after: try store.revision()) { wake.signal() }
-                } catch {
-                    logger.warning("could not follow the store's changes; retrying", metadata: ["error": "\(error)"])
-                    try? await Task.sleep(for: .seconds(1))  // cancelled: the loop ends
-                }
+    /// from any process (a completion withdraws a reminder), as `changes` reports them, wake
+    /// it to plan again. A step the store fails (a held lock, a full disk) is logged and
+    /// tried again after ``retryDelay``; only cancellation ends it.
+    public func run(following changes: StoreChangeFeed, deliver: @escaping @Sendable (Reminder) async -> Void) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { [wake] in
+                for await _ in changes.changes() { wake.signal() }
             }
+            await deliverAsDue(deliver)
+            group.cancelAll()
         }
-        defer { changes.cancel() }
+    }
+
+    private func deliverAsDue(_ deliver: @Sendable (Reminder) async -> Void) async {
         var next: Date? = now()
         var caughtUp = false
         while !Task.isCancelled {
@@ -122,14 +121,15 @@ public final class ReminderScheduler: Sendable {
             if delay > 0 { await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep) }
             do {
                 if !caughtUp {
-                    for reminder in try catchUp(at: now()) { await deliver(reminder) }
+                    for reminder in try await catchUp(at: now()) { await deliver(reminder) }
                     caughtUp = true
                 }
                 // One instant for the whole step, so that nothing falls due between firing and planning.
                 let instant = now()
-                for reminder in try step(at: instant) { await deliver(reminder) }
-                next = try replan(at: instant)
+                for reminder in try await step(at: instant) { await deliver(reminder) }
+                next = try await replan(at: instant)
             } catch {
+                guard !Task.isCancelled else { return }  // stopping
                 logger.error("reminders could not be planned or fired; trying again", metadata: [
                     "retryIn": "\(Self.retryDelay)", "error": "\(error)",
                 ])
@@ -141,16 +141,16 @@ public final class ReminderScheduler: Sendable {
     /// How long ``run(deliver:)`` waits after a failed step.
     public static let retryDelay = Duration.seconds(5)
 
-    private func planner() throws -> ReminderPlanner {
-        let info = try store.planInfo()
+    private func planner() async throws -> ReminderPlanner {
+        let info = try await store.planInfo()
         guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
         return ReminderPlanner(policy: policy, timeZone: zone, routine: info.routine)
     }
 
     /// Whether the reminder's event still exists in the plan and is not done.
-    private func isStillDue(_ reminder: Reminder) throws -> Bool {
+    private func isStillDue(_ reminder: Reminder) async throws -> Bool {
         do {
-            return try store.event(reminder.key).state == .initial
+            return try await store.event(reminder.key).state == .initial
         } catch .unknownActivity, .outsideSchedule, .noSuchOccurrence {
             return false
         }

@@ -8,6 +8,7 @@ import NIOCore
 import NodeIdentity
 import SimulatorSupport
 import SyncNode
+import Waiting
 
 struct DiscoveryBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,9 +33,9 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-discovery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let today = CalendarDay.containing(Date(), in: .gmt)
-        try store.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
+        try await store.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
 
         let identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")
@@ -47,7 +48,7 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
                 role: .watch, name: "Bench watch", stateDirectory: directory.appendingPathComponent("watch-\(run)").path
             ) { known in try await PrimaryDiscovery(choice: name, report: { _ in }, logger: silent).locate(knownPrimaryID: known) }
             configuration.replyTimeout = .seconds(timeout)
-            let watch = try CompanionNode(configuration: configuration)
+            let watch = try await CompanionNode(configuration: configuration)
             // Paired first (untimed), as a watch is before it ever looks for its primary.
             var primary = try await AdvertisedPrimary(store: store, name: name, identity: identity)
             try await pair(watch, through: store)
@@ -58,13 +59,13 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
             var started = clock.now
             primary = try await AdvertisedPrimary(store: store, name: name, identity: identity)
             try await connected(watch, what: "a first connection in run \(run)")
-            starts.append((clock.now - started).seconds)
+            starts.append((clock.now - started).inSeconds)
 
             await primary.stop()
             started = clock.now
             primary = try await AdvertisedPrimary(store: store, name: name, identity: identity)
             try await connected(watch, what: "a reconnection in run \(run)")
-            restarts.append((clock.now - started).seconds)
+            restarts.append((clock.now - started).inSeconds)
 
             await watch.stop()
             await watching.value

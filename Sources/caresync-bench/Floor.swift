@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NIOCore
 import NIOPosix
+import Waiting
 
 /// The floor under a completion's round trip: a loopback TCP echo over NIO whose server
 /// commits one SQLite row (WAL, `synchronous = FULL`, as the store asks for) before it answers.
@@ -26,7 +27,7 @@ struct Floor {
         var floor = Floor()
         let clock = ContinuousClock()
         for n in 0..<count where clock.now < deadline {
-            floor.normalCommit.append(try clock.measure { try insert(n, into: pool) }.seconds)
+            floor.normalCommit.append(try clock.measure { try insert(n, into: pool) }.inSeconds)
         }
         // A DatabasePool sets its writer to NORMAL as it opens (after any `prepareDatabase`),
         // which syncs the WAL only at checkpoints; the floor commits as an outcome must.
@@ -36,7 +37,7 @@ struct Floor {
         }
         guard level == 2 else { throw BenchmarkFailure("the floor's database would not take synchronous = FULL") }
         for n in 0..<count where clock.now < deadline {
-            floor.commit.append(try clock.measure { try insert(n, into: pool) }.seconds)
+            floor.commit.append(try clock.measure { try insert(n, into: pool) }.inSeconds)
         }
         floor.roundTrip = try await echo(count: count, committingTo: nil, until: deadline)
         floor.both = try await echo(count: count, committingTo: pool, until: deadline)
@@ -77,7 +78,7 @@ struct Floor {
                     let start = clock.now
                     try await outbound.write(ByteBuffer(integer: UInt64(n)))
                     guard try await replies.next() != nil else { throw BenchmarkFailure("the floor's echo server closed the connection") }
-                    samples.append(start.duration(to: clock.now).seconds)
+                    samples.append(start.duration(to: clock.now).inSeconds)
                 }
             }
         } catch {

@@ -1,16 +1,18 @@
 import Foundation
+import Waiting
 
 /// Durations of repeated runs, summarised as percentiles.
 struct Samples {
     private(set) var seconds: [Double] = []
 
     /// Runs `body` `count` times and records each duration.
-    static func measure(_ count: Int, _ body: (Int) throws -> Void) rethrows -> Samples {
+    static func measure(_ count: Int, _ body: (Int) async throws -> Void) async rethrows -> Samples {
         var samples = Samples()
         let clock = ContinuousClock()
         for index in 0..<count {
-            let elapsed = try clock.measure { try body(index) }
-            samples.seconds.append(elapsed.seconds)
+            let start = clock.now
+            try await body(index)
+            samples.seconds.append(start.duration(to: clock.now).inSeconds)
         }
         return samples
     }
@@ -41,10 +43,6 @@ struct Samples {
         "p50 \(duration(percentile(50)))  p99 \(duration(percentile(99)))  p99.9 \(duration(percentile(99.9)))"
             + "  max \(duration(percentile(100)))  (n=\(seconds.count))"
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }
 
 /// Formats seconds as ns, µs, ms or s.

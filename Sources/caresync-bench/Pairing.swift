@@ -8,7 +8,7 @@ import SyncNode
 func pair(_ companion: CompanionNode, through store: CarePlanStore) async throws {
     let code = PairingCode.random()
     let role = DeviceRole(wire: companion.configuration.role) ?? .watch
-    try store.openPairingCode(code.characters, role: role, mayRecord: true, expiresAt: Date().addingTimeInterval(600))
+    try await store.openPairingCode(code.characters, role: role, mayRecord: true, expiresAt: Date().addingTimeInterval(600))
     _ = try await companion.pair(code: code)
 }
 
@@ -17,7 +17,7 @@ func pair(_ companion: CompanionNode, through store: CarePlanStore) async throws
 /// pairing after `deadline`, and fails if one is still to start then.
 func pairAll(
     _ count: Int, width: Int, through store: CarePlanStore, until deadline: ContinuousClock.Instant,
-    _ companion: @escaping @Sendable (Int) throws -> CompanionNode
+    _ companion: @escaping @Sendable (Int) async throws -> CompanionNode
 ) async throws -> Samples {
     try await withThrowingTaskGroup(of: Double.self) { group in
         let clock = ContinuousClock()
@@ -29,8 +29,8 @@ func pairAll(
             let index = started
             started += 1
             group.addTask {
-                let node = try companion(index)
-                return try await clock.measure { try await pair(node, through: store) }.seconds
+                let node = try await companion(index)
+                return try await clock.measure { try await pair(node, through: store) }.inSeconds
             }
         }
         while started < min(width, count) { try startNext() }

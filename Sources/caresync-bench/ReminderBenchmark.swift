@@ -22,7 +22,7 @@ struct ReminderBenchmark: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-reminders-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let zone = TimeZone(identifier: "Europe/Vienna")!
         let today = CalendarDay.containing(Date(), in: zone)
         let times = (0..<occurrences).map { TimeOfDay(hour: 6 + $0 * 16 / max(occurrences, 1), minute: $0 % 60)! }
@@ -30,19 +30,19 @@ struct ReminderBenchmark: AsyncParsableCommand {
             try Activity(identifier: String(format: "r%04d", $0), kind: .intervention, title: "R\($0)",
                          schedule: .daily(times: times, start: today))
         })
-        try store.load(plan, effectiveFrom: today, device: "bench")
+        try await store.load(plan, effectiveFrom: today, device: "bench")
         let scheduler = ReminderScheduler(store: store)
         let morning = today.start(in: zone)
 
         print("caresync-bench reminders: \(activities) activities × \(occurrences) occurrences a day")
-        let first = try Samples.measure(repetitions) { _ in try scheduler.replan(at: morning) }
+        let first = try await Samples.measure(repetitions) { _ in try await scheduler.replan(at: morning) }
         report("plan the window (64 pending)", first.summary)
-        let window = try store.reminders()
+        let window = try await store.reminders()
         report("pending after planning", "\(window.count)")
         var keys = window.map(\.reminder.key)[...]
-        let replans = try Samples.measure(min(repetitions, keys.count)) { _ in
-            try store.setOutcome(Outcome(state: .completed, recordedAt: Date(), device: "bench"), for: keys.removeFirst())
-            try scheduler.replan(at: morning)
+        let replans = try await Samples.measure(min(repetitions, keys.count)) { _ in
+            try await store.setOutcome(Outcome(state: .completed, recordedAt: Date(), device: "bench"), for: keys.removeFirst())
+            try await scheduler.replan(at: morning)
         }
         report("one completion, then re-plan", replans.summary)
         if let peak = peakResidentMemory() { report("peak RSS", bytes(peak)) }

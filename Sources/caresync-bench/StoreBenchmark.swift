@@ -2,6 +2,7 @@ import ArgumentParser
 import CarePlan
 import CarePlanStore
 import Foundation
+import Waiting
 
 struct StoreBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,15 +35,15 @@ struct StoreBenchmark: AsyncParsableCommand {
         let today = CalendarDay.containing(Date(), in: .gmt)
 
         print("caresync-bench store: \(planActivities)-activity plan; \(years) years of outcomes for \(activities) activities")
-        try planLoading(base.appendingPathComponent("plan.sqlite").path, today: today)
-        let store = try CarePlanStore(path: base.appendingPathComponent("history.sqlite").path)
+        try await planLoading(base.appendingPathComponent("plan.sqlite").path, today: today)
+        let store = try await CarePlanStore(path: base.appendingPathComponent("history.sqlite").path)
         let first = today.adding(days: -365 * years)
-        try generateHistory(store, from: first, through: today)
-        try dayQueries(store, from: first, through: today)
-        try writeThroughput(store, day: today.adding(days: 1))
-        try scheduleAge(today: today)
+        try await generateHistory(store, from: first, through: today)
+        try await dayQueries(store, from: first, through: today)
+        try await writeThroughput(store, day: today.adding(days: 1))
+        try await scheduleAge(today: today)
         let size = databaseSize(store.path)
-        report("database size (\(try store.revision()) revisions)", bytes(size))
+        report("database size (\(try await store.revision()) revisions)", bytes(size))
         if let peak = peakResidentMemory() { report("peak RSS", bytes(peak)) }
     }
 
@@ -65,72 +66,74 @@ struct StoreBenchmark: AsyncParsableCommand {
         return try Plan(title: "Benchmark", timeZone: TimeZone(identifier: "Europe/Vienna")!, activities: activities)
     }
 
-    private func planLoading(_ path: String, today: CalendarDay) throws {
+    private func planLoading(_ path: String, today: CalendarDay) async throws {
         let plan = try Self.plan(activities: planActivities, start: today)
         var stores: [CarePlanStore] = []
-        let load = try Samples.measure(5) { run in
-            let store = try CarePlanStore(path: path + ".\(run)")
-            try store.load(plan, effectiveFrom: today, device: "bench")
+        let load = try await Samples.measure(5) { run in
+            let store = try await CarePlanStore(path: path + ".\(run)")
+            try await store.load(plan, effectiveFrom: today, device: "bench")
             stores.append(store)
         }
         report("plan load, \(planActivities) activities (new store)", "median \(duration(load.median))  max \(duration(load.percentile(100)))")
-        let reload = try Samples.measure(5) { _ in try stores[0].load(plan, effectiveFrom: today, device: "bench") }
+        let reload = try await Samples.measure(5) { _ in try await stores[0].load(plan, effectiveFrom: today, device: "bench") }
         report("plan reload, nothing changed", "median \(duration(reload.median))")
     }
 
-    private func generateHistory(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) throws {
-        try store.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
+    private func generateHistory(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) async throws {
+        try await store.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
         var generator = SystemRandomNumberGenerator()
         var batch: [(key: EventKey, outcome: Outcome)] = []
         var written = 0
         let clock = ContinuousClock()
-        let elapsed = try clock.measure {
+        let start = clock.now
+        do {
             for day in first...last {
-                for event in try store.events(on: day) where Int.random(in: 0..<10, using: &generator) < 8 {
+                for event in try await store.events(on: day) where Int.random(in: 0..<10, using: &generator) < 8 {
                     let values = event.activity.result == nil ? [] : [OutcomeValue(.integer(Int.random(in: 0...10, using: &generator)))]
                     batch.append((event.key, Outcome(state: .completed, values: values, recordedAt: Date(), device: "bench")))
                 }
                 if batch.count >= 5000 {
-                    written += try store.setOutcomes(batch).count
+                    written += try await store.setOutcomes(batch).count
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            written += try store.setOutcomes(batch).count
+            written += try await store.setOutcomes(batch).count
         }
-        report("history generated", "\(written) outcomes in \(duration(elapsed.seconds))")
+        report("history generated", "\(written) outcomes in \(duration(start.duration(to: clock.now).inSeconds))")
     }
 
-    private func dayQueries(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) throws {
+    private func dayQueries(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) async throws {
         let span = first.distance(to: last)
         let days = (0..<repetitions).map { _ in first.adding(days: Int.random(in: 0...span)) }
-        let events = try Samples.measure(repetitions) { _ = try store.events(on: days[$0]) }
+        let events = try await Samples.measure(repetitions) { _ = try await store.events(on: days[$0]) }
         report("events on a day (\(activities) activities)", events.summary)
-        let completion = try Samples.measure(repetitions) {
-            _ = try store.completion(from: days[$0].adding(days: -29), through: days[$0])
+        let completion = try await Samples.measure(repetitions) {
+            _ = try await store.completion(from: days[$0].adding(days: -29), through: days[$0])
         }
         report("completion status for 30 days", completion.summary)
     }
 
-    private func writeThroughput(_ store: CarePlanStore, day: CalendarDay) throws {
-        let keys = try (0..<10).flatMap { offset in try store.events(on: day.adding(days: offset)).map(\.key) }
+    private func writeThroughput(_ store: CarePlanStore, day: CalendarDay) async throws {
+        var keys: [EventKey] = []
+        for offset in 0..<10 { keys += try await store.events(on: day.adding(days: offset)).map(\.key) }
         let outcome = Outcome(state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench")
         let count = min(singleWrites, keys.count)
-        let single = try Samples.measure(count) { try store.setOutcome(outcome, for: keys[$0]) }
+        let single = try await Samples.measure(count) { try await store.setOutcome(outcome, for: keys[$0]) }
         report("outcome writes, one commit each", String(format: "%.0f/s  (%@)", Double(count) / single.total, single.summary))
         let batches = stride(from: 0, to: keys.count, by: 100).map { Array(keys[$0..<min($0 + 100, keys.count)]) }
-        let batched = try Samples.measure(batches.count) { index in
-            try store.setOutcomes(batches[index].map { ($0, outcome) })
+        let batched = try await Samples.measure(batches.count) { index in
+            try await store.setOutcomes(batches[index].map { ($0, outcome) })
         }
         report("outcome writes, 100 per commit", String(format: "%.0f/s", Double(keys.count) / batched.total))
     }
 
     /// A day's events for a schedule that began ten years ago against one that began yesterday.
-    private func scheduleAge(today: CalendarDay) throws {
+    private func scheduleAge(today: CalendarDay) async throws {
         for (label, start) in [("began yesterday", today.adding(days: -1)), ("began 10 years ago", today.adding(days: -3652))] {
             let schedule = try Schedule.weekly([1, 2, 3, 2, 1, 2, 1], start: start, totalCount: 1_000_000)
             var sink = 0
             let calls = 100_000
-            let rounds = Samples.measure(20) { _ in
+            let rounds = await Samples.measure(20) { _ in
                 for n in 0..<calls { sink &+= schedule.occurrenceCount(on: today.adding(days: n % 7)) }
             }
             report("day expansion, schedule \(label)", "\(duration(rounds.median / Double(calls))) per day  (checksum \(sink % 10))")
@@ -138,14 +141,14 @@ struct StoreBenchmark: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-age-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try CarePlanStore(path: directory.appendingPathComponent("age.sqlite").path)
+        let store = try await CarePlanStore(path: directory.appendingPathComponent("age.sqlite").path)
         for (id, start) in [("recent", today.adding(days: -1)), ("old", today.adding(days: -3652))] {
             let activity = try Activity(identifier: id, kind: .intervention, title: id,
                                         schedule: .weekly([1, 2, 3, 2, 1, 2, 1], start: start, totalCount: 1_000_000))
-            try store.addActivity(activity, effectiveFrom: start, device: "bench")
+            try await store.addActivity(activity, effectiveFrom: start, device: "bench")
         }
         for id in ["recent", "old"] {
-            let query = try Samples.measure(repetitions) { _ in _ = try store.events(of: id, on: today) }
+            let query = try await Samples.measure(repetitions) { _ in _ = try await store.events(of: id, on: today) }
             report("store events of a day, schedule \(id == "old" ? "10 years old" : "1 day old")", query.summary)
         }
     }

@@ -2,8 +2,9 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import NodeIdentity
-import Synchronization
 import SyncNode
+import Synchronization
+import Waiting
 
 /// A primary on a fresh store with its companions, all in this process, over one transport.
 final class Cluster {
@@ -21,16 +22,16 @@ final class Cluster {
 
     init(
         companions count: Int, security: TransportSecurity, plan: Plan, today: CalendarDay, companionDirectory root: URL?
-    ) throws {
+    ) async throws {
         let name = "caresync-bench-sync-\(UUID().uuidString)"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         companionDirectory = root?.appendingPathComponent(name) ?? directory
         self.security = security
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
-            store = try CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
-            try store.load(plan, effectiveFrom: today, device: "bench")
-            keys = try store.events(on: today).map(\.key)
+            store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
+            try await store.load(plan, effectiveFrom: today, device: "bench")
+            keys = try await store.events(on: today).map(\.key)
             identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         } catch {
             try? FileManager.default.removeItem(at: directory)
@@ -54,14 +55,14 @@ final class Cluster {
         do {
             let directory = companionDirectory
             samples = try await pairAll(fleet.count, width: width, through: store, until: deadline) { index in
-                try CompanionNode(configuration: Self.configuration(
+                try await CompanionNode(configuration: Self.configuration(
                     index, in: directory, port: pairing.port, security: .tls, timeout: timeout))
             }
         } catch {
             _ = await Self.stopped(pairing)
             throw error
         }
-        let total = start.duration(to: .now).seconds
+        let total = start.duration(to: .now).inSeconds
         if let problem = await Self.stopped(pairing) { throw BenchmarkFailure("pairing: \(problem)") }
         return (samples, total)
     }
@@ -73,9 +74,9 @@ final class Cluster {
         configuration.security = security
         let primary = try await ServingPrimary.start(PrimaryNode(store: store, configuration: configuration), shutdownLimit: timeout)
         self.primary = primary
-        let revision = try store.revision()
+        let revision = try await store.revision()
         for index in 0..<fleet.count {
-            let node = try CompanionNode(configuration: Self.configuration(
+            let node = try await CompanionNode(configuration: Self.configuration(
                 index, in: companionDirectory, port: primary.port, security: security, timeout: timeout))
             nodes.append(node)
             let fleet = fleet

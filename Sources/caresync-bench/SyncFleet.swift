@@ -1,5 +1,5 @@
-import Synchronization
 import SyncNode
+import Synchronization
 
 /// What the benchmark knows of each companion, from its events.
 final class Fleet: Sendable {

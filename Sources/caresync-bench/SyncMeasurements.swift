@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import SyncNode
 import SyncProtocol
+import Waiting
 
 /// What one run measured, for the closing tables.
 struct RunFigures {
@@ -25,7 +26,7 @@ extension SyncBenchmark {
     /// One run: `count` companions paired over TLS, then served over `security`.
     func measure(companions count: Int, security: TransportSecurity, today: CalendarDay) async throws -> RunFigures {
         var figures = RunFigures(companions: count, security: security)
-        let cluster = try Cluster(
+        let cluster = try await Cluster(
             companions: count, security: security, plan: Self.plan(occurrences: occurrences, start: today), today: today,
             companionDirectory: companionDirectory.map { URL(fileURLWithPath: $0) })
         let watches = (count + 1) / 2
@@ -39,7 +40,7 @@ extension SyncBenchmark {
             let peakIsPerRun = resetPeakResidentMemory()
             let baseline = residentMemory() ?? 0
             let connect = try await clock.measure { try await cluster.start(timeout: .seconds(timeout)) }
-            report("connect, every first context received", duration(connect.seconds))
+            report("connect, every first context received", duration(connect.inSeconds))
             if let context = cluster.nodes.first?.context {
                 var envelope = Caresync_V1_Envelope()
                 envelope.applicationContext = context.wire
@@ -90,9 +91,9 @@ extension SyncBenchmark {
                 throw BenchmarkFailure("not every companion received revision \(revision) within \(duration(timeout))")
             }
             guard n > Self.warmUp else { continue }
-            figures.roundTrip.append(start.duration(to: end).seconds)
+            figures.roundTrip.append(start.duration(to: end).inSeconds)
             let others = cluster.fleet.members.enumerated().filter { $0.offset != sender }.map(\.element.reachedAt)
-            if let last = others.max() { figures.fanOut.append(start.duration(to: last).seconds) }
+            if let last = others.max() { figures.fanOut.append(start.duration(to: last).inSeconds) }
         }
         report("round trip: complete() until .accepted", figures.roundTrip.tailSummary)
         report("fan-out: until every other companion has it", cluster.nodes.count == 1 ? "— (no other companion)" : figures.fanOut.summary)
@@ -109,7 +110,7 @@ extension SyncBenchmark {
         let count = cluster.nodes.count
         let each = max(1, sustainedLimit / count)
         let contextsBefore = cluster.fleet.members.reduce(0) { $0 + $1.contexts }
-        let revisionBefore = try cluster.store.revision()
+        let revisionBefore = try await cluster.store.revision()
         let start = clock.now
         let deadline = start + .seconds(seconds)
         let (accepted, other) = await withTaskGroup(of: (accepted: Int, other: Int).self) { group in
@@ -128,16 +129,16 @@ extension SyncBenchmark {
             return await group.reduce(into: (0, 0)) { $0.0 += $1.accepted; $0.1 += $1.other }
         }
         let end = clock.now
-        let elapsed = start.duration(to: end).seconds
+        let elapsed = start.duration(to: end).inSeconds
         let throughput = Double(accepted) / elapsed
         report("sustained completions, all companions at once", String(format: "%.0f/s  (%d accepted in %@)", throughput, accepted, duration(elapsed)))
         if other > 0 { report("sustained completions not accepted", "\(other)") }
-        let revision = try cluster.store.revision()
+        let revision = try await cluster.store.revision()
         guard await cluster.fleet.wait(within: .seconds(timeout), until: { $0.allSatisfy { $0.revision >= revision } }) else {
             throw BenchmarkFailure("not every companion caught up with revision \(revision) within \(duration(timeout)) after the sustained phase")
         }
         let members = cluster.fleet.members
-        let lag = members.map(\.reachedAt).max().map { max(0, end.duration(to: $0).seconds) } ?? 0
+        let lag = members.map(\.reachedAt).max().map { max(0, end.duration(to: $0).inSeconds) } ?? 0
         let contexts = members.reduce(0) { $0 + $1.contexts } - contextsBefore
         report("every companion current, after the last reply", lag > 0 ? "+" + duration(lag) : "already")
         report("contexts received, per companion", "\(contexts / count) for \(revision - revisionBefore) revisions")

@@ -44,20 +44,20 @@ struct CompleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = try options.open()
-            let today = try store.today()
+            let store = try await options.open()
+            let today = try await store.today()
             let day = date ?? today
             if day > today, !allowFuture {
-                throw UsageError(description: "\(day) is after today (\(today) in \(try store.timeZone().identifier)): "
+                throw UsageError(description: "\(day) is after today (\(today) in \(try await store.timeZone().identifier)): "
                                  + "nothing recorded; add --allow-future to record it anyway")
             }
             let key = EventKey(activityID: activity, day: day, occurrence: occurrence)
-            let event = try store.event(key)
+            let event = try await store.event(key)
             let values = try ResultParser(kind: event.activity.result, unit: unit).parse(value)
             let outcome = Outcome(
                 state: notDone ? .notCompleted : .completed, values: notDone ? [] : values,
                 recordedAt: Date(), device: options.device, reason: reason)
-            let change = try store.setOutcome(outcome, for: key)
+            let change = try await store.setOutcome(outcome, for: key)
             let result = values.isEmpty || notDone ? "" : " (" + values.map(\.formatted).joined(separator: "/") + ")"
             emit("\(key): \(outcome.state == .completed ? "done" : "not done")\(result), revision \(change.revision)")
         }

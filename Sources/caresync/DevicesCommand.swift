@@ -20,7 +20,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let devices = try options.open().devices()
+                let devices = try await options.open().devices()
                 if !json && devices.isEmpty { emit("No paired devices: pair one with `caresync pair --role ROLE`.") }
                 for device in devices { try json ? emitJSON(device) : emit(Self.line(device)) }
             }
@@ -45,9 +45,9 @@ struct DevicesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try options.open()
-                let device = try store.device(named: id)
-                let change = try store.revokeDevice(device.id, device: options.device)
+                let store = try await options.open()
+                let device = try await store.device(named: id)
+                let change = try await store.revokeDevice(device.id, device: options.device)
                 emit(change == nil ? "\(device.name) was already revoked." : "Revoked \(device.name) (\(NodeIdentity.display(device.id))).")
             }
         }

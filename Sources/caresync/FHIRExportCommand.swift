@@ -63,15 +63,16 @@ struct FHIRExportCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.bootstrap("caresync.fhir")
         try await reportingFailures {
-            let store = try options.open()
+            let store = try await options.open()
             let version: DoseAdministration.Version = dstu2 ? .dstu2 : .r4
             let uploader = try server.map { url in
                 AdministrationUploader(
                     store: store, poster: try TransactionPoster(url: url, policy: policy, clock: ContinuousClock(), logger: logger),
                     version: version, batchSize: batchSize)
             }
-            let after = try since ?? uploader.map { try store.cursor($0.cursorName) } ?? 0
-            let export = try AdministrationCollector(store: store).collect(after: after)
+            var after = since ?? 0
+            if since == nil, let uploader { after = try await store.cursor(uploader.cursorName) }
+            let export = try await AdministrationCollector(store: store).collect(after: after)
             var summary = ExportSummary(export)
             if out != nil || uploader == nil {
                 try write(try DoseAdministration.bundle(export.doses, version: version))
@@ -83,7 +84,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
                         + "\(progress.existing) already there, \(progress.withdrawn) withdrawn; cursor at revision \(progress.through)")
                 }
             }
-            summary.cursor = try uploader.map { try store.cursor($0.cursorName) }
+            if let uploader { summary.cursor = try await store.cursor(uploader.cursorName) }
             try json ? say(summary.json()) : say(summary.description)
         }
     }

@@ -48,18 +48,18 @@ struct FHIRImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = try options.open()
+            let store = try await options.open()
             let input = try await read()
-            let zone = try store.planTimeZone(
+            let zone = try await store.planTimeZone(
                 orDefault: timeZone, title: input.patients.values.first?.displayName.map { "Medications of \($0)" },
                 device: options.device)
             let today = effective ?? CalendarDay.containing(Date(), in: zone)
-            let mapper = OrderMapper(
+            let mapper = await OrderMapper(
                 today: today, timeZone: zone, routine: try store.planInfo().routine, language: try DosageLanguage("en"))
-            let report = try FHIRImporter(mapper: mapper, device: options.device).run(input, into: store)
+            let report = try await FHIRImporter(mapper: mapper, device: options.device).run(input, into: store)
             if json { return try emitJSON(report) }
             for id in report.added + report.updated {
-                guard let activity = try store.activity(id)?.activity else { continue }
+                guard let activity = try await store.activity(id)?.activity else { continue }
                 let verb = report.added.contains(id) ? "added" : "updated"
                 emit("\(verb) \(id)  \"\(activity.title)\"  \(activity.instructions ?? "")")
             }
@@ -90,8 +90,8 @@ struct FHIRImportCommand: AsyncParsableCommand {
 extension CarePlanStore {
     /// The plan's time zone; a store without a plan is configured with `name` (or this
     /// machine's zone) and `title`.
-    func planTimeZone(orDefault name: String?, title: String?, device: String) throws -> TimeZone {
-        if let zone = try planInfo().timeZone {
+    func planTimeZone(orDefault name: String?, title: String?, device: String) async throws -> TimeZone {
+        if let zone = try await planInfo().timeZone {
             if let name, name != zone.identifier {
                 throw UsageError(description: "the plan's time zone is \(zone.identifier), not \(name)")
             }
@@ -101,7 +101,7 @@ extension CarePlanStore {
         guard let zone = TimeZone(identifier: identifier) else {
             throw UsageError(description: PlanError.unknownTimeZone(identifier).description)
         }
-        try configurePlan(title: title ?? "Medications", timeZone: zone, device: device)
+        try await configurePlan(title: title ?? "Medications", timeZone: zone, device: device)
         return zone
     }
 }

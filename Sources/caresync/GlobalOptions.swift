@@ -38,10 +38,10 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Opens the store, creating its directory if needed.
-    func open() throws -> CarePlanStore {
+    func open() async throws -> CarePlanStore {
         // Directories it makes are the owner's alone (0700); existing ones are left as they are.
         try? PrivateFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path, own: false)
-        return try CarePlanStore(path: path)
+        return try await CarePlanStore(path: path)
     }
 }
 
@@ -61,13 +61,13 @@ extension CalendarDay: ExpressibleByArgument {
 
 extension CarePlanStore {
     /// Today in the plan's time zone.
-    func today() throws -> CalendarDay {
-        CalendarDay.containing(Date(), in: try timeZone())
+    func today() async throws -> CalendarDay {
+        CalendarDay.containing(Date(), in: try await timeZone())
     }
 
     /// The plan's information and time zone; fails if no plan is configured yet.
-    func configuredPlan() throws -> (info: PlanInfo, timeZone: TimeZone) {
-        let info = try planInfo()
+    func configuredPlan() async throws -> (info: PlanInfo, timeZone: TimeZone) {
+        let info = try await planInfo()
         guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
         return (info, zone)
     }

@@ -11,6 +11,7 @@ struct HistoryCommand: AsyncParsableCommand {
         discussion: "With --follow it keeps running and prints changes as any process commits them.")
 
     @OptionGroup var options: StoreOptions
+    @OptionGroup var logging: LoggingOptions
 
     @Option(help: "Only changes after this revision.")
     var after = 0
@@ -29,15 +30,19 @@ struct HistoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = try options.open()
+            let store = try await options.open()
             var last = after
-            for change in try store.history(after: after, activityID: activity, limit: limit) {
+            for change in try await store.history(after: after, activityID: activity, limit: limit) {
                 try show(change)
                 last = change.revision
             }
             guard follow else { return }
-            for try await change in store.changes(after: last) where activity == nil || change.activityID == activity {
-                try show(change)
+            let feed = StoreChangeFeed(store: store, logger: logging.bootstrap("caresync.history"))
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await feed.run() }
+                for await change in feed.changes(after: last) where activity == nil || change.activityID == activity {
+                    try show(change)
+                }
             }
         }
     }

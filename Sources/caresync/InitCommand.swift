@@ -41,8 +41,8 @@ struct InitCommand: AsyncParsableCommand {
             guard let zone = TimeZone(identifier: zoneName) else {
                 throw UsageError(description: PlanError.unknownTimeZone(zoneName).description)
             }
-            let store = try options.open()
-            var routine = try store.planInfo().routine
+            let store = try await options.open()
+            var routine = try await store.planInfo().routine
             do throws(RoutineError) {
                 routine = try DailyRoutine(
                     wake: wake ?? routine.wake, breakfast: breakfast ?? routine.breakfast, lunch: lunch ?? routine.lunch,
@@ -51,7 +51,7 @@ struct InitCommand: AsyncParsableCommand {
             } catch {
                 throw UsageError(description: error.description)
             }
-            let info = try store.configurePlan(title: title, timeZone: zone, routine: routine, device: options.device)
+            let info = try await store.configurePlan(title: title, timeZone: zone, routine: routine, device: options.device)
             emit("Store \(store.path): plan \"\(title)\" (\(zone.identifier)), id \(info.planID)")
         }
     }

@@ -30,11 +30,13 @@ struct MedsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try options.open()
+                let store = try await options.open()
                 let language = try DosageLanguage(lang)
                 let text = DosageText(language: language)
-                let medications = try store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded))
-                    .map { try MedicationJSON($0.activity, store: store, text: text) }
+                var medications: [MedicationJSON] = []
+                for version in try await store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded)) {
+                    medications.append(try await MedicationJSON(version.activity, store: store, text: text))
+                }
                 if json { return try emitJSON(medications) }
                 for medication in medications {
                     emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (\(language.phrase("asNeeded")))" : ""))
@@ -58,8 +60,8 @@ struct MedicationJSON: Encodable {
     /// The order, such as `MedicationRequest/abc`.
     var order: String?
 
-    init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) throws {
-        let source = try store.source(of: activity.identifier)
+    init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) async throws {
+        let source = try await store.source(of: activity.identifier)
         let dosage = source.flatMap { OrderMapper.dosage(of: activity, in: $0) }
         id = activity.identifier
         title = activity.title

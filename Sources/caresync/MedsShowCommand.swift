@@ -36,15 +36,15 @@ struct MedsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = try options.open()
-            let (_, zone) = try store.configuredPlan()
-            let versions = try store.versions(of: id)
+            let store = try await options.open()
+            let (_, zone) = try await store.configuredPlan()
+            let versions = try await store.versions(of: id)
             guard let latest = versions.last else { throw CarePlanStoreError.unknownActivity(id) }
             let today = CalendarDay.containing(Date(), in: zone)
             let first = from ?? versions.map { max($0.effectiveFrom, $0.activity.schedule.start) }.min()!
             let last = to ?? today
             guard first <= last else { throw ValidationError("the first day \(first) is after the last day \(last)") }
-            let doses = try store.events(of: id, from: first, through: last)
+            let doses = try await store.events(of: id, from: first, through: last)
                 .filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
             let chart = AdherenceChart(grouping: group, first: first, last: last, doses: doses)
             if json {

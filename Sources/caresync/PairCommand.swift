@@ -41,11 +41,11 @@ struct PairCommand: AsyncParsableCommand {
             guard !mayRecord || role == .household else {
                 throw UsageError(description: "--may-record is for household devices: a \(role.rawValue) always records")
             }
-            let store = try options.open()
-            _ = try store.configuredPlan()
+            let store = try await options.open()
+            _ = try await store.configuredPlan()
             let code = PairingCode.random()
             let expiresAt = Date().addingTimeInterval(lifetime)
-            try store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
+            try await store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
             if json {
                 emit(#"{"code":"\#(code)","role":"\#(role.rawValue)","mayRecord":\#(mayRecord || role != .household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
             } else {

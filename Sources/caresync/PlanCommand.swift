@@ -32,13 +32,13 @@ struct PlanCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try options.open()
-                let stored = try store.planInfo()
+                let store = try await options.open()
+                let stored = try await store.planInfo()
                 // Schedules without a start begin on the plan's start day, fixed by the first load.
                 let provisionalDay = effective ?? CalendarDay.containing(Date(), in: stored.timeZone ?? .current)
                 let plan = try PlanDocument.load(path: file, defaultStart: stored.start ?? provisionalDay)
                 let day = effective ?? CalendarDay.containing(Date(), in: plan.timeZone)
-                let report = try store.load(plan, effectiveFrom: day, device: options.device)
+                let report = try await store.load(plan, effectiveFrom: day, device: options.device)
                 if json {
                     try emitJSON(report)
                     return
@@ -62,17 +62,17 @@ struct PlanCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try options.open()
-                let (info, zone) = try store.configuredPlan()
-                let versions = try store.activities()
+                let store = try await options.open()
+                let (info, zone) = try await store.configuredPlan()
+                let versions = try await store.activities()
                 let plan = try Plan(
                     title: info.title ?? "", start: info.start, timeZone: zone, routine: info.routine,
-                    activities: versions.map(\.activity), contacts: try store.contacts())
+                    activities: versions.map(\.activity), contacts: try await store.contacts())
                 if json {
                     emit(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))
                     return
                 }
-                emit("\(plan.title) · \(zone.identifier) · plan \(info.planID) · revision \(try store.revision())")
+                emit("\(plan.title) · \(zone.identifier) · plan \(info.planID) · revision \(try await store.revision())")
                 let routine = info.routine
                 emit("Routine: wake \(routine.wake), breakfast \(routine.breakfast), lunch \(routine.lunch), "
                      + "dinner \(routine.dinner), bed \(routine.bed)")

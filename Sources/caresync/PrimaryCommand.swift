@@ -58,8 +58,8 @@ struct PrimaryCommand: AsyncParsableCommand {
             json ? emitJSON(["event": "metrics", "port": .int(port)]) : emit("Metrics at http://127.0.0.1:\(port)/metrics")
         }
         try await reportingFailures {
-            let store = try options.open()
-            let (info, _) = try store.configuredPlan()
+            let store = try await options.open()
+            let (info, _) = try await store.configuredPlan()
             // The primary's identity lives beside its store, made on first start.
             let identity = try NodeIdentity.loadOrCreate(in: store.path + ".identity", name: name)
             var configuration = PrimaryConfiguration(identity: identity)

@@ -19,9 +19,9 @@ struct RemindersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try options.open()
-                let (_, zone) = try store.configuredPlan()
-                for entry in try store.reminders() { show(entry, zone: zone, json: json) }
+                let store = try await options.open()
+                let (_, zone) = try await store.configuredPlan()
+                for entry in try await store.reminders() { show(entry, zone: zone, json: json) }
             }
         }
     }
@@ -36,9 +36,9 @@ struct RemindersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try options.open()
-                let (_, zone) = try store.configuredPlan()
-                guard let next = try store.reminders().first else {
+                let store = try await options.open()
+                let (_, zone) = try await store.configuredPlan()
+                guard let next = try await store.reminders().first else {
                     emit(json ? "null" : "No reminder pending.")
                     return
                 }

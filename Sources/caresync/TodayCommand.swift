@@ -19,13 +19,13 @@ struct TodayCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = try options.open()
-            let (info, zone) = try store.configuredPlan()
+            let store = try await options.open()
+            let (info, zone) = try await store.configuredPlan()
             let day = date ?? CalendarDay.containing(Date(), in: zone)
-            let events = try store.events(on: day)
+            let events = try await store.events(on: day)
             let summary = CompletionSummary(day: day, events: events)
             if json {
-                try emitJSON(CareCardJSON(
+                try await emitJSON(CareCardJSON(
                     plan: .init(id: info.planID, title: info.title, timeZone: zone.identifier), day: day,
                     revision: try store.revision(), adherence: TallyJSON(summary.overall),
                     interventions: TallyJSON(summary.interventions), assessments: TallyJSON(summary.assessments),

@@ -13,18 +13,18 @@ struct ImportTests {
         FHIRImporter(mapper: try mapper(today: today), device: "test")
     }
 
-    @Test func anOrderBecomesAnActivityWithItsSource() throws {
-        try withStore { store, _ throws in
-            let report = try importer().run(try parse(request(dosages: [Self.daily])), into: store)
+    @Test func anOrderBecomesAnActivityWithItsSource() async throws {
+        try await withStore { store, _ throws in
+            let report = try await importer().run(try parse(request(dosages: [Self.daily])), into: store)
             #expect(report.added == ["rx-rx1"])
-            let activity = try #require(try store.activity("rx-rx1")).activity
+            let activity = try #require(try await store.activity("rx-rx1")).activity
             #expect(activity.title == "Aspirin 100 mg")
             #expect(activity.kind == .intervention)
             #expect(activity.text == "with water")
             #expect(activity.instructions == "1 tablet once a day at 08:00")
             #expect(activity.medication == MedicationLink(request: "MedicationRequest/rx1", display: "Aspirin 100 mg"))
             #expect(activity.tags == ["medication"])
-            let source = try #require(try store.source(of: "rx-rx1"))
+            let source = try #require(try await store.source(of: "rx-rx1"))
             #expect(source.system == "fhir")
             #expect(source.reference == "MedicationRequest/rx1")
             #expect(source.subject == "Patient/p1")
@@ -32,56 +32,56 @@ struct ImportTests {
         }
     }
 
-    @Test func reimportingUpdatesAndNeverDuplicates() throws {
-        try withStore { store, _ throws in
-            let first = try importer().run(try parse(request(dosages: [Self.daily])), into: store)
-            let again = try importer(today: importDay.adding(days: 2)).run(try parse(request(dosages: [Self.daily])), into: store)
+    @Test func reimportingUpdatesAndNeverDuplicates() async throws {
+        try await withStore { store, _ throws in
+            let first = try await importer().run(try parse(request(dosages: [Self.daily])), into: store)
+            let again = try await importer(today: importDay.adding(days: 2)).run(try parse(request(dosages: [Self.daily])), into: store)
             #expect(again.unchanged == ["rx-rx1"])
             #expect(again.revision == first.revision)
             let changed = request(dosages: [Self.daily.replacingOccurrences(of: "08:00:00", with: "09:00:00")])
-            let update = try importer(today: importDay.adding(days: 3)).run(try parse(changed), into: store)
+            let update = try await importer(today: importDay.adding(days: 3)).run(try parse(changed), into: store)
             #expect(update.updated == ["rx-rx1"])
-            #expect(try store.activities().count == 1)
-            #expect(try store.versions(of: "rx-rx1").map(\.effectiveFrom) == [importDay, importDay.adding(days: 3)])
-            #expect(try store.events(of: "rx-rx1", on: importDay.adding(days: 3)).first?.time == TimeOfDay("09:00"))
-            #expect(try store.events(of: "rx-rx1", on: importDay.adding(days: 2)).first?.time == TimeOfDay("08:00"))
+            #expect(try await store.activities().count == 1)
+            #expect(try await store.versions(of: "rx-rx1").map(\.effectiveFrom) == [importDay, importDay.adding(days: 3)])
+            #expect(try await store.events(of: "rx-rx1", on: importDay.adding(days: 3)).first?.time == TimeOfDay("09:00"))
+            #expect(try await store.events(of: "rx-rx1", on: importDay.adding(days: 2)).first?.time == TimeOfDay("08:00"))
         }
     }
 
     @Test(arguments: ["stopped", "cancelled", "entered-in-error", "completed"])
-    func finishedOrdersEndTheirActivities(status: String) throws {
-        try withStore { store, _ throws in
-            try importer().run(try parse(request(dosages: [Self.daily, Self.evening])), into: store)
-            #expect(try store.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
+    func finishedOrdersEndTheirActivities(status: String) async throws {
+        try await withStore { store, _ throws in
+            try await importer().run(try parse(request(dosages: [Self.daily, Self.evening])), into: store)
+            #expect(try await store.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
             let stop = importDay.adding(days: 4)
-            let report = try importer(today: stop).run(try parse(request(status: status, dosages: [Self.daily, Self.evening])), into: store)
+            let report = try await importer(today: stop).run(try parse(request(status: status, dosages: [Self.daily, Self.evening])), into: store)
             #expect(report.ended == ["rx-rx1", "rx-rx1/2"])
             #expect(report.notScheduled == ["MedicationRequest/rx1"])
-            #expect(try store.activities().isEmpty)
-            #expect(try store.events(of: "rx-rx1", on: stop).isEmpty)
-            #expect(try store.events(of: "rx-rx1", on: stop.adding(days: -1)).count == 1)
-            #expect(try store.source(of: "rx-rx1")?.payload.count ?? 0 > 0)
+            #expect(try await store.activities().isEmpty)
+            #expect(try await store.events(of: "rx-rx1", on: stop).isEmpty)
+            #expect(try await store.events(of: "rx-rx1", on: stop.adding(days: -1)).count == 1)
+            #expect(try await store.source(of: "rx-rx1")?.payload.count ?? 0 > 0)
         }
     }
 
-    @Test func aFinishedOrderNeverSeenIsNotCreated() throws {
-        try withStore { store, _ throws in
-            let report = try importer().run(try parse(request(status: "stopped", dosages: [Self.daily])), into: store)
+    @Test func aFinishedOrderNeverSeenIsNotCreated() async throws {
+        try await withStore { store, _ throws in
+            let report = try await importer().run(try parse(request(status: "stopped", dosages: [Self.daily])), into: store)
             #expect(report.added.isEmpty && report.ended.isEmpty)
-            #expect(try store.activities(ActivityQuery(includeEnded: true)).isEmpty)
+            #expect(try await store.activities(ActivityQuery(includeEnded: true)).isEmpty)
         }
     }
 
-    @Test func severalDosageInstructionsInSequenceOrder() throws {
-        try withStore { store, _ throws in
+    @Test func severalDosageInstructionsInSequenceOrder() async throws {
+        try await withStore { store, _ throws in
             let morning = #"{"sequence": 1, "timing": {"repeat": {"when": ["MORN"]}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}"#
-            try importer().run(try parse(request(dosages: [Self.evening, morning])), into: store)
-            let activities = try store.activities().map(\.activity)
+            try await importer().run(try parse(request(dosages: [Self.evening, morning])), into: store)
+            let activities = try await store.activities().map(\.activity)
             #expect(activities.map(\.identifier) == ["rx-rx1", "rx-rx1/2"])
             #expect(activities.map(\.instructions) == ["1 tablet in the morning", "2 tablets in the evening"])
             #expect(activities.map(\.groupIdentifier) == ["rx-rx1", "rx-rx1"])
             // Dropping the second instruction ends its activity on the next import.
-            let report = try importer(today: importDay.adding(days: 1)).run(try parse(request(dosages: [morning])), into: store)
+            let report = try await importer(today: importDay.adding(days: 1)).run(try parse(request(dosages: [morning])), into: store)
             #expect(report.ended == ["rx-rx1/2"])
         }
     }
@@ -153,20 +153,20 @@ struct ImportTests {
         #expect(events(activity.activity, on: importDay.adding(days: 1)) == [])
     }
 
-    @Test func inactiveOrdersAreReported() throws {
-        try withStore { store, _ throws in
-            let report = try importer().run(try parse(request(status: "on-hold", dosages: [Self.daily])), into: store)
+    @Test func inactiveOrdersAreReported() async throws {
+        try await withStore { store, _ throws in
+            let report = try await importer().run(try parse(request(status: "on-hold", dosages: [Self.daily])), into: store)
             #expect(report.warnings.map(\.kind) == [.notImported])
             #expect(report.notScheduled == ["MedicationRequest/rx1"])
         }
     }
 
-    @Test func aMalformedOrderWritesNothing() throws {
-        try withStore { store, _ throws in
+    @Test func aMalformedOrderWritesNothing() async throws {
+        try await withStore { store, _ throws in
             let good = request(id: "good", dosages: [Self.daily])
             let bad = request(id: "bad", dosages: [#"{"timing": {"repeat": {"when": ["SOMETIME"]}}}"#])
-            #expect(throws: FHIRError.self) { try importer().run(try parse(bundle([good, bad])), into: store) }
-            #expect(try store.activities().isEmpty)
+            await #expect(throws: FHIRError.self) { try await importer().run(try await parse(bundle([good, bad])), into: store) }
+            #expect(try await store.activities().isEmpty)
         }
     }
 }

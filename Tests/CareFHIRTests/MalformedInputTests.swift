@@ -41,7 +41,7 @@ struct MalformedInputTests {
         }
     }
 
-    @Test func errorsNameTheDocument() throws {
+    @Test func errorsNameTheDocument() async throws {
         #expect(throws: FHIRError.inDocument("orders.json", .invalid(path: "$", "expected a FHIR resource with a resourceType"))) {
             try FHIRInput.parse(Data("[1, 2]".utf8), document: "orders.json")
         }
@@ -49,11 +49,11 @@ struct MalformedInputTests {
         #expect(broken.description == #"orders.json: line 1, column 2: expected a field name in double quotes, found ",""#)
         // Mapping errors too: they come up after reading, in the importer.
         let input = try FHIRInput.parse(Data(bundle([timing(#"{"repeat": {"when": ["TEATIME"]}}"#)]).utf8), document: "https://fhir.example.org/MedicationRequest?patient=p1")
-        try withStore { store, _ in
-            #expect(throws: FHIRError.inDocument(
+        try await withStore { store, _ in
+            await #expect(throws: FHIRError.inDocument(
                 "https://fhir.example.org/MedicationRequest?patient=p1",
                 .unsupported(path: "Bundle.entry[0].resource.dosageInstruction[0].timing.repeat.when[0]", "event code \"TEATIME\""))) {
-                try FHIRImporter(mapper: try mapper(), device: "test").run(input, into: store)
+                try await FHIRImporter(mapper: try await mapper(), device: "test").run(input, into: store)
             }
         }
     }

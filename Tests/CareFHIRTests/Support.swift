@@ -39,11 +39,11 @@ func events(_ activity: Activity, on day: CalendarDay) -> [String] {
 }
 
 /// Runs `body` with a new store in a temporary directory, removed afterwards.
-func withStore(_ body: (CarePlanStore, String) throws -> Void) throws {
+func withStore(_ body: (CarePlanStore, String) async throws -> Void) async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carefhir-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
-    try store.configurePlan(title: "Medications", timeZone: berlin, device: "test")
-    try body(store, directory.path)
+    let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+    try await store.configurePlan(title: "Medications", timeZone: berlin, device: "test")
+    try await body(store, directory.path)
 }

@@ -6,18 +6,18 @@ import Testing
 struct CursorTests {
     let scratch = Scratch()
 
-    @Test func aCursorStartsAtZeroMovesOnlyForwardAndIsNotAChange() throws {
-        let store = try CarePlanStore(path: scratch.path("store.sqlite"))
-        try store.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
-        let revision = try store.revision()
-        #expect(try store.cursor("fhir-export http://a/") == 0)
-        try store.advanceCursor("fhir-export http://a/", to: 5)
-        try store.advanceCursor("fhir-export http://a/", to: 3)
-        try store.advanceCursor("fhir-export http://b/", to: 1)
-        #expect(try store.cursor("fhir-export http://a/") == 5)
-        #expect(try store.cursor("fhir-export http://b/") == 1)
-        #expect(try store.revision() == revision)
+    @Test func aCursorStartsAtZeroMovesOnlyForwardAndIsNotAChange() async throws {
+        let store = try await CarePlanStore(path: scratch.path("store.sqlite"))
+        try await store.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        let revision = try await store.revision()
+        #expect(try await store.cursor("fhir-export http://a/") == 0)
+        try await store.advanceCursor("fhir-export http://a/", to: 5)
+        try await store.advanceCursor("fhir-export http://a/", to: 3)
+        try await store.advanceCursor("fhir-export http://b/", to: 1)
+        #expect(try await store.cursor("fhir-export http://a/") == 5)
+        #expect(try await store.cursor("fhir-export http://b/") == 1)
+        #expect(try await store.revision() == revision)
         // Kept in the file.
-        #expect(try CarePlanStore(path: store.path).cursor("fhir-export http://a/") == 5)
+        #expect(try await CarePlanStore(path: store.path).cursor("fhir-export http://a/") == 5)
     }
 }

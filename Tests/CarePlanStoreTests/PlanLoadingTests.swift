@@ -11,32 +11,32 @@ struct PlanLoadingTests {
         .deletingLastPathComponent().appendingPathComponent("Examples/zombiecare-plan.json").path
     let loadDay = CalendarDay("2026-11-10")!
 
-    init() throws {
-        store = try CarePlanStore(path: scratch.path("store.sqlite"))
+    init() async throws {
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"))
     }
 
     func plan() throws -> Plan {
         try PlanDocument.load(path: example, defaultStart: loadDay)
     }
 
-    @Test func loadingTwiceChangesNothing() throws {
-        let first = try store.load(plan(), effectiveFrom: loadDay, device: "t")
+    @Test func loadingTwiceChangesNothing() async throws {
+        let first = try await store.load(plan(), effectiveFrom: loadDay, device: "t")
         #expect(first.added.count == 9)
         #expect(first.contactsSaved == ["dr-ruiz", "rick"])
-        let info = try store.planInfo()
+        let info = try await store.planInfo()
         #expect(info.title == "ZombieCare")
         #expect(info.timeZone?.identifier == "Europe/Vienna")
         #expect(info.start == CalendarDay("2026-11-01"))
         #expect(!info.planID.isEmpty)
-        let second = try store.load(plan(), effectiveFrom: loadDay.adding(days: 5), device: "t")
+        let second = try await store.load(plan(), effectiveFrom: loadDay.adding(days: 5), device: "t")
         #expect(!second.changedAnything)
         #expect(second.unchanged.count == 9)
         #expect(second.revision == first.revision)
-        #expect(try store.contacts().map(\.identifier) == ["dr-ruiz", "rick"])
+        #expect(try await store.contacts().map(\.identifier) == ["dr-ruiz", "rick"])
     }
 
-    @Test func anEditedPlanVersionsOnlyWhatChanged() throws {
-        try store.load(plan(), effectiveFrom: loadDay, device: "t")
+    @Test func anEditedPlanVersionsOnlyWhatChanged() async throws {
+        try await store.load(plan(), effectiveFrom: loadDay, device: "t")
         var edited = try plan()
         let appleIndex = try #require(edited.activities.firstIndex { $0.identifier == "golden-apple" })
         edited.activities[appleIndex].schedule.times = [TimeOfDay("09:00")!, TimeOfDay("14:00")!, TimeOfDay("20:00")!]
@@ -44,33 +44,33 @@ struct PlanLoadingTests {
         edited.activities.append(try intervention("walk", times: ["17:00"]))
         edited.contacts.removeAll { $0.identifier == "rick" }
         let editDay = loadDay.adding(days: 3)
-        let report = try store.load(edited, effectiveFrom: editDay, device: "t")
+        let report = try await store.load(edited, effectiveFrom: editDay, device: "t")
         #expect(report.updated == ["golden-apple"])
         #expect(report.ended == ["garlic-tonic"])
         #expect(report.added == ["walk"])
         #expect(report.unchanged.count == 7)
         #expect(report.contactsRemoved == ["rick"])
-        #expect(try store.versions(of: "golden-apple").map(\.effectiveFrom) == [loadDay, editDay])
-        #expect(try store.events(of: "golden-apple", on: editDay.adding(days: -1)).first?.time == TimeOfDay("08:00"))
-        #expect(try store.events(of: "golden-apple", on: editDay).first?.time == TimeOfDay("09:00"))
-        #expect(try store.events(of: "garlic-tonic", from: editDay, through: editDay.adding(days: 5)).isEmpty)
-        #expect(try store.activities().map(\.activity.identifier).last == "walk")
+        #expect(try await store.versions(of: "golden-apple").map(\.effectiveFrom) == [loadDay, editDay])
+        #expect(try await store.events(of: "golden-apple", on: editDay.adding(days: -1)).first?.time == TimeOfDay("08:00"))
+        #expect(try await store.events(of: "golden-apple", on: editDay).first?.time == TimeOfDay("09:00"))
+        #expect(try await store.events(of: "garlic-tonic", from: editDay, through: editDay.adding(days: 5)).isEmpty)
+        #expect(try await store.activities().map(\.activity.identifier).last == "walk")
     }
 
-    @Test func aPlanTheStoreRefusesWritesNothing() throws {
-        try store.load(plan(), effectiveFrom: loadDay, device: "t")
-        let before = try store.revision()
+    @Test func aPlanTheStoreRefusesWritesNothing() async throws {
+        try await store.load(plan(), effectiveFrom: loadDay, device: "t")
+        let before = try await store.revision()
         var edited = try plan()
         edited.title = "Renamed"
         edited.activities.append(try intervention("new-one"))
         // "pain" turns into an intervention: refused, and with it the whole load.
         let index = try #require(edited.activities.firstIndex { $0.identifier == "pain" })
         edited.activities[index] = try intervention("pain")
-        #expect(throws: CarePlanStoreError.kindChanged("pain", from: .assessment, to: .intervention)) {
-            try store.load(edited, effectiveFrom: loadDay.adding(days: 1), device: "t")
+        await #expect(throws: CarePlanStoreError.kindChanged("pain", from: .assessment, to: .intervention)) {
+            try await store.load(edited, effectiveFrom: loadDay.adding(days: 1), device: "t")
         }
-        #expect(try store.revision() == before)
-        #expect(try store.planInfo().title == "ZombieCare")
-        #expect(try store.activity("new-one") == nil)
+        #expect(try await store.revision() == before)
+        #expect(try await store.planInfo().title == "ZombieCare")
+        #expect(try await store.activity("new-one") == nil)
     }
 }

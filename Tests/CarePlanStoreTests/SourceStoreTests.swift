@@ -10,8 +10,8 @@ struct SourceStoreTests {
     let store: CarePlanStore
     let day = CalendarDay("2026-11-02")!
 
-    init() throws {
-        store = try CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
+    init() async throws {
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
     }
 
     func pill(_ id: String, times: [String] = ["08:00"]) throws -> Activity {
@@ -24,51 +24,51 @@ struct SourceStoreTests {
         ActivitySource(system: "fhir", reference: reference, subject: "Patient/p1", payload: Data(payload.utf8))
     }
 
-    @Test func setReadAndReplaceASource() throws {
-        try store.addActivity(pill("rx-1"), effectiveFrom: day, device: "t")
-        #expect(try store.source(of: "rx-1") == nil)
-        let stored = try store.setSource(source("MedicationRequest/1", #"{"id":"1"}"#), for: "rx-1")
+    @Test func setReadAndReplaceASource() async throws {
+        try await store.addActivity(pill("rx-1"), effectiveFrom: day, device: "t")
+        #expect(try await store.source(of: "rx-1") == nil)
+        let stored = try await store.setSource(source("MedicationRequest/1", #"{"id":"1"}"#), for: "rx-1")
         #expect(stored.activityID == "rx-1")
         #expect(stored.updatedAt == clock.now)
-        let read = try #require(try store.source(of: "rx-1"))
+        let read = try #require(try await store.source(of: "rx-1"))
         #expect(read == stored)
         #expect(read.subject == "Patient/p1")
         #expect(String(decoding: read.payload, as: UTF8.self) == #"{"id":"1"}"#)
         clock.advance(by: 60)
-        try store.setSource(source("MedicationRequest/1", #"{"id":"1","status":"stopped"}"#), for: "rx-1")
-        #expect(try store.source(of: "rx-1")?.payload == Data(#"{"id":"1","status":"stopped"}"#.utf8))
-        #expect(try store.source(of: "rx-1")?.updatedAt == clock.now)
-        #expect(try store.sources(system: "fhir").count == 1)
+        try await store.setSource(source("MedicationRequest/1", #"{"id":"1","status":"stopped"}"#), for: "rx-1")
+        #expect(try await store.source(of: "rx-1")?.payload == Data(#"{"id":"1","status":"stopped"}"#.utf8))
+        #expect(try await store.source(of: "rx-1")?.updatedAt == clock.now)
+        #expect(try await store.sources(system: "fhir").count == 1)
     }
 
-    @Test func sourcesBySystem() throws {
-        for id in ["b", "a", "c"] { try store.addActivity(pill(id), effectiveFrom: day, device: "t") }
-        try store.setSource(source("MedicationRequest/b"), for: "b")
-        try store.setSource(source("MedicationRequest/a"), for: "a")
-        try store.setSource(ActivitySource(system: "other", reference: "x/1", payload: Data()), for: "c")
-        #expect(try store.sources(system: "fhir").map(\.activityID) == ["a", "b"])
-        #expect(try store.sources(system: "other").map(\.reference) == ["x/1"])
-        #expect(try store.sources(system: "none").isEmpty)
+    @Test func sourcesBySystem() async throws {
+        for id in ["b", "a", "c"] { try await store.addActivity(pill(id), effectiveFrom: day, device: "t") }
+        try await store.setSource(source("MedicationRequest/b"), for: "b")
+        try await store.setSource(source("MedicationRequest/a"), for: "a")
+        try await store.setSource(ActivitySource(system: "other", reference: "x/1", payload: Data()), for: "c")
+        #expect(try await store.sources(system: "fhir").map(\.activityID) == ["a", "b"])
+        #expect(try await store.sources(system: "other").map(\.reference) == ["x/1"])
+        #expect(try await store.sources(system: "none").isEmpty)
     }
 
-    @Test func aSourceNeedsItsActivity() throws {
-        #expect(throws: CarePlanStoreError.unknownActivity("ghost")) {
-            try store.setSource(source("MedicationRequest/9"), for: "ghost")
+    @Test func aSourceNeedsItsActivity() async throws {
+        await #expect(throws: CarePlanStoreError.unknownActivity("ghost")) {
+            try await store.setSource(source("MedicationRequest/9"), for: "ghost")
         }
     }
 
-    @Test func applyingAddsUpdatesEndsAndNeverDuplicates() throws {
+    @Test func applyingAddsUpdatesEndsAndNeverDuplicates() async throws {
         let first = [
             SourcedActivity(activityID: "a", activity: try pill("a"), firstDay: day, source: source("MedicationRequest/a")),
             SourcedActivity(activityID: "b", activity: try pill("b"), firstDay: day, source: source("MedicationRequest/b")),
             SourcedActivity(activityID: "gone", activity: nil, firstDay: day, source: source("MedicationRequest/gone")),
         ]
-        let report = try store.applySourced(first, effectiveFrom: day.adding(days: 3), device: "t")
+        let report = try await store.applySourced(first, effectiveFrom: day.adding(days: 3), device: "t")
         #expect(report.added == ["a", "b"])
         #expect(report.ended.isEmpty)
-        #expect(try store.versions(of: "a").first?.effectiveFrom == day)
-        #expect(try store.source(of: "gone") == nil)
-        let again = try store.applySourced(first, effectiveFrom: day.adding(days: 3), device: "t")
+        #expect(try await store.versions(of: "a").first?.effectiveFrom == day)
+        #expect(try await store.source(of: "gone") == nil)
+        let again = try await store.applySourced(first, effectiveFrom: day.adding(days: 3), device: "t")
         #expect(again.unchanged == ["a", "b"])
         #expect(again.revision == report.revision)
         let later = day.adding(days: 5)
@@ -76,40 +76,40 @@ struct SourceStoreTests {
             SourcedActivity(activityID: "a", activity: try pill("a", times: ["09:00"]), firstDay: day, source: source("MedicationRequest/a")),
             SourcedActivity(activityID: "b", activity: nil, firstDay: day, source: source("MedicationRequest/b", #"{"status":"stopped"}"#)),
         ]
-        let changed = try store.applySourced(second, effectiveFrom: later, device: "t")
+        let changed = try await store.applySourced(second, effectiveFrom: later, device: "t")
         #expect(changed.updated == ["a"])
         #expect(changed.ended == ["b"])
-        #expect(try store.versions(of: "a").map(\.effectiveFrom) == [day, later])
-        #expect(try store.activities().map(\.activity.identifier) == ["a"])
-        #expect(try store.source(of: "b")?.payload == Data(#"{"status":"stopped"}"#.utf8))
-        #expect(try store.applySourced(second, effectiveFrom: later, device: "t").unchanged == ["a", "b"])
+        #expect(try await store.versions(of: "a").map(\.effectiveFrom) == [day, later])
+        #expect(try await store.activities().map(\.activity.identifier) == ["a"])
+        #expect(try await store.source(of: "b")?.payload == Data(#"{"status":"stopped"}"#.utf8))
+        #expect(try await store.applySourced(second, effectiveFrom: later, device: "t").unchanged == ["a", "b"])
     }
 
-    @Test func oneBadActivityWritesNothing() throws {
+    @Test func oneBadActivityWritesNothing() async throws {
         var bad = try pill("bad")
         bad.title = " "
         let items = [
             SourcedActivity(activityID: "ok", activity: try pill("ok"), firstDay: day, source: source("MedicationRequest/ok")),
             SourcedActivity(activityID: "bad", activity: bad, firstDay: day, source: source("MedicationRequest/bad")),
         ]
-        #expect(throws: CarePlanStoreError.self) { try store.applySourced(items, effectiveFrom: day, device: "t") }
-        #expect(try store.activities().isEmpty)
-        #expect(try store.sources(system: "fhir").isEmpty)
-        #expect(try store.revision() == 0)
+        await #expect(throws: CarePlanStoreError.self) { try await store.applySourced(items, effectiveFrom: day, device: "t") }
+        #expect(try await store.activities().isEmpty)
+        #expect(try await store.sources(system: "fhir").isEmpty)
+        #expect(try await store.revision() == 0)
     }
 
-    @Test func asNeededSlotsAreRecordableButNeitherDueNorCounted() throws {
+    @Test func asNeededSlotsAreRecordableButNeitherDueNorCounted() async throws {
         let prn = try Activity(
             identifier: "prn", kind: .intervention, title: "Ibuprofen",
             schedule: .daily(occurrences: 3, start: day, asNeeded: true))
-        try store.addActivity(prn, effectiveFrom: day, device: "t")
-        try store.addActivity(pill("daily"), effectiveFrom: day, device: "t")
-        try store.setOutcome(
+        try await store.addActivity(prn, effectiveFrom: day, device: "t")
+        try await store.addActivity(pill("daily"), effectiveFrom: day, device: "t")
+        try await store.setOutcome(
             Outcome(state: .completed, recordedAt: clock.now, device: "t"), for: EventKey(activityID: "prn", day: day, occurrence: 1))
-        let events = try store.events(on: day)
+        let events = try await store.events(on: day)
         #expect(events.filter { $0.key.activityID == "prn" }.count == 3)
         let summary = CompletionSummary(day: day, events: events)
         #expect(summary.interventions == Tally(completed: 0, total: 1))
-        #expect(try store.activity("prn")?.activity.schedule.asNeeded == true)
+        #expect(try await store.activity("prn")?.activity.schedule.asNeeded == true)
     }
 }

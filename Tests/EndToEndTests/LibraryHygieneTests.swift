@@ -42,6 +42,62 @@ struct LibraryHygieneTests {
         }
     }
 
+    /// SQLite is reached synchronously only while a database is opened (which runs on a
+    /// thread of its own, through `blocking`): everywhere else GRDB's access is awaited.
+    @Test func databasesAreReachedSynchronouslyOnlyWhileOpening() throws {
+        for library in Self.libraries {
+            let access = try Self.lines(
+                in: library, matching: #"\b(pool|queue|writer|reader)\.(read|write|writeWithoutTransaction|barrierWriteWithoutTransaction|unsafeRead|unsafeReentrantWrite|inDatabase)\b"#)
+            let blockingAccess = try access.filter { !$0.contains("await") }.filter { line in
+                try !Self.enclosingFunction(of: line, in: library).hasPrefix("open") && Self.enclosingFunction(of: line, in: library) != "migrate"
+            }
+            #expect(blockingAccess.isEmpty, "\(library.lastPathComponent) reaches SQLite synchronously:\n\(blockingAccess.joined(separator: "\n"))")
+        }
+    }
+
+    /// The store's whole public interface is asynchronous: there is no way to call it and
+    /// block a thread of the cooperative pool while SQLite works.
+    @Test func everyPublicFunctionOfTheStoreIsAsync() throws {
+        let folder = CareSyncCommand.repository.appendingPathComponent("Sources/CarePlanStore")
+        // The store's operations: those that throw its error (value types' initialisers do not).
+        let operations = try Self.lines(in: folder, matching: #"public (func|init)\b"#).map { line in
+            (line, try Self.signature(at: line, in: folder))
+        }.filter { $0.1.contains("throws(CarePlanStoreError)") }
+        #expect(operations.count >= 40)
+        let blocking = operations.filter { !$0.1.contains(" async throws") }.map(\.0)
+        #expect(blocking.isEmpty, "synchronous store functions:\n\(blocking.joined(separator: "\n"))")
+    }
+
+    /// The name of the function around a `file:line: text` line of ``lines(in:matching:)``.
+    static func enclosingFunction(of found: String, in folder: URL) throws -> String {
+        let (file, number) = try location(found, in: folder)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines[..<number].reversed() {
+            if let match = line.firstMatch(of: #/\bfunc (\w+)/#) { return String(match.1) }
+        }
+        return ""
+    }
+
+    /// The declaration at a `file:line: text` line, through its opening brace.
+    static func signature(at found: String, in folder: URL) throws -> String {
+        let (file, number) = try location(found, in: folder)
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var signature = ""
+        for line in lines[(number - 1)...] {
+            signature += line + "\n"
+            if line.hasSuffix("{") { break }
+        }
+        return signature
+    }
+
+    private static func location(_ found: String, in folder: URL) throws -> (URL, Int) {
+        let parts = found.split(separator: ":", maxSplits: 2)
+        let name = String(parts[0])
+        let file = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.first { $0.lastPathComponent == name })
+        return (file, try #require(Int(parts[1])))
+    }
+
     /// The check itself finds what it looks for (a file that prints, in a scratch folder).
     @Test func theCheckSeesAPrint() throws {
         let scratch = Scratch()

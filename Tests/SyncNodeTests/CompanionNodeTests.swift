@@ -21,15 +21,15 @@ import Testing
             Issue.record("unexpected \(result)")
             return
         }
-        #expect(try primary.store.event(key).state == .completed)
-        #expect(try primary.store.revision() == revision)
+        #expect(try await primary.store.event(key).state == .completed)
+        #expect(try await primary.store.revision() == revision)
         #expect(watch.pending.isEmpty)
         // The next context reflects it, and the clock it carries is later than the completion's.
         let next = try #require(await watch.firstEvent(within: .seconds(20)) { event -> ApplicationContext? in
             if case .context(let c) = event, c.revision >= revision { c } else { nil }
         })
         #expect(next.item(key)?.state == .completed)
-        let stored = try #require(try primary.store.event(key).outcome?.clock)
+        let stored = try #require(try await primary.store.event(key).outcome?.clock)
         #expect(try #require(next.clock) > stored)
         await watch.stop()
         await running.value
@@ -41,10 +41,10 @@ import Testing
         let household = try await primary.pairedCompanion(.household)
         let running = Task { await household.run() }
         let context = try #require(await household.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
-        let before = try primary.store.revision()
+        let before = try await primary.store.revision()
         let result = try await household.complete(context.incomplete[0].key)
         #expect(result == .rejected(reason: "notPermitted", detail: "this household device was not granted recording at pairing"))
-        #expect(try primary.store.revision() == before)
+        #expect(try await primary.store.revision() == before)
         #expect(household.pending.isEmpty)
         await household.stop()
         await running.value

@@ -30,15 +30,15 @@ import Testing
 
     @Test func pairingPinsEachSideAndTheDeviceIsListed() async throws {
         let primary = try await TestPrimary()
-        let watch = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let watch = try await makeCompanion(.watch, endpoint: primary.endpoint)
         #expect(watch.knownPrimaryID == nil)
         let result = try await watch.pair(code: try primary.openCode(.watch))
         #expect(result.primaryID == primary.node.configuration.nodeID)
         #expect(watch.knownPrimaryID == primary.node.configuration.nodeID)
         #expect(result.role == .watch && result.mayRecord)
-        let device = try #require(try primary.store.device(watch.nodeID))
+        let device = try #require(try await primary.store.device(watch.nodeID))
         #expect(device.role == .watch && device.name == "Test watch" && !device.isRevoked)
-        #expect(try primary.store.history().last?.kind == .devicePaired)
+        #expect(try await primary.store.history().last?.kind == .devicePaired)
         await primary.stop()
     }
 
@@ -47,46 +47,46 @@ import Testing
         let paired = try await primary.pairedCompanion(.watch)
         // The paired watch's state with a new identity: it knows the primary's fingerprint
         // (so TLS succeeds), but the primary never paired its certificate.
-        let stranger = try makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: try strangerState(copying: paired))
+        let stranger = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: try strangerState(copying: paired))
         #expect(stranger.nodeID != paired.nodeID && stranger.knownPrimaryID == paired.knownPrimaryID)
         let running = Task { await stranger.run() }
         let error = try #require(await firstError(stranger))
         #expect(error.0 == "NOT_PAIRED")
         #expect(error.1.contains("not paired with this primary"))
         await running.value  // a final refusal: run() returns by itself
-        #expect(try primary.store.device(stranger.nodeID) == nil)
+        #expect(try await primary.store.device(stranger.nodeID) == nil)
         await primary.stop()
     }
 
     @Test func wrongExpiredAndReusedCodesAreRefused() async throws {
         let primary = try await TestPrimary()
-        let code = try primary.openCode(.watch)
+        let code = try await primary.openCode(.watch)
         let wrong = try #require(PairingCode(code.characters == "00000000" ? "11111111" : "00000000"))
-        let first = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let first = try await makeCompanion(.watch, endpoint: primary.endpoint)
         let wrongRefusal = try #require(await refusal(pairing: first, with: wrong))
         #expect(wrongRefusal.code == .pairingFailed && wrongRefusal.message.contains("wrong pairing code (4 attempts left)"))
         #expect(first.knownPrimaryID == nil)
 
         #expect(await refusal(pairing: first, with: code) == nil)
-        let second = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let second = try await makeCompanion(.watch, endpoint: primary.endpoint)
         let reused = try #require(await refusal(pairing: second, with: code))
         #expect(reused.message.contains("already used"))
 
-        let expiring = try primary.openCode(.watch, expiresIn: -1)
+        let expiring = try await primary.openCode(.watch, expiresIn: -1)
         let expired = try #require(await refusal(pairing: second, with: expiring))
         #expect(expired.message.contains("expired"))
 
-        let widgetCode = try primary.openCode(.widget)
+        let widgetCode = try await primary.openCode(.widget)
         let wrongRole = try #require(await refusal(pairing: second, with: widgetCode))
         #expect(wrongRole.message.contains("pairs a widget, not a watch"))
-        #expect(try primary.store.devices().map(\.id) == [first.nodeID])
+        #expect(try await primary.store.devices().map(\.id) == [first.nodeID])
         await primary.stop()
     }
 
     @Test func tooManyWrongCodesLockPairing() async throws {
         let primary = try await TestPrimary()
-        let code = try primary.openCode(.widget)
-        let attacker = try makeCompanion(.widget, endpoint: primary.endpoint)
+        let code = try await primary.openCode(.widget)
+        let attacker = try await makeCompanion(.widget, endpoint: primary.endpoint)
         var messages: [String] = []
         for guess in 0..<CarePlanStore.pairingAttempts {
             let wrong = try #require(PairingCode("ZZZZZZZ\(guess)"))
@@ -95,7 +95,7 @@ import Testing
         #expect(messages.first?.contains("4 attempts left") == true)
         #expect(messages.last?.contains("pairing is locked") == true)
         // Even the right code no longer works: a new one must be made.
-        let late = try makeCompanion(.widget, endpoint: primary.endpoint)
+        let late = try await makeCompanion(.widget, endpoint: primary.endpoint)
         #expect(try #require(await refusal(pairing: late, with: code)).message.contains("locked"))
         #expect(await refusal(pairing: late, with: try primary.openCode(.widget)) == nil)
         await primary.stop()
@@ -106,14 +106,14 @@ import Testing
     @Test func aDeviceInTheMiddleCannotPairInTheUsersPlace() async throws {
         let primary = try await TestPrimary()
         let relay = try await RelayInTheMiddle(to: primary.port)
-        let watch = try makeCompanion(.watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port))
-        let code = try primary.openCode(.watch)
+        let watch = try await makeCompanion(.watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port))
+        let code = try await primary.openCode(.watch)
         let refused = try #require(await refusal(pairing: watch, with: code))
         #expect(refused.code == .pairingFailed && refused.message.contains("wrong pairing code"))
         #expect(watch.knownPrimaryID == nil)
-        #expect(try primary.store.devices().isEmpty)
+        #expect(try await primary.store.devices().isEmpty)
         // The same code still pairs the watch directly.
-        let direct = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let direct = try await makeCompanion(.watch, endpoint: primary.endpoint)
         #expect(await refusal(pairing: direct, with: code) == nil)
         await relay.stop()
         await primary.stop()
@@ -121,7 +121,7 @@ import Testing
 
     @Test func pairingAttemptsAreThrottled() async throws {
         let primary = try await TestPrimary()
-        let attacker = try makeCompanion(.watch, endpoint: primary.endpoint)
+        let attacker = try await makeCompanion(.watch, endpoint: primary.endpoint)
         var last: ProtocolError?
         for guess in 0...10 {
             last = await refusal(pairing: attacker, with: try #require(PairingCode("YYYYYY\(guess % 10)\(guess / 10)")))
@@ -135,12 +135,12 @@ import Testing
         let watch = try await primary.pairedCompanion(.watch)
         let running = Task { await watch.run() }
         #expect(await firstContext(watch) != nil)
-        try primary.store.revokeDevice(watch.nodeID, device: "test")
+        try await primary.store.revokeDevice(watch.nodeID, device: "test")
         let error = try #require(await firstError(watch))
         #expect(error.0 == "NOT_PAIRED" && error.1.contains("revoked"))
         await running.value  // NOT_PAIRED on reconnection is final
         #expect(!watch.isConnected)
-        #expect(try primary.store.history().last?.kind == .deviceRevoked)
+        #expect(try await primary.store.history().last?.kind == .deviceRevoked)
         // Pairing again with the same identity is refused too.
         let again = try #require(await refusal(pairing: watch, with: try primary.openCode(.watch)))
         #expect(again.message.contains("revoked"))
@@ -180,13 +180,13 @@ import Testing
         await primary.stop()
         // Another primary (its own identity) where the watch looks for its primary.
         let impostor = try await TestPrimary()
-        let watch = try makeCompanion(.watch, endpoint: impostor.endpoint, stateDirectory: state)
+        let watch = try await makeCompanion(.watch, endpoint: impostor.endpoint, stateDirectory: state)
         let running = Task { await watch.run() }
         let error = try #require(await firstError(watch))
         #expect(error.0 == "NOT_PAIRED")
         #expect(error.1.contains("presented certificate \(NodeIdentity.display(impostor.node.configuration.nodeID))"))
         #expect(!watch.isConnected)
-        #expect(try impostor.store.revision() == impostor.store.history().last?.revision)
+        #expect(try await impostor.store.revision() == impostor.store.history().last?.revision)
         await watch.stop()
         await running.value
         await impostor.stop()

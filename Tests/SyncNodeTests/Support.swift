@@ -18,12 +18,12 @@ final class TestPrimary: Sendable {
     init(activityID: String = "apple", now: (@Sendable () -> Date)? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-node-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let today = CalendarDay.containing(Date(), in: .gmt)
         let activity = try Activity(
             identifier: activityID, kind: .intervention, title: "Apple",
             schedule: .daily(occurrences: 3, start: today.adding(days: -30)))
-        try store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
+        try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
         // These tests run side by side in one process whose event loops and thread pool also
@@ -42,9 +42,9 @@ final class TestPrimary: Sendable {
     var endpoint: PrimaryEndpoint { PrimaryEndpoint(host: "127.0.0.1", port: port) }
 
     /// Opens a pairing code for a device of `role`, as `caresync pair` does.
-    func openCode(_ role: DeviceRole, mayRecord: Bool = false, expiresIn lifetime: TimeInterval = 300) throws -> PairingCode {
+    func openCode(_ role: DeviceRole, mayRecord: Bool = false, expiresIn lifetime: TimeInterval = 300) async throws -> PairingCode {
         let code = PairingCode.random()
-        try store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: Date().addingTimeInterval(lifetime))
+        try await store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: Date().addingTimeInterval(lifetime))
         return code
     }
 
@@ -52,7 +52,7 @@ final class TestPrimary: Sendable {
     func pairedCompanion(
         _ role: Caresync_V1_Role, stateDirectory: String? = nil, mayRecord: Bool = false
     ) async throws -> CompanionNode {
-        let companion = try makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory)
+        let companion = try await makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory)
         _ = try await companion.pair(code: try openCode(DeviceRole(wire: role)!, mayRecord: mayRecord))
         return companion
     }
@@ -70,11 +70,11 @@ final class TestPrimary: Sendable {
 }
 
 /// A companion node in this process with its own state directory.
-func makeCompanion(_ role: Caresync_V1_Role, endpoint: PrimaryEndpoint, stateDirectory: String? = nil) throws -> CompanionNode {
+func makeCompanion(_ role: Caresync_V1_Role, endpoint: PrimaryEndpoint, stateDirectory: String? = nil) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
     var configuration = CompanionConfiguration(role: role, name: "Test \(role)", stateDirectory: directory, endpoint: endpoint)
     configuration.handshakeTimeout = .seconds(30)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
-    return try CompanionNode(configuration: configuration)
+    return try await CompanionNode(configuration: configuration)
 }

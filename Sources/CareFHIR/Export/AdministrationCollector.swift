@@ -28,17 +28,17 @@ public struct AdministrationCollector: Sendable {
     }
 
     /// The administrations recorded or replaced after revision `after`.
-    public func collect(after: Int) throws -> AdministrationExport {
-        let through = try store.revision()
-        let info = try store.planInfo()
+    public func collect(after: Int) async throws -> AdministrationExport {
+        let through = try await store.revision()
+        let info = try await store.planInfo()
         guard let timeZone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
-        let sources = Dictionary(uniqueKeysWithValues: try store.sources(system: "fhir").map { ($0.activityID, $0) })
+        let sources = Dictionary(uniqueKeysWithValues: try await store.sources(system: "fhir").map { ($0.activityID, $0) })
         var doses: [DoseAdministration] = []
-        for activityID in try touchedActivities(after: after, through: through, among: Set(sources.keys)).sorted() {
+        for activityID in try await touchedActivities(after: after, through: through, among: Set(sources.keys)).sorted() {
             let mapper = try DoseMapper(
-                source: sources[activityID]!, versions: store.versions(of: activityID),
+                source: sources[activityID]!, versions: await store.versions(of: activityID),
                 identifiers: ExportIdentifiers(planID: info.planID), timeZone: timeZone)
-            let outcomes = try store.history(activityID: activityID)
+            let outcomes = try await store.history(activityID: activityID)
                 .filter { $0.kind == .outcomeRecorded && $0.revision <= through && $0.event != nil }
             for chain in Dictionary(grouping: outcomes, by: { $0.event! }).values {
                 doses += try Self.exported(chain, after: after).map { change, replacedBy in
@@ -51,11 +51,11 @@ public struct AdministrationCollector: Sendable {
     }
 
     /// The medication activities with an outcome recorded in the range.
-    private func touchedActivities(after: Int, through: Int, among medications: Set<String>) throws -> Set<String> {
+    private func touchedActivities(after: Int, through: Int, among medications: Set<String>) async throws -> Set<String> {
         var touched = Set<String>()
         var cursor = after
         while cursor < through {
-            let page = try store.history(after: cursor, limit: pageSize)
+            let page = try await store.history(after: cursor, limit: pageSize)
             for change in page where change.revision <= through && change.kind == .outcomeRecorded {
                 if let id = change.activityID, medications.contains(id) { touched.insert(id) }
             }

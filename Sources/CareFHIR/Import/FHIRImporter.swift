@@ -31,7 +31,7 @@ public struct FHIRImporter: Sendable {
     /// in one transaction: changes take effect from `mapper.today`. Activities that an
     /// earlier import made from an order and that it no longer schedules are ended.
     @discardableResult
-    public func run(_ input: FHIRInput, into store: CarePlanStore) throws -> FHIRImportReport {
+    public func run(_ input: FHIRInput, into store: CarePlanStore) async throws -> FHIRImportReport {
         var report = FHIRImportReport()
         let mapped = try input.orders.map { order throws(FHIRError) -> MappedOrder in
             do throws(FHIRError) {
@@ -40,7 +40,7 @@ public struct FHIRImporter: Sendable {
                 throw error.inDocument(order.document)
             }
         }
-        let earlier = Dictionary(grouping: try store.sources(system: OrderMapper.system), by: \.reference)
+        let earlier = Dictionary(grouping: try await store.sources(system: OrderMapper.system), by: \.reference)
             .mapValues { $0.map(\.activityID) }
         var items: [SourcedActivity] = []
         for order in mapped {
@@ -58,7 +58,7 @@ public struct FHIRImporter: Sendable {
             }
             if order.disposition != .scheduled { report.notScheduled.append(order.order.reference) }
         }
-        let applied = try store.applySourced(items, effectiveFrom: mapper.today, device: device)
+        let applied = try await store.applySourced(items, effectiveFrom: mapper.today, device: device)
         report.added = applied.added
         report.updated = applied.updated
         report.ended = applied.ended

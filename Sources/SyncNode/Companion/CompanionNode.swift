@@ -58,46 +58,36 @@ public final class CompanionNode: Service, Sendable {
         var channel: any Channel
     }
 
-    public init(configuration: CompanionConfiguration) throws {
+    /// Opens (creating if needed) the node's state and identity in its state directory.
+    public init(configuration: CompanionConfiguration) async throws {
         self.configuration = configuration
-        state = try CompanionState(directory: configuration.stateDirectory)
-        identity = try NodeIdentity.loadOrCreate(in: configuration.stateDirectory, name: configuration.name)
+        state = try await CompanionState.open(directory: configuration.stateDirectory, logger: configuration.logger)
+        identity = try await blocking { try NodeIdentity.loadOrCreate(in: configuration.stateDirectory, name: configuration.name) }
         nodeID = identity.fingerprint
         tls = configuration.security == .tls ? try TLSTransport(identity: identity, server: false) : nil
         clock = HybridClock(node: nodeID)
         (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
-        if let cached = try state.cachedContext(), let reading = cached.clock { clock.observe(reading) }
-        metrics.outboxDepth.record(try state.depth())
+        if let reading = state.context?.clock { clock.observe(reading) }
+        metrics.outboxDepth.record(state.depth)
     }
 
     /// The last context received, kept across restarts.
     public var context: ApplicationContext? {
-        reading("the cached context") { try state.cachedContext() }
+        state.context
     }
 
-    /// Events with a completion still waiting in the outbox, oldest first.
+    /// Events with a completion still waiting in the outbox for its answer, oldest first.
     public var pending: [EventKey] {
-        (reading("the outbox") { try state.pending() } ?? []).compactMap { try? $0.eventKey() }
+        let answered = reportedAnswers.withLock { $0 }
+        return state.pending.filter { !answered.contains($0.messageID) }.compactMap { try? $0.eventKey() }
     }
 
     /// The fingerprint of the primary this companion paired with, kept across restarts.
     public var knownPrimaryID: String? {
-        reading("the paired primary's id") { try state.primaryID() }
+        state.primaryID
     }
 
     var logger: Logger { configuration.logger }
-
-    /// Reads part of the state directory; a failure is logged and reads as nothing.
-    private func reading<T>(_ what: String, _ body: () throws -> T?) -> T? {
-        do {
-            return try body()
-        } catch {
-            logger.warning("could not read \(what) from the state directory", metadata: [
-                "directory": "\(configuration.stateDirectory)", "error": "\(error)",
-            ])
-            return nil
-        }
-    }
 
     /// The first event that `match` accepts within `timeout`, or `nil`. Events it passes
     /// over are consumed: ``events`` has one consumer, and a wait that times out ends the

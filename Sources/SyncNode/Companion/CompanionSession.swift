@@ -147,7 +147,7 @@ struct CompanionSession: Sendable {
             case .applicationContext(let wire):
                 let context = try ApplicationContext(wire: wire)
                 if let reading = context.clock { node.clock.observe(reading) }
-                try await node.state.cache(contextFrame: Array(payload.readableBytesView))
+                try await node.state.cache(context, frame: Array(payload.readableBytesView))
                 node.metrics.contextsReceived.increment()
                 node.eventSink.yield(.context(context))
             case .completionReply(let reply):
@@ -180,7 +180,7 @@ struct CompanionSession: Sendable {
         var wakeups = wake.makeAsyncIterator()
         var retry = 0
         while !Task.isCancelled {
-            guard var completion = try await node.state.oldest() else {
+            guard var completion = node.state.oldest else {
                 guard await wakeups.next() != nil else { break }
                 continue
             }
@@ -219,8 +219,10 @@ struct CompanionSession: Sendable {
             retry = 0
             // The caller hears at once; removing it from the outbox may follow, since a
             // resent message id only gets its stored answer again, which is reported once.
+            // Answered, it is no longer pending (even before it leaves the outbox).
+            let firstReport = node.reportedAnswers.withLock { $0.insert(completion.messageID).inserted }
             node.results.resolve(completion.messageID, result)
-            if node.reportedAnswers.withLock({ $0.insert(completion.messageID).inserted }) {
+            if firstReport {
                 node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
             }
             node.metrics.outboxDepth.record(try await node.state.remove(completion.messageID))

@@ -1,24 +1,69 @@
 import Foundation
 import GRDB
+import Logging
 import PrivateFiles
+import Synchronization
 import SyncProtocol
+import Waiting
 
 /// What a companion keeps between runs, in one SQLite file in its state directory: the
 /// primary it paired with, the last application context, and the outbox of completions
 /// not yet answered. (Its identity is beside it, in its own files.)
+///
+/// The file is read once, when the state is opened; from then on it is only written, and
+/// every read comes from the copy in memory, which follows each write once it commits (on
+/// the writer's queue, so in commit order).
 final class CompanionState: Sendable {
-    private let queue: DatabaseQueue
+    private struct Memory {
+        var primaryID: String?
+        var context: ApplicationContext?
+        /// The outbox, oldest first.
+        var outbox: [Caresync_V1_Completion]
+    }
 
-    init(directory: String) throws {
+    private let queue: DatabaseQueue
+    private let memory: Mutex<Memory>
+
+    private init(queue: DatabaseQueue, memory: Memory) {
+        self.queue = queue
+        self.memory = Mutex(memory)
+    }
+
+    /// Opens (creating if needed) the state in `directory`, on a thread of its own. A cached
+    /// context that cannot be read is logged and forgotten: the primary sends a new one.
+    static func open(directory: String, logger: Logger) async throws -> CompanionState {
+        try await blocking {
+            let queue = try openQueue(path: directory + "/companion.sqlite", directory: directory)
+            let stored = try queue.read { db in
+                (
+                    primaryID: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'"),
+                    context: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"),
+                    outbox: try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence")
+                )
+            }
+            var context: ApplicationContext?
+            do {
+                context = try stored.context.map { try ApplicationContext(wire: Caresync_V1_Envelope(serializedBytes: $0).applicationContext) }
+            } catch {
+                logger.warning("the cached context cannot be read; waiting for the primary's", metadata: [
+                    "directory": "\(directory)", "error": "\(error)",
+                ])
+            }
+            let outbox = try stored.outbox.map { try Caresync_V1_Completion(serializedBytes: $0) }
+            return CompanionState(queue: queue, memory: Memory(primaryID: stored.primaryID, context: context, outbox: outbox))
+        }
+    }
+
+    private static func openQueue(path: String, directory: String) throws -> DatabaseQueue {
         // The state directory and its database are the owner's alone (0700, 0600).
         try PrivateFiles.makeDirectory(directory, own: true)
-        try PrivateFiles.prepareDatabase(directory + "/companion.sqlite")
+        try PrivateFiles.prepareDatabase(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         // WAL: one sync per commit instead of a rollback journal's four; FULL: a queued
         // completion survives a power cut.
         configuration.journalMode = .wal
-        queue = try DatabaseQueue(path: directory + "/companion.sqlite", configuration: configuration)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 companion") { db in
@@ -32,35 +77,46 @@ final class CompanionState: Sendable {
                 """)
         }
         try migrator.migrate(queue)
+        return queue
     }
 
     /// The fingerprint of the primary this companion paired with.
-    func primaryID() throws -> String? {
-        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'") }
+    var primaryID: String? {
+        memory.withLock { $0.primaryID }
     }
 
     func remember(primaryID: String) async throws {
-        try await queue.write { db in
-            try db.execute(
-                sql: "INSERT INTO setting (key, value) VALUES ('primaryID', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [primaryID])
-        }
+        try await commit(Self.setting("primaryID", primaryID)) { $0.primaryID = primaryID }
     }
 
     /// The last context received, if any.
-    func cachedContext() throws -> ApplicationContext? {
-        guard let bytes = try queue.read({ db in
-            try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'")
-        }) else { return nil }
-        return try ApplicationContext(wire: Caresync_V1_Envelope(serializedBytes: bytes).applicationContext)
+    var context: ApplicationContext? {
+        memory.withLock { $0.context }
     }
 
-    /// Keeps the frame payload of the newest context as it arrived, without re-encoding it.
-    func cache(contextFrame payload: [UInt8]) async throws {
-        try await queue.write { db in
+    /// Keeps the newest context, on disk as the frame payload it arrived in (not re-encoded).
+    func cache(_ context: ApplicationContext, frame payload: [UInt8]) async throws {
+        try await commit(Self.setting("context", Data(payload))) { $0.context = context }
+    }
+
+    private static func setting(_ key: String, _ value: some DatabaseValueConvertible & Sendable) -> @Sendable (Database) throws -> Void {
+        { db in
             try db.execute(
-                sql: "INSERT INTO setting (key, value) VALUES ('context', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [Data(payload)])
+                sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+    }
+
+    /// Commits `change`, then applies `update` to the copy in memory, both on the writer's queue.
+    private func commit<T: Sendable>(
+        _ change: @Sendable (Database) throws -> Void, then update: @Sendable (inout Memory) -> T
+    ) async throws -> T {
+        try await queue.writeWithoutTransaction { db in
+            try db.inTransaction {
+                try change(db)
+                return .commit
+            }
+            return memory.withLock { update(&$0) }
         }
     }
 
@@ -69,42 +125,38 @@ final class CompanionState: Sendable {
     @discardableResult
     func enqueue(_ completion: Caresync_V1_Completion) async throws -> Int {
         let bytes: Data = try completion.serializedBytes()
-        return try await queue.write { db in
+        return try await commit { db in
             try db.execute(
                 sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [completion.messageID, bytes])
-            return try Self.depth(db)
+        } then: { memory in
+            memory.outbox.append(completion)
+            return memory.outbox.count
         }
     }
 
-    /// How many completions the outbox holds.
-    func depth() throws -> Int {
-        try queue.read(Self.depth)
-    }
-
-    private static func depth(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0
-    }
-
     /// The oldest unanswered completion.
-    func oldest() async throws -> Caresync_V1_Completion? {
-        try await queue.read { db in
-            try Data.fetchOne(db, sql: "SELECT completion FROM outbox ORDER BY sequence LIMIT 1")
-        }.map { try Caresync_V1_Completion(serializedBytes: $0) }
+    var oldest: Caresync_V1_Completion? {
+        memory.withLock { $0.outbox.first }
     }
 
     /// Every unanswered completion, oldest first.
-    func pending() throws -> [Caresync_V1_Completion] {
-        try queue.read { db in
-            try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence")
-        }.map { try Caresync_V1_Completion(serializedBytes: $0) }
+    var pending: [Caresync_V1_Completion] {
+        memory.withLock { $0.outbox }
+    }
+
+    /// How many completions the outbox holds.
+    var depth: Int {
+        memory.withLock { $0.outbox.count }
     }
 
     /// Removes an answered completion; returns how many are left.
     @discardableResult
     func remove(_ messageID: String) async throws -> Int {
-        try await queue.write { db in
+        try await commit { db in
             try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID])
-            return try Self.depth(db)
+        } then: { memory in
+            memory.outbox.removeAll { $0.messageID == messageID }
+            return memory.outbox.count
         }
     }
 }

@@ -77,12 +77,17 @@ final class ContextPublisher: Sendable {
     }
 
     /// The variant a companion of `role` receives now.
-    func variant(for role: Caresync_V1_Role) throws -> Variant {
-        let timeZone = try state.withLock { state in
-            if let zone = state.timeZone { return zone }
-            let zone = try store.planInfo().timeZone ?? .gmt
-            state.timeZone = zone
-            return zone
+    func variant(for role: Caresync_V1_Role) async throws -> Variant {
+        let (cached, generation) = state.withLock { ($0.timeZone, $0.generation) }
+        let timeZone: TimeZone
+        if let cached {
+            timeZone = cached
+        } else {
+            // Read outside the lock; kept only if no change came in the meantime.
+            timeZone = try await store.planInfo().timeZone ?? .gmt
+            state.withLock { state in
+                if state.generation == generation { state.timeZone = timeZone }
+            }
         }
         let instant = now()
         let today = CalendarDay.containing(instant, in: timeZone)

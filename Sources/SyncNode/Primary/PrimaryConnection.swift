@@ -71,34 +71,21 @@ struct PrimaryConnection {
                 await outbound.sendLast(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } }, logger: logger)
                 return
             }
-            recordSeen(peer, logger)
-            defer {
-                node.connections.remove(registration)
-                recordSeen(peer, logger)
+            await recordSeen(peer, logger)
+            var failure: (any Error)?
+            do {
+                try await exchange(&frames, with: peer, outbound, close: close, logger: connected)
+            } catch {
+                failure = error
             }
-            // Revoked between the handshake's check and the registration: cut it now.
-            guard try node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    // Contexts stop only when the connection cannot carry them, or when
-                    // the connection ends (cancelled). A failure closes the connection,
-                    // so the companion reconnects rather than wait for contexts that never come.
-                    do {
-                        try await sendContexts(to: peer, outbound)
-                    } catch {
-                        guard !Task.isCancelled else { return }
-                        connected.warning("closing the connection: no context can be sent", metadata: ["error": "\(error)"])
-                        await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")).envelope())
-                    }
-                }
-                defer { group.cancelAll() }
-                try await receive(&frames, from: peer, outbound, logger: connected)
-            }
+            node.connections.remove(registration)
+            await recordSeen(peer, logger)
+            if let failure { throw failure }
         } catch let error as ProtocolError {
             node.metrics.closedWithError(error.code)
             logger.notice("closing the connection with an Error", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
             await outbound.sendLast(error.envelope(), logger: logger)
-        } catch let error as CarePlanStoreError {
+        } catch let error as CarePlanStoreError where !Task.isCancelled {
             logger.error("closing the connection: the store failed", metadata: ["error": "\(error)"])
             await outbound.sendLast(ProtocolError(.internal, "the primary failed: \(error)").envelope(), logger: logger)
         } catch {
@@ -108,11 +95,37 @@ struct PrimaryConnection {
         }
     }
 
+    /// Contexts out and requests in, side by side, until either ends the connection.
+    private func exchange(
+        _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, with peer: Peer,
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, close: @escaping ConnectionRegistry.Close, logger: Logger
+    ) async throws {
+        // Revoked between the handshake's check and the registration: cut it now.
+        guard try await node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Contexts stop only when the connection cannot carry them, or when
+                // the connection ends (cancelled). A failure closes the connection,
+                // so the companion reconnects rather than wait for contexts that never come.
+                do {
+                    try await sendContexts(to: peer, outbound)
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    logger.warning("closing the connection: no context can be sent", metadata: ["error": "\(error)"])
+                    await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")).envelope())
+                }
+            }
+            defer { group.cancelAll() }
+            try await receive(&frames, from: peer, outbound, logger: logger)
+        }
+    }
+
     /// Notes when the device was last seen (for `caresync devices`); a failure costs only that.
-    private func recordSeen(_ peer: Peer, _ logger: Logger) {
+    private func recordSeen(_ peer: Peer, _ logger: Logger) async {
         do {
-            try node.store.recordSeen(peer.nodeID)
+            try await node.store.recordSeen(peer.nodeID)
         } catch {
+            guard !Task.isCancelled else { return }  // the primary is stopping
             logger.warning("could not record when the device was seen", metadata: ["error": "\(error)"])
         }
     }
@@ -131,7 +144,7 @@ struct PrimaryConnection {
         case .hello(let hello):
             let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
             let peer = try await admit(hello)
-            try await outbound.send(try helloAck(hello, version: version))
+            try await outbound.send(try await helloAck(hello, version: version))
             return peer
         default:
             throw ProtocolError.unexpected(first, "before Hello")
@@ -144,7 +157,7 @@ struct PrimaryConnection {
         guard hello.nodeID == fingerprint else {
             throw ProtocolError(.protocolViolation, "the Hello names node \(hello.nodeID), but the certificate is \(fingerprint)")
         }
-        guard let device = try node.store.device(fingerprint) else {
+        guard let device = try await node.store.device(fingerprint) else {
             throw ProtocolError(.notPaired, "this device (\(NodeIdentity.display(fingerprint))) is not paired with this primary: "
                 + "make a code with `caresync pair --role ROLE` and give it to the device's `pair CODE`")
         }
@@ -155,8 +168,8 @@ struct PrimaryConnection {
         return Peer(nodeID: fingerprint, role: device.role.wire, name: device.name, mayRecord: device.mayRecord)
     }
 
-    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32) throws -> Caresync_V1_Envelope {
-        let info = try node.store.planInfo()
+    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32) async throws -> Caresync_V1_Envelope {
+        let info = try await node.store.planInfo()
         guard hello.planID.isEmpty || hello.planID == info.planID else {
             throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
         }
@@ -272,7 +285,7 @@ struct PrimaryConnection {
         defer { publisher.unsubscribe(id) }
         var sent: Int?
         for await _ in updates {
-            let built = try await publisher.frame(publisher.variant(for: peer.role))
+            let built = try await publisher.frame(await publisher.variant(for: peer.role))
             let payload = built.frame.readableBytes - 4
             guard payload <= node.configuration.maximumFrameBytes else {
                 throw ProtocolError.frameTooLarge(announced: payload, limit: node.configuration.maximumFrameBytes)

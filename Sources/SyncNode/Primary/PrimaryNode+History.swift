@@ -10,7 +10,7 @@ extension PrimaryNode {
         }
         let limit = Int(min(max(request.limit, 1), 500))
         do {
-            let changes = try store.history(after: Int(request.afterRevision), limit: limit + 1)
+            let changes = try await store.history(after: Int(request.afterRevision), limit: limit + 1)
             return .with {
                 $0.historyPage = .with {
                     $0.entries = changes.prefix(limit).map(\.historyEntry)

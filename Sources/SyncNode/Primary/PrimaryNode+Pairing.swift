@@ -23,7 +23,7 @@ extension PrimaryNode {
             throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
         }
         var matched: (id: Int, proof: PairingProof)?
-        for candidate in try store.pairingCandidates() {
+        for candidate in try await store.pairingCandidates() {
             guard let code = PairingCode(candidate.code) else { continue }
             let proof = try await PairingProof.derived(
                 code: code, companionFingerprint: fingerprint, primaryFingerprint: configuration.nodeID)
@@ -33,7 +33,7 @@ extension PrimaryNode {
             }
         }
         let name = request.displayName.isEmpty ? "unnamed \(role.rawValue)" : request.displayName
-        switch try store.redeemPairing(codeID: matched?.id, deviceID: fingerprint, name: name, role: role) {
+        switch try await store.redeemPairing(codeID: matched?.id, deviceID: fingerprint, name: name, role: role) {
         case .failure(let refusal):
             metrics.pairings["refused"]?.increment()
             throw ProtocolError(.pairingFailed, refusal.description)
@@ -44,7 +44,7 @@ extension PrimaryNode {
             ])
             // The store pairs only with the code whose proof matched.
             guard let matched else { throw ProtocolError(.internal, "paired without a matching code") }
-            let info = try store.planInfo()
+            let info = try await store.planInfo()
             return .with {
                 $0.pairAccept = .with {
                     $0.protocolVersion = version

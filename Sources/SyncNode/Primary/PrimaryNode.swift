@@ -19,6 +19,8 @@ import Waiting
 public final class PrimaryNode: Service, Sendable {
     public let configuration: PrimaryConfiguration
     let store: CarePlanStore
+    /// The store's changes, for everything in this primary's process that follows them.
+    public let changes: StoreChangeFeed
     let publisher: ContextPublisher
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
@@ -40,6 +42,7 @@ public final class PrimaryNode: Service, Sendable {
         onReminder: @escaping @Sendable (Reminder) -> Void = { _ in }
     ) {
         self.store = store
+        changes = StoreChangeFeed(store: store, logger: configuration.logger)
         self.configuration = configuration
         self.onReminder = onReminder
         pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
@@ -49,10 +52,11 @@ public final class PrimaryNode: Service, Sendable {
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
     }
 
-    /// The primary and the services it needs beside it (its reminders), to run in one
-    /// `ServiceGroup`, the primary first (a group shuts down in reverse order).
+    /// The primary and the services it needs beside it (the change feed, its reminders),
+    /// to run in one `ServiceGroup` in this order: a group shuts down in reverse order, so
+    /// the feed, which the others follow, stops last.
     public var services: [any Service] {
-        [self] + (reminders.map { [ReminderDelivery(scheduler: $0, node: self)] } ?? [])
+        [changes, self] + (reminders.map { [ReminderDelivery(scheduler: $0, node: self)] } ?? [])
     }
 
     /// Listens and serves until a graceful shutdown (which says Goodbye to every companion)
@@ -97,8 +101,8 @@ public final class PrimaryNode: Service, Sendable {
         if stopping.withLock({ $0 }) { server.channel.close(promise: nil) }
         bound.resolve(.success(server.channel.localAddress!))
         try await withThrowingTaskGroup(of: Void.self) { watchers in
-            let revision = try store.revision()
-            if let latest = try store.latestClock() { clock.observe(latest) }
+            let revision = try await store.revision()
+            if let latest = try await store.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays() }
             await withDiscardingTaskGroup { sessions in
@@ -124,7 +128,7 @@ public final class PrimaryNode: Service, Sendable {
         logger.debug("reminder due", metadata: ["event": "\(reminder.key)"])
         metrics.reminders.increment()
         onReminder(reminder)
-        let text = reminderText(for: reminder.key)
+        let text = await reminderText(for: reminder.key)
         await connections.broadcast(.with {
             $0.reminder = .with {
                 $0.reminderID = reminder.key.description
@@ -141,11 +145,12 @@ public final class PrimaryNode: Service, Sendable {
 
     /// What a watch shows for a reminder: the activity's text as the version governing the
     /// event's day has it, else its instructions, else nothing (the watch shows the title).
-    private func reminderText(for key: EventKey) -> String {
+    private func reminderText(for key: EventKey) async -> String {
         do {
-            let activity = try store.event(key).activity
+            let activity = try await store.event(key).activity
             return activity.text ?? activity.instructions ?? ""
         } catch {
+            guard !Task.isCancelled else { return "" }  // stopping
             logger.warning("no text for a reminder: the store could not read its event", metadata: [
                 "event": "\(key)", "error": "\(error)",
             ])
@@ -163,7 +168,7 @@ public final class PrimaryNode: Service, Sendable {
         }
         let key = EventKey(activityID: request.activityID, day: day, occurrence: Int(request.occurrence))
         do {
-            guard try reminders.snooze(key, minutes: Int(request.minutes), at: configuration.now()) else {
+            guard try await reminders.snooze(key, minutes: Int(request.minutes), at: configuration.now()) else {
                 return ProtocolError(.protocolViolation, "no reminder for \(key) to snooze", fatal: false).envelope()
             }
             return nil
@@ -180,23 +185,13 @@ public final class PrimaryNode: Service, Sendable {
 
     /// Every committed change, by this process or another, makes a newer context and
     /// advances the primary's clock past the change's; a revoked device is cut off at once.
-    /// A failing read is retried.
     private func followStore(after revision: Int) async {
-        var last = revision
-        while !Task.isCancelled {
-            do {
-                for try await change in store.changes(after: last) {
-                    if let reading = change.outcome?.clock { clock.observe(reading) }
-                    if change.kind == .deviceRevoked, let device = change.pairedDevice {
-                        await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
-                    }
-                    last = change.revision
-                    publisher.invalidate(committedAt: change.committedAt)
-                }
-            } catch {
-                logger.warning("could not read the store's changes; retrying", metadata: ["revision": "\(last)", "error": "\(error)"])
-                try? await Task.sleep(for: .milliseconds(200))  // cancelled: the loop ends
+        for await change in changes.changes(after: revision) {
+            if let reading = change.outcome?.clock { clock.observe(reading) }
+            if change.kind == .deviceRevoked, let device = change.pairedDevice {
+                await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
             }
+            publisher.invalidate(committedAt: change.committedAt)
         }
     }
 
@@ -206,8 +201,9 @@ public final class PrimaryNode: Service, Sendable {
         while !Task.isCancelled {
             let zone: TimeZone
             do {
-                zone = try store.planInfo().timeZone ?? .gmt
+                zone = try await store.planInfo().timeZone ?? .gmt
             } catch {
+                guard !Task.isCancelled else { return }  // stopping
                 logger.warning("could not read the plan's time zone; days roll over in UTC until it can", metadata: [
                     "error": "\(error)",
                 ])
@@ -234,8 +230,8 @@ struct ReminderDelivery: Service {
     let node: PrimaryNode
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown { [scheduler, node] in
-            try await scheduler.run { reminder in await node.deliver(reminder) }
+        await cancelWhenGracefulShutdown { [scheduler, node] in
+            await scheduler.run(following: node.changes) { reminder in await node.deliver(reminder) }
         }
     }
 }

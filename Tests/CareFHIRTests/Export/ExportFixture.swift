@@ -19,18 +19,18 @@ struct ExportFixture {
            "periodUnit": "d"}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}]}
         """
 
-    init(order: String = Self.order, subject: String? = "Patient/p1") throws {
+    init(order: String = Self.order, subject: String? = "Patient/p1") async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
-        try store.configurePlan(title: "Test", timeZone: vienna, device: "setup")
+        store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        try await store.configurePlan(title: "Test", timeZone: vienna, device: "setup")
         for id in ["amlo", "walk"] {
-            try store.addActivity(
+            try await store.addActivity(
                 Activity(identifier: id, kind: .intervention, title: id,
                          schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: monday)),
                 effectiveFrom: monday, device: "setup")
         }
-        try store.setSource(
+        try await store.setSource(
             ActivitySource(system: "fhir", reference: "MedicationRequest/rx-1", subject: subject, payload: Data(order.utf8)),
             for: "amlo")
     }
@@ -44,10 +44,10 @@ struct ExportFixture {
     func record(
         _ activity: String = "amlo", occurrence: Int, day: CalendarDay? = nil, _ state: EventState = .completed,
         at time: Date, device: String = "watch", reason: String? = nil, values: [OutcomeValue] = []
-    ) throws -> Int {
+    ) async throws -> Int {
         let key = EventKey(activityID: activity, day: day ?? monday, occurrence: occurrence)
         let outcome = Outcome(state: state, values: values, recordedAt: time, device: device, reason: reason)
-        return try store.setOutcome(outcome, for: key).revision
+        return try await store.setOutcome(outcome, for: key).revision
     }
 
     func remove() {

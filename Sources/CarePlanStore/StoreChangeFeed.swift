@@ -1,0 +1,138 @@
+import GRDB
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The store's changes, read once for the whole process and handed to every consumer.
+///
+/// A process runs one feed (a `Service`, in its `ServiceGroup`) and every consumer
+/// subscribes to it. The feed reads the change log when a write in this process commits
+/// (GRDB tells it) and every ``pollInterval`` for other processes' writes (the command
+/// line's, say). A store that cannot be read is logged and read again at the next poll:
+/// consumers only ever see changes, in revision order, each once.
+public final class StoreChangeFeed: Service, Sendable {
+    private struct Subscriber {
+        /// The newest revision it has had (`nil`: none yet, it starts at the next read).
+        var after: Int?
+        let continuation: AsyncStream<StoreChange>.Continuation
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        /// Whether the last read failed (logged once per run of failures).
+        var failing = false
+    }
+
+    private let store: CarePlanStore
+    /// How often the change log is read for other processes' commits.
+    public let pollInterval: Duration
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+    /// How many changes are read at a time.
+    static let pageSize = 500
+
+    public init(store: CarePlanStore, pollInterval: Duration = .milliseconds(50), logger: Logger) {
+        self.store = store
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+
+    /// Every change committed after `revision`, by this process or another, in revision
+    /// order; without a revision, every change after the newest when the feed next reads.
+    /// It ends when the feed stops or the consumer stops iterating.
+    public func changes(after revision: Int? = nil) -> AsyncStream<StoreChange> {
+        let (stream, continuation) = AsyncStream<StoreChange>.makeStream()
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.subscribers[state.nextID] = Subscriber(after: revision, continuation: continuation)
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        wake.continuation.yield()
+        return stream
+    }
+
+    /// Follows the store until cancelled or a graceful shutdown, then ends every
+    /// subscriber's stream.
+    public func run() async throws {
+        defer {
+            // Finished outside the lock: finishing runs the stream's onTermination, which locks.
+            let subscribers = state.withLock { state in
+                defer { state.subscribers.removeAll() }
+                return state.subscribers.values
+            }
+            for subscriber in subscribers { subscriber.continuation.finish() }
+        }
+        let observation = DatabaseRegionObservation(tracking: Table("change"))
+        // Started on GRDB's writer thread, where it starts at once (elsewhere it would block
+        // for a write access).
+        let committed = try await store.pool.writeWithoutTransaction { [wake, logger] _ in
+            observation.start(in: self.store.pool) { error in
+                logger.error("the store stopped reporting this process's commits", metadata: ["error": "\(error)"])
+            } onChange: { _ in
+                wake.continuation.yield()
+            }
+        }
+        defer { committed.cancel() }
+        await cancelWhenGracefulShutdown { [self] in
+            await withDiscardingTaskGroup { group in
+                group.addTask { [wake, pollInterval] in
+                    while (try? await Task.sleep(for: pollInterval)) != nil { wake.continuation.yield() }
+                }
+                for await _ in wake.stream {
+                    if Task.isCancelled { break }
+                    await deliver()
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// Reads the changes after the furthest-behind subscriber's revision and gives each
+    /// subscriber those it has not had. When nothing is new, one look at the revision is all.
+    private func deliver() async {
+        var after = 0
+        do {
+            let newest = try await store.revision()
+            let oldest = state.withLock { state in
+                for (id, subscriber) in state.subscribers where subscriber.after == nil {
+                    state.subscribers[id]?.after = newest
+                }
+                return state.subscribers.values.compactMap(\.after).min()
+            }
+            after = oldest ?? newest
+            while after < newest {
+                let changes = try await store.history(after: after, limit: Self.pageSize)
+                guard let last = changes.last?.revision else { break }
+                state.withLock { state in
+                    for (id, subscriber) in state.subscribers {
+                        guard let had = subscriber.after, had < last else { continue }
+                        for change in changes where change.revision > had { subscriber.continuation.yield(change) }
+                        state.subscribers[id]?.after = last
+                    }
+                }
+                after = last
+            }
+            if state.withLock({ $0.failing }) {
+                logger.notice("the store's changes can be read again", metadata: ["revision": "\(after)"])
+                state.withLock { $0.failing = false }
+            }
+        } catch {
+            guard !Task.isCancelled else { return }  // the feed is stopping
+            let first = state.withLock { state in
+                defer { state.failing = true }
+                return !state.failing
+            }
+            if first {
+                logger.warning("could not read the store's changes; trying again at each poll", metadata: [
+                    "revision": "\(after)", "error": "\(error)",
+                ])
+            }
+        }
+    }
+}

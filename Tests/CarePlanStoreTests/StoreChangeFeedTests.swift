@@ -1,0 +1,108 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import Logging
+import Testing
+import Waiting
+
+/// The one change feed of a process: its own commits at once, other processes' by polling,
+/// each subscriber from its own revision, in order, each change once.
+struct StoreChangeFeedTests {
+    let scratch = Scratch()
+    let store: CarePlanStore
+
+    init() async throws {
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"))
+        try await store.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "t")
+    }
+
+    /// Runs `feed` while `body` runs, then stops it.
+    func following<T>(_ feed: StoreChangeFeed, _ body: () async throws -> T) async throws -> T {
+        let running = Task { try await feed.run() }
+        defer { running.cancel() }
+        return try await body()
+    }
+
+    /// The first `count` changes of `stream`, or fewer if 20 s pass first.
+    func first(_ count: Int, of stream: AsyncStream<StoreChange>) async -> [StoreChange] {
+        await withTimeout(.seconds(20)) {
+            var changes: [StoreChange] = []
+            for await change in stream {
+                changes.append(change)
+                if changes.count == count { break }
+            }
+            return changes
+        } ?? []
+    }
+
+    func key(_ occurrence: Int, day: Int = 0) -> EventKey {
+        EventKey(activityID: "apple", day: monday.adding(days: day), occurrence: occurrence)
+    }
+
+    @Test func thisProcesssCommitsArriveWithoutWaitingForAPoll() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let start = try await store.revision()
+        let changes = try await following(feed) {
+            let stream = feed.changes(after: start)
+            try await store.setOutcome(done(), for: key(0))
+            _ = try await store.applyCompletion(messageID: "m", key: key(1), outcome: done("watch"))
+            return await first(2, of: stream)
+        }
+        #expect(changes.map(\.revision) == [start + 1, start + 2])
+        #expect(changes.map(\.event) == [key(0), key(1)])
+    }
+
+    @Test func anotherProcesssCommitsArriveByPolling() async throws {
+        let other = try await CarePlanStore(path: store.path)
+        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let start = try await store.revision()
+        let changes = try await following(feed) {
+            let stream = feed.changes(after: start)
+            try await other.setOutcome(done("other"), for: key(3))
+            return await first(1, of: stream)
+        }
+        #expect(changes.map(\.revision) == [start + 1])
+        #expect(changes.first?.device == "other")
+    }
+
+    @Test func eachSubscriberStartsAfterItsOwnRevisionAndSeesEachChangeOnce() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let start = try await store.revision()
+        for occurrence in 0..<3 { try await store.setOutcome(done(), for: key(occurrence)) }
+        let (everything, later, fromNow) = try await following(feed) {
+            let everything = feed.changes(after: 0)
+            let later = feed.changes(after: start + 2)
+            let fromNow = feed.changes()
+            // The feed has read once when the catch-up has arrived: only then is "now" fixed.
+            let caughtUp = await first(start + 3, of: everything)
+            try await store.setOutcome(done(), for: key(3))
+            return (caughtUp + (await first(1, of: everything)), await first(2, of: later), await first(1, of: fromNow))
+        }
+        #expect(everything.map(\.revision) == Array(1...(start + 4)))
+        #expect(later.map(\.revision) == [start + 3, start + 4])
+        #expect(fromNow.map(\.revision) == [start + 4])
+    }
+
+    @Test func aLongBacklogArrivesWholeInOrder() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let start = try await store.revision()
+        // More changes than the feed reads at a time (500).
+        let keys = (0..<50).flatMap { day in (0..<24).map { key($0, day: day) } }
+        try await store.setOutcomes(keys.map { ($0, done()) })
+        let changes = try await following(feed) { await first(keys.count, of: feed.changes(after: start)) }
+        #expect(changes.map(\.revision) == Array((start + 1)...(start + keys.count)))
+    }
+
+    @Test func stoppingTheFeedEndsEverySubscription() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let stream = feed.changes()
+        let running = Task { try await feed.run() }
+        let ended = Task {
+            for await _ in stream {}
+            return true
+        }
+        running.cancel()
+        _ = await running.result
+        #expect(await withTimeout(.seconds(20)) { await ended.value } == true)
+    }
+}
