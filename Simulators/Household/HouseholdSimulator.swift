@@ -1,3 +1,4 @@
+import CarePlan
 import ArgumentParser
 import Foundation
 import MetricsEndpoint
@@ -15,7 +16,7 @@ struct HouseholdSimulator: AsyncParsableCommand {
 }
 
 enum HouseholdRole: SimulatorRole {
-    static let role = Caresync_V1_Role.household
+    static let role = DeviceRole.household
     static let defaultName = "Household"
 }
 
@@ -59,7 +60,7 @@ struct Follow: AsyncParsableCommand {
                 let page = try await shell.node.history(after: after)
                 for entry in page.entries { shell.output.show(entry) }
                 guard page.more, let last = page.entries.last else { break }
-                after = Int(last.revision)
+                after = last.revision
             }
         } catch {
             shell.output.showError(error, otherwise: "NOT_REACHABLE")

@@ -1,3 +1,4 @@
+import CarePlan
 import ArgumentParser
 import Foundation
 import LineOutput
@@ -40,7 +41,7 @@ public struct CompanionOptions: ParsableArguments {
     /// The node's configuration for `role`: a fixed address, or discovery on the network
     /// whose choice `report` hears about. Starts the process's log (``LoggingOptions``): call once.
     public func configuration(
-        role: Caresync_V1_Role, defaultName: String, report: @escaping @Sendable (String) -> Void
+        role: DeviceRole, defaultName: String, report: @escaping @Sendable (String) -> Void
     ) -> CompanionConfiguration {
         let logger = logging.bootstrap("caresync.\(role)")
         var configuration: CompanionConfiguration

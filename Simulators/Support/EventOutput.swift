@@ -22,10 +22,11 @@ public struct EventOutput: Sendable {
             show(context, type: "context")
         case .reply(let messageID, let key, let result):
             show(result, key: key, messageID: messageID)
-        case .reminder(let reminder):
-            write(["type": "reminder", "activity": .string(reminder.activityID), "day": .string(reminder.day),
-                   "occurrence": .int(Int(reminder.occurrence)), "title": .string(reminder.title), "time": .string(reminder.timeOfDay)],
-                  text: "⏰ \(reminder.title) \(reminder.timeOfDay)")
+        case .reminder(let notice):
+            let reminder = notice.reminder
+            write(["type": "reminder", "activity": .string(reminder.key.activityID), "day": .string(reminder.key.day.description),
+                   "occurrence": .int(reminder.key.occurrence), "title": .string(reminder.title), "time": .string(reminder.time.description)],
+                  text: "⏰ \(reminder.title) \(reminder.time)")
         case .error(let code, let message):
             showError(code: code, message: message)
         }
@@ -58,9 +59,13 @@ public struct EventOutput: Sendable {
         case .accepted(let revision, let superseded, let state):
             fields.merge(["status": "accepted", "revision": .int(revision), "superseded": .bool(superseded), "state": .string(state.rawValue)]) { $1 }
             text = "✓ \(key) recorded (revision \(revision))" + (superseded ? ", but a later change stands: \(state.rawValue)" : "")
-        case .rejected(let reason, let detail):
-            fields.merge(["status": "rejected", "reason": .string(reason), "detail": .string(detail)]) { $1 }
+        case .rejected(let rejection, let detail):
+            fields.merge(["status": "rejected", "reason": .string(rejection.rawValue), "detail": .string(detail)]) { $1 }
             text = "✗ \(key) rejected: \(detail)"
+        case .refused(let code, let detail):
+            // The same line as a rejection: the reason is the primary's Error code.
+            fields.merge(["status": "rejected", "reason": .string(code), "detail": .string(detail)]) { $1 }
+            text = "✗ \(key) refused: \(detail)"
         case .queued:
             fields["status"] = "queued"
             text = "… \(key) queued until the primary is reachable"
@@ -121,20 +126,23 @@ public func outcomeValues(_ words: some Sequence<Substring>) -> [OutcomeValue] {
 
 extension EventOutput {
     /// One entry of the primary's history.
-    public func show(_ entry: Caresync_V1_HistoryEntry) {
+    public func show(_ entry: HistoryEntry) {
         var fields: [String: JSONValue] = [
-            "type": "history", "revision": .int(Int(entry.revision)), "kind": .string(entry.kind), "device": .string(entry.device),
-            "committedAt": .string(ISO8601.string(from: Date(timeIntervalSince1970: Double(entry.committedAtMs) / 1000))),
+            "type": "history", "revision": .int(entry.revision), "kind": .string(entry.kind), "device": .string(entry.device),
+            "committedAt": .string(ISO8601.string(from: entry.committedAt)),
         ]
         var text = "\(entry.revision)  \(entry.kind)"
-        if !entry.pairedDevice.isEmpty {
-            fields["pairedDevice"] = .string(entry.pairedDevice)
-            text += "  \(entry.pairedDevice.prefix(8))…"
+        if let paired = entry.pairedDevice {
+            fields["pairedDevice"] = .string(paired)
+            text += "  \(paired.prefix(8))…"
         }
-        if !entry.activityID.isEmpty {
-            fields.merge(["activity": .string(entry.activityID), "day": .string(entry.day), "occurrence": .int(Int(entry.occurrence)),
-                          "state": .string("\(entry.state)"), "reason": .string(entry.reason)]) { $1 }
-            text += "  \(entry.activityID) \(entry.day) #\(entry.occurrence) \(entry.state)"
+        if let activityID = entry.activityID {
+            let day = entry.event?.day.description ?? ""
+            let occurrence = entry.event?.occurrence ?? 0
+            let state = entry.state?.rawValue ?? "unspecified"
+            fields.merge(["activity": .string(activityID), "day": .string(day), "occurrence": .int(occurrence),
+                          "state": .string(state), "reason": .string(entry.reason ?? "")]) { $1 }
+            text += "  \(activityID) \(day) #\(occurrence) \(state)"
         }
         write(fields, text: text)
     }

@@ -1,3 +1,4 @@
+import CarePlan
 import ArgumentParser
 import NodeIdentity
 import SyncNode
@@ -5,7 +6,7 @@ import SyncProtocol
 
 /// What a simulator is: the role it pairs and connects as.
 public protocol SimulatorRole: Sendable {
-    static var role: Caresync_V1_Role { get }
+    static var role: DeviceRole { get }
     /// The name the primary sees unless `--name` gives another.
     static var defaultName: String { get }
 }

@@ -16,7 +16,7 @@ struct WatchSimulator: AsyncParsableCommand {
 }
 
 enum WatchRole: SimulatorRole {
-    static let role = Caresync_V1_Role.watch
+    static let role = DeviceRole.watch
     static let defaultName = "Watch"
 }
 

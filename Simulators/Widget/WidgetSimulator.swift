@@ -15,7 +15,7 @@ struct WidgetSimulator: AsyncParsableCommand {
 }
 
 enum WidgetRole: SimulatorRole {
-    static let role = Caresync_V1_Role.widget
+    static let role = DeviceRole.widget
     static let defaultName = "Widget"
 }
 
@@ -67,7 +67,7 @@ struct Refresh: AsyncParsableCommand {
             output.show(result, key: key, messageID: "")
             switch result {
             case .accepted: break
-            case .rejected: status = .rejected
+            case .rejected, .refused: status = .rejected
             case .queued: status = .queued
             }
         }

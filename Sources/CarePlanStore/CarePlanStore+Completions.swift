@@ -37,7 +37,7 @@ extension CarePlanStore {
                 messageID: messageID, status: .accepted, revision: change.revision, superseded: superseded,
                 currentState: superseded ? try currentOutcome(db, key)?.state ?? .initial : outcome.state)
         } catch let error as CarePlanStoreError {
-            guard let rejection = CompletionReceipt.Rejection(error) else { throw error }
+            guard let rejection = Rejection(error) else { throw error }
             receipt = CompletionReceipt(
                 messageID: messageID, status: .rejected,
                 currentState: rejection == .unknownActivity ? .initial : try currentOutcome(db, key)?.state ?? .initial,

@@ -8,16 +8,6 @@ public struct CompletionReceipt: Sendable, Hashable, Codable {
         case rejected
     }
 
-    /// Why a completion was refused.
-    public enum Rejection: String, Sendable, Hashable, Codable {
-        case unknownActivity
-        case noSuchOccurrence
-        /// No version of the activity schedules the event on its day.
-        case outsidePlanVersion
-        case invalidResult
-        case notPermitted
-    }
-
     public var messageID: String
     public var status: Status
     /// The revision that recorded it (accepted).
@@ -47,7 +37,7 @@ public struct CompletionReceipt: Sendable, Hashable, Codable {
     }
 }
 
-extension CompletionReceipt.Rejection {
+extension Rejection {
     /// The rejection a store refusal amounts to, or `nil` for failures that are not the
     /// completion's fault (a full disk, a busy file) and deserve a retry.
     init?(_ error: CarePlanStoreError) {

@@ -120,3 +120,27 @@ extension Date {
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
 }
+
+extension Rejection {
+    /// The rejection a reply's reason names; `nil` for none or one this version does not know.
+    public init?(wire: Caresync_V1_RejectReason) {
+        switch wire {
+        case .unknownActivity: self = .unknownActivity
+        case .noSuchOccurrence: self = .noSuchOccurrence
+        case .outsidePlanVersion: self = .outsidePlanVersion
+        case .invalidResult: self = .invalidResult
+        case .notPermitted: self = .notPermitted
+        default: return nil
+        }
+    }
+
+    public var wire: Caresync_V1_RejectReason {
+        switch self {
+        case .unknownActivity: .unknownActivity
+        case .noSuchOccurrence: .noSuchOccurrence
+        case .outsidePlanVersion: .outsidePlanVersion
+        case .invalidResult: .invalidResult
+        case .notPermitted: .notPermitted
+        }
+    }
+}

@@ -72,7 +72,7 @@ struct CompletionTests {
     }
 
     @Test func invalidCompletionsAreRejectedAndRemembered() async throws {
-        let cases: [(EventKey, CompletionReceipt.Rejection)] = [
+        let cases: [(EventKey, Rejection)] = [
             (EventKey(activityID: "pear", day: monday, occurrence: 0), .unknownActivity),
             (EventKey(activityID: "apple", day: monday, occurrence: 5), .noSuchOccurrence),
             (EventKey(activityID: "apple", day: monday.adding(days: -3), occurrence: 0), .outsidePlanVersion),

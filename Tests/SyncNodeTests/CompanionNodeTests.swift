@@ -43,7 +43,7 @@ import Testing
         let context = try #require(await household.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
         let before = try await primary.store.revision()
         let result = try await household.complete(context.incomplete[0].key)
-        #expect(result == .rejected(reason: "notPermitted", detail: "this household device was not granted recording at pairing"))
+        #expect(result == .rejected(.notPermitted, detail: "this household device was not granted recording at pairing"))
         #expect(try await primary.store.revision() == before)
         #expect(household.pending.isEmpty)
         await household.stop()

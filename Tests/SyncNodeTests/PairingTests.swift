@@ -158,7 +158,7 @@ import Testing
             return
         }
         let page = try await granted.history(after: 0)
-        #expect(page.entries.last?.revision == UInt64(revision))
+        #expect(page.entries.last?.revision == revision)
         #expect(page.entries.contains { $0.kind == "devicePaired" && $0.device == granted.nodeID })
         #expect(page.entries.last?.activityID == key.activityID && page.entries.last?.state == .completed)
 

@@ -50,10 +50,10 @@ final class TestPrimary: Sendable {
 
     /// A companion paired with this primary through the real exchange.
     func pairedCompanion(
-        _ role: Caresync_V1_Role, stateDirectory: String? = nil, mayRecord: Bool = false
+        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false
     ) async throws -> CompanionNode {
         let companion = try await makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory)
-        _ = try await companion.pair(code: try openCode(DeviceRole(wire: role)!, mayRecord: mayRecord))
+        _ = try await companion.pair(code: try openCode(role, mayRecord: mayRecord))
         return companion
     }
 
@@ -70,10 +70,10 @@ final class TestPrimary: Sendable {
 }
 
 /// A companion node in this process with its own state directory.
-func makeCompanion(_ role: Caresync_V1_Role, endpoint: PrimaryEndpoint, stateDirectory: String? = nil) async throws -> CompanionNode {
+func makeCompanion(_ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
-    var configuration = CompanionConfiguration(role: role, name: "Test \(role)", stateDirectory: directory, endpoint: endpoint)
+    var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: directory, endpoint: endpoint)
     configuration.handshakeTimeout = .seconds(30)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
     return try await CompanionNode(configuration: configuration)

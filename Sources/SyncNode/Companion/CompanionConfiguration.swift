@@ -1,3 +1,4 @@
+import CarePlan
 import Foundation
 import Logging
 import NIOCore
@@ -30,7 +31,7 @@ public struct PrimaryEndpoint: Sendable, Hashable, CustomStringConvertible {
 
 /// How a companion node connects, waits and retries.
 public struct CompanionConfiguration: Sendable {
-    public var role: Caresync_V1_Role
+    public var role: DeviceRole
     /// A human label, such as "Kitchen watch".
     public var name: String
     /// Where the node keeps its id, its last context and its outbox.
@@ -63,13 +64,13 @@ public struct CompanionConfiguration: Sendable {
     public var logger = Logger(label: "caresync.companion", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// A companion of a primary at a fixed address.
-    public init(role: Caresync_V1_Role, name: String, stateDirectory: String, endpoint: PrimaryEndpoint) {
+    public init(role: DeviceRole, name: String, stateDirectory: String, endpoint: PrimaryEndpoint) {
         self.init(role: role, name: name, stateDirectory: stateDirectory) { _ in endpoint }
     }
 
     /// A companion that finds its primary with `locate` (on the network, say).
     public init(
-        role: Caresync_V1_Role, name: String, stateDirectory: String,
+        role: DeviceRole, name: String, stateDirectory: String,
         locate: @escaping @Sendable (_ knownPrimaryID: String?) async throws -> PrimaryEndpoint
     ) {
         self.role = role

@@ -6,8 +6,11 @@ public enum CompletionResult: Sendable, Hashable {
     /// Committed at the primary. `superseded`: kept in the history, but a later change to
     /// the event stands, whose state is `state`.
     case accepted(revision: Int, superseded: Bool, state: EventState)
-    /// Refused for good; it has left the outbox.
-    case rejected(reason: String, detail: String)
+    /// Judged and refused for good; it has left the outbox.
+    case rejected(Rejection, detail: String)
+    /// The primary refused the message itself (an Error such as `MALFORMED_FRAME`, by its
+    /// catalogue name); it has left the outbox.
+    case refused(code: String, detail: String)
     /// In the outbox: it will be delivered, in order and once, when the primary is reachable.
     case queued
 }
@@ -18,7 +21,7 @@ public enum CompanionEvent: Sendable {
     case disconnected(reason: String)
     case context(ApplicationContext)
     case reply(messageID: String, key: EventKey, result: CompletionResult)
-    case reminder(Caresync_V1_Reminder)
+    case reminder(ReminderNotice)
     /// An Error message from the primary, or a local failure worth showing.
     case error(code: String, message: String)
 }

@@ -8,7 +8,7 @@ extension CompanionNode {
     /// - Throws: ``ProtocolError`` `NOT_REACHABLE` when no primary is connected or it does
     ///   not answer within the reply timeout; the primary's Error (`NOT_PERMITTED` for
     ///   other roles) as it sent it.
-    public func history(after revision: Int, limit: Int = 100) async throws -> Caresync_V1_HistoryPage {
+    public func history(after revision: Int, limit: Int = 100) async throws -> HistoryPage {
         guard let current = session.withLock({ $0 }) else {
             throw ProtocolError(.notReachable, "no primary is connected to read the history from")
         }
@@ -22,7 +22,7 @@ extension CompanionNode {
             }
         }))
         switch await wireReplies.wait(requestID, timeout: configuration.replyTimeout, sleep: configuration.sleep) {
-        case .history(let page): return page
+        case .history(let page): return try HistoryPage(wire: page)
         case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)
         case .retryLater(let message): throw ProtocolError(.internal, message, fatal: false)
         case .reply, nil: throw ProtocolError(.notReachable, "the primary did not answer the history request")

@@ -1,3 +1,4 @@
+import CarePlan
 import Foundation
 import NIOCore
 import NodeIdentity
@@ -9,7 +10,7 @@ public struct PairingResult: Sendable, Hashable {
     public var primaryID: String
     public var primaryName: String
     public var planID: String
-    public var role: Caresync_V1_Role
+    public var role: DeviceRole
     /// Whether the device may record outcomes.
     public var mayRecord: Bool
 }
@@ -36,7 +37,7 @@ extension CompanionNode {
             try await outbound.send(.with {
                 $0.pairRequest = .with {
                     $0.protocolVersions = ProtocolVersion.supported
-                    $0.role = configuration.role
+                    $0.role = configuration.role.wire
                     $0.displayName = configuration.name
                     $0.softwareVersion = configuration.softwareVersion
                     $0.proof = proof.companion
@@ -52,9 +53,12 @@ extension CompanionNode {
                     throw ProtocolError(.pairingFailed, "the primary could not prove that it knows the code: "
                         + "another device may be in the middle; nothing was paired")
                 }
+                guard let role = DeviceRole(wire: accept.role) else {
+                    throw ProtocolError(.protocolViolation, "the PairAccept names role \(accept.role), which no companion has")
+                }
                 try await state.remember(primaryID: primaryID)
                 return PairingResult(
-                    primaryID: primaryID, primaryName: accept.displayName, planID: accept.planID, role: accept.role,
+                    primaryID: primaryID, primaryName: accept.displayName, planID: accept.planID, role: role,
                     mayRecord: accept.mayRecord)
             case .error(let error):
                 throw ProtocolError(error.code, error.message)

@@ -115,7 +115,7 @@ struct CompanionSession: Sendable {
             $0.hello = .with {
                 $0.protocolVersions = ProtocolVersion.supported
                 $0.nodeID = node.nodeID
-                $0.role = configuration.role
+                $0.role = configuration.role.wire
                 $0.softwareVersion = configuration.softwareVersion
                 $0.planID = node.context?.planID ?? ""
                 $0.displayName = configuration.name
@@ -162,7 +162,7 @@ struct CompanionSession: Sendable {
                 node.eventSink.yield(.error(code: error.code.description, message: error.message))
                 if error.fatal { return End(reason: error.message, wasEstablished: true) }
             case .reminder(let reminder):
-                node.eventSink.yield(.reminder(reminder))
+                node.eventSink.yield(.reminder(try ReminderNotice(wire: reminder)))
             case .goodbye(let goodbye):
                 return End(reason: "the primary said goodbye (\(goodbye.detail.isEmpty ? "\(goodbye.reason)" : goodbye.detail))", wasEstablished: true)
             case .pong, .ping, nil:
@@ -204,7 +204,7 @@ struct CompanionSession: Sendable {
             case .reply(let reply):
                 result = Self.result(of: reply)
             case .refused(let code, let message):
-                result = .rejected(reason: code.description, detail: message)
+                result = .refused(code: code.description, detail: message)
             case .history:
                 throw ProtocolError(.protocolViolation, "a HistoryPage answered completion \(completion.messageID)")
             case .retryLater(let message):
@@ -256,7 +256,9 @@ struct CompanionSession: Sendable {
             .accepted(revision: Int(reply.revision), superseded: reply.superseded,
                       state: (try? EventState(wire: reply.currentState)) ?? .initial)
         default:
-            .rejected(reason: "\(reply.reason)", detail: reply.detail)
+            // A reason this version does not know is still a rejection; it reads as its number.
+            Rejection(wire: reply.reason).map { .rejected($0, detail: reply.detail) }
+                ?? .refused(code: "\(reply.reason)", detail: reply.detail)
         }
     }
 }

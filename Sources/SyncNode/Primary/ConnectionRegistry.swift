@@ -1,3 +1,4 @@
+import CarePlan
 import Metrics
 import Synchronization
 import SyncProtocol
@@ -11,21 +12,21 @@ final class ConnectionRegistry: Sendable {
 
     private struct Entry {
         var device: String
-        var role: Caresync_V1_Role
+        var role: DeviceRole
         var send: Send
         var close: Close
     }
 
     private let entries = Mutex<(next: Int, all: [Int: Entry], closed: Bool)>((0, [:], false))
     /// Told the number of open connections of each role whenever it changes.
-    private let gauges: [Caresync_V1_Role: Gauge]
+    private let gauges: [DeviceRole: Gauge]
 
-    init(gauges: [Caresync_V1_Role: Gauge]) {
+    init(gauges: [DeviceRole: Gauge]) {
         self.gauges = gauges
     }
 
     /// Registers an open connection; `nil` once the primary has started saying goodbye.
-    func register(device: String, role: Caresync_V1_Role, send: @escaping Send, close: @escaping Close) -> Int? {
+    func register(device: String, role: DeviceRole, send: @escaping Send, close: @escaping Close) -> Int? {
         entries.withLock { entries in
             guard !entries.closed else { return nil }
             entries.next += 1
@@ -35,12 +36,12 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    private func count(_ role: Caresync_V1_Role, in all: [Int: Entry]) {
+    private func count(_ role: DeviceRole, in all: [Int: Entry]) {
         gauges[role]?.record(all.values.count { $0.role == role })
     }
 
     /// Sends `envelope` to every connection of `role`.
-    func broadcast(_ envelope: Caresync_V1_Envelope, to role: Caresync_V1_Role) async {
+    func broadcast(_ envelope: Caresync_V1_Envelope, to role: DeviceRole) async {
         let sends = entries.withLock { $0.all.values.filter { $0.role == role }.map(\.send) }
         await withDiscardingTaskGroup { group in
             for send in sends { group.addTask { await send(envelope) } }

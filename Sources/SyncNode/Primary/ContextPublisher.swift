@@ -77,7 +77,7 @@ final class ContextPublisher: Sendable {
     }
 
     /// The variant a companion of `role` receives now.
-    func variant(for role: Caresync_V1_Role) async throws -> Variant {
+    func variant(for role: DeviceRole) async throws -> Variant {
         let (cached, generation) = state.withLock { ($0.timeZone, $0.generation) }
         let timeZone: TimeZone
         if let cached {

@@ -13,7 +13,7 @@ struct PrimaryConnection {
     struct Peer {
         /// The device's fingerprint.
         var nodeID: String
-        var role: Caresync_V1_Role
+        var role: DeviceRole
         var name: String
         var mayRecord: Bool
     }
@@ -56,7 +56,7 @@ struct PrimaryConnection {
             }
             logger[metadataKey: "peer"] = "\(peer.nodeID.prefix(16))"
             let connected = logger
-            connected.info("companion connected", metadata: ["role": "\(peer.role)", "name": "\(peer.name)"])
+            connected.info("companion connected", metadata: ["role": "\(peer.role.rawValue)", "name": "\(peer.name)"])
             defer { connected.info("companion disconnected") }
             // Envelopes from outside this connection (a revocation, a reminder, Goodbye) go
             // straight into the channel: the outbound writer would wait while a peer that
@@ -165,7 +165,7 @@ struct PrimaryConnection {
         guard hello.role == device.role.wire else {
             throw ProtocolError(.notPermitted, "this device was paired as a \(device.role.rawValue), not as \(hello.role)")
         }
-        return Peer(nodeID: fingerprint, role: device.role.wire, name: device.name, mayRecord: device.mayRecord)
+        return Peer(nodeID: fingerprint, role: device.role, name: device.name, mayRecord: device.mayRecord)
     }
 
     private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32) async throws -> Caresync_V1_Envelope {
@@ -242,7 +242,7 @@ struct PrimaryConnection {
         var reply = Caresync_V1_CompletionReply.with { $0.messageID = completion.messageID }
         guard peer.mayRecord else {
             reply.status = .rejected
-            reply.reason = .notPermitted
+            reply.reason = Rejection.notPermitted.wire
             reply.detail = "this household device was not granted recording at pairing"
             return (.with { $0.completionReply = reply }, "rejected")
         }
@@ -257,7 +257,7 @@ struct PrimaryConnection {
             reply.revision = UInt64(receipt.revision ?? 0)
             reply.superseded = receipt.superseded
             reply.currentState = receipt.currentState.wire
-            reply.reason = receipt.rejection.map(Self.wireReason) ?? .unspecified
+            reply.reason = receipt.rejection?.wire ?? .unspecified
             reply.detail = receipt.detail ?? ""
             logger.debug("completion judged", metadata: [
                 "status": "\(receipt.status)", "revision": "\(reply.revision)", "reason": "\(reply.reason)",
@@ -298,16 +298,6 @@ struct PrimaryConnection {
                 metrics.fanOutTime.record(max(0, Date().timeIntervalSince(oldest)))
             }
             sent = built.generation
-        }
-    }
-
-    private static func wireReason(_ rejection: CompletionReceipt.Rejection) -> Caresync_V1_RejectReason {
-        switch rejection {
-        case .unknownActivity: .unknownActivity
-        case .noSuchOccurrence: .noSuchOccurrence
-        case .outsidePlanVersion: .outsidePlanVersion
-        case .invalidResult: .invalidResult
-        case .notPermitted: .notPermitted
         }
     }
 }

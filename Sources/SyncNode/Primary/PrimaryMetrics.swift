@@ -1,3 +1,4 @@
+import CarePlan
 import Foundation
 import Metrics
 import SyncProtocol
@@ -7,8 +8,8 @@ import SyncProtocol
 /// are documented in the README ("Metrics"); made when the node is, after the bootstrap.
 struct PrimaryMetrics: Sendable {
     /// Open connections of companions past their handshake, by role.
-    let connections: [Caresync_V1_Role: Gauge] = Dictionary(uniqueKeysWithValues: [.watch, .widget, .household].map { role in
-        (role, Gauge(label: "caresync_primary_connections", dimensions: [("role", "\(role)")]))
+    let connections: [DeviceRole: Gauge] = Dictionary(uniqueKeysWithValues: DeviceRole.allCases.map { role in
+        (role, Gauge(label: "caresync_primary_connections", dimensions: [("role", role.rawValue)]))
     })
     /// Connections closed with an Error (a refused handshake, a protocol violation), by code.
     func closedWithError(_ code: Caresync_V1_ErrorCode) {

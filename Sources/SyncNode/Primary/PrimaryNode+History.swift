@@ -11,13 +11,8 @@ extension PrimaryNode {
         let limit = Int(min(max(request.limit, 1), 500))
         do {
             let changes = try await store.history(after: Int(request.afterRevision), limit: limit + 1)
-            return .with {
-                $0.historyPage = .with {
-                    $0.entries = changes.prefix(limit).map(\.historyEntry)
-                    $0.more = changes.count > limit
-                    $0.requestID = request.requestID
-                }
-            }
+            let page = HistoryPage(entries: changes.prefix(limit).map(\.historyEntry), more: changes.count > limit)
+            return .with { $0.historyPage = page.wire(answering: request.requestID) }
         } catch {
             return ProtocolError(.internal, "could not read the history: \(error)", fatal: false).envelope(inReplyTo: request.requestID)
         }
@@ -26,21 +21,10 @@ extension PrimaryNode {
 
 extension StoreChange {
     /// The change as a household device sees it.
-    var historyEntry: Caresync_V1_HistoryEntry {
-        .with {
-            $0.revision = UInt64(revision)
-            $0.kind = kind.rawValue
-            $0.activityID = activityID ?? ""
-            $0.day = event?.day.description ?? ""
-            $0.occurrence = UInt32(event?.occurrence ?? 0)
-            if let outcome {
-                $0.state = outcome.state.wire
-                $0.values = outcome.values.map(\.wire)
-                $0.reason = outcome.reason ?? ""
-            }
-            $0.device = device
-            $0.pairedDevice = pairedDevice ?? ""
-            $0.committedAtMs = committedAt.millisecondsSince1970
-        }
+    var historyEntry: HistoryEntry {
+        HistoryEntry(
+            revision: revision, kind: kind.rawValue, activityID: activityID, event: event, state: outcome?.state,
+            values: outcome?.values ?? [], reason: outcome?.reason, device: device, pairedDevice: pairedDevice,
+            committedAt: committedAt)
     }
 }

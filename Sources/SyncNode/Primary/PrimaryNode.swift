@@ -128,19 +128,8 @@ public final class PrimaryNode: Service, Sendable {
         logger.debug("reminder due", metadata: ["event": "\(reminder.key)"])
         metrics.reminders.increment()
         onReminder(reminder)
-        let text = await reminderText(for: reminder.key)
-        await connections.broadcast(.with {
-            $0.reminder = .with {
-                $0.reminderID = reminder.key.description
-                $0.activityID = reminder.key.activityID
-                $0.day = reminder.key.day.description
-                $0.occurrence = UInt32(reminder.key.occurrence)
-                $0.title = reminder.title
-                $0.timeOfDay = reminder.time.description
-                $0.dueAtMs = reminder.dueAt.millisecondsSince1970
-                $0.text = text
-            }
-        }, to: .watch)
+        let notice = ReminderNotice(reminder: reminder, text: await reminderText(for: reminder.key))
+        await connections.broadcast(.with { $0.reminder = notice.wire }, to: .watch)
     }
 
     /// What a watch shows for a reminder: the activity's text as the version governing the

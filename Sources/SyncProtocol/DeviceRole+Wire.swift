@@ -1,5 +1,4 @@
-import CarePlanStore
-import SyncProtocol
+import CarePlan
 
 extension DeviceRole {
     /// The role as the protocol names it.
