@@ -14,13 +14,13 @@ extension CompanionNode {
         }
         let requestID = UUID().uuidString.lowercased()
         wireReplies.expect(requestID)
-        try await current.channel.writeAndFlush(try Frame.encode(.with {
+        try current.send(.with {
             $0.historyRequest = .with {
                 $0.afterRevision = UInt64(max(0, revision))
                 $0.limit = UInt32(clamping: limit)
                 $0.requestID = requestID
             }
-        }))
+        })
         switch await wireReplies.wait(requestID, timeout: configuration.replyTimeout, sleep: configuration.sleep) {
         case .history(let page): return try HistoryPage(wire: page)
         case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)

@@ -52,10 +52,20 @@ public final class CompanionNode: Service, Sendable {
         case history(Caresync_V1_HistoryPage)
     }
 
-    /// The connection in progress: how to wake its sender and how to end it.
+    /// The connection in progress: how to wake its sender, how to send on it (through its
+    /// one writer) and how to end it.
     struct SessionHandle: Sendable {
         var wakeSender: AsyncStream<Void>.Continuation
+        var outgoing: AsyncStream<Caresync_V1_Envelope>.Continuation
         var channel: any Channel
+
+        /// Queues `envelope` for the connection's writer.
+        /// - Throws: ``ProtocolError`` `NOT_REACHABLE` once the connection has ended.
+        func send(_ envelope: Caresync_V1_Envelope) throws(ProtocolError) {
+            if case .terminated = outgoing.yield(envelope) {
+                throw ProtocolError(.notReachable, "the connection to the primary has ended")
+            }
+        }
     }
 
     /// Opens (creating if needed) the node's state and identity in its state directory.
@@ -141,7 +151,7 @@ public final class CompanionNode: Service, Sendable {
         guard let current = session.withLock({ $0 }) else {
             throw ProtocolError(.notReachable, "no primary is connected to snooze the reminder")
         }
-        let frame = try Frame.encode(.with {
+        try current.send(.with {
             $0.snoozeReminder = .with {
                 $0.activityID = key.activityID
                 $0.day = key.day.description
@@ -149,7 +159,6 @@ public final class CompanionNode: Service, Sendable {
                 $0.minutes = UInt32(max(1, minutes))
             }
         })
-        try await current.channel.writeAndFlush(frame)
     }
 
     /// Connects and stays connected until ``stop()`` or a graceful shutdown: reconnects after

@@ -62,7 +62,11 @@ struct CompanionSession: Sendable {
                 }
                 established = true
                 let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                node.session.withLock { $0 = CompanionNode.SessionHandle(wakeSender: wakeSender, channel: channel.channel) }
+                // Everything the session sends goes through one writer, in the order it was queued.
+                let (outgoing, post) = AsyncStream<Caresync_V1_Envelope>.makeStream()
+                defer { post.finish() }
+                let handle = CompanionNode.SessionHandle(wakeSender: wakeSender, outgoing: post, channel: channel.channel)
+                node.session.withLock { $0 = handle }
                 node.metrics.connected.record(1)
                 defer {
                     node.session.withLock { $0 = nil }
@@ -80,8 +84,9 @@ struct CompanionSession: Sendable {
                     underlying.close(promise: nil)
                 }
                 return try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { finish(await lost { try await sendOutbox(outbound, wake: wake) }) }
-                    group.addTask { finish(await lost { try await keepAlive(outbound, every: ping) }) }
+                    group.addTask { finish(await lost { try await write(outgoing, to: outbound) }) }
+                    group.addTask { finish(await lost { try await sendOutbox(handle, outbound, wake: wake) }) }
+                    group.addTask { finish(await lost { try await keepAlive(handle, every: ping) }) }
                     defer { group.cancelAll() }
                     do {
                         finish(try await receive(&frames))
@@ -176,7 +181,9 @@ struct CompanionSession: Sendable {
 
     /// Delivers the outbox in order, one completion at a time, each removed only once the
     /// primary has answered it. A reply that does not come ends the connection.
-    private func sendOutbox(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, wake: AsyncStream<Void>) async throws -> End {
+    private func sendOutbox(
+        _ session: CompanionNode.SessionHandle, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, wake: AsyncStream<Void>
+    ) async throws -> End {
         var wakeups = wake.makeAsyncIterator()
         var retry = 0
         while !Task.isCancelled {
@@ -188,7 +195,7 @@ struct CompanionSession: Sendable {
             completion.queued = !node.results.isExpecting(completion.messageID)
             node.wireReplies.expect(completion.messageID)
             let sentAt = ContinuousClock.now
-            try await outbound.send(.with { $0.completion = completion })
+            try session.send(.with { $0.completion = completion })
             guard let answer = await node.wireReplies.wait(
                 completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
             else {
@@ -240,12 +247,23 @@ struct CompanionSession: Sendable {
         }
     }
 
-    private func keepAlive(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, every interval: Duration) async throws -> End {
+    private func keepAlive(_ session: CompanionNode.SessionHandle, every interval: Duration) async throws -> End {
         var nonce: UInt64 = 0
         while !Task.isCancelled {
             try await configuration.sleep(interval)
             nonce += 1
-            try await outbound.send(.with { $0.ping = .with { [nonce] in $0.nonce = nonce } })
+            try session.send(.with { $0.ping = .with { [nonce] in $0.nonce = nonce } })
+        }
+        return End(reason: "stopped", wasEstablished: true)
+    }
+
+    /// The session's one writer: sends what the sender, the pinger and the node's requests
+    /// queue, in order, until the connection ends.
+    private func write(
+        _ outgoing: AsyncStream<Caresync_V1_Envelope>, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws -> End {
+        for await envelope in outgoing {
+            try await outbound.send(envelope)
         }
         return End(reason: "stopped", wasEstablished: true)
     }
