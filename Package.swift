@@ -229,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Discovery", "NodeIdentity", "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                "Discovery", "NodeIdentity", "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),

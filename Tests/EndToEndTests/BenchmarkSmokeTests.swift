@@ -3,9 +3,9 @@ import Testing
 
 /// The benchmark runs end to end on a tiny workload and prints every figure it promises.
 struct BenchmarkSmokeTests {
-    @Test func storeBenchmarkPrintsEveryFigure() throws {
+    @Test func storeBenchmarkPrintsEveryFigure() async throws {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try CareSyncCommand.run(executable: bench, [
+        let result = try await CareSyncCommand.run(executable: bench, [
             "store", "--years", "1", "--activities", "3", "--plan-activities", "8", "--repetitions", "5",
             "--single-writes", "5",
         ])
@@ -21,9 +21,9 @@ struct BenchmarkSmokeTests {
         #expect(result.lines.contains { $0.contains("p50") && $0.contains("p99") })
     }
 
-    @Test func syncBenchmarkPrintsEveryFigureForBothTransportsAndComparesThem() throws {
+    @Test func syncBenchmarkPrintsEveryFigureForBothTransportsAndComparesThem() async throws {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try CareSyncCommand.run(executable: bench, [
+        let result = try await CareSyncCommand.run(executable: bench, [
             "sync", "--companions", "1,3", "--completions", "15", "--seconds", "0.5", "--sustained-limit", "50",
             "--pairings-at-once", "2",
         ])
@@ -58,16 +58,16 @@ struct BenchmarkSmokeTests {
         }
     }
 
-    @Test func syncBenchmarkMeasuresOneTransportWhenAsked() throws {
+    @Test func syncBenchmarkMeasuresOneTransportWhenAsked() async throws {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try CareSyncCommand.run(executable: bench, [
+        let result = try await CareSyncCommand.run(executable: bench, [
             "sync", "--security", "tls", "--companions", "2", "--completions", "5", "--seconds", "0.2", "--sustained-limit", "20",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3 (") })
         #expect(!result.lines.contains { $0.contains("plaintext") })
         #expect(result.lines.contains { $0.contains("round trip: complete() until .accepted") })
-        let refused = try CareSyncCommand.run(executable: bench, ["sync", "--security", "none"])
+        let refused = try await CareSyncCommand.run(executable: bench, ["sync", "--security", "none"])
         #expect(refused.status != 0)
     }
 
@@ -88,8 +88,8 @@ struct BenchmarkSmokeTests {
         return value
     }
 
-    @Test func reminderBenchmarkPrintsItsFigures() throws {
-        let result = try CareSyncCommand.run(
+    @Test func reminderBenchmarkPrintsItsFigures() async throws {
+        let result = try await CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"),
             ["reminders", "--activities", "20", "--repetitions", "3"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waiting
 
 /// A network namespace with only a loopback interface, made for one test and removed after it.
 final class CaptureNamespace: Sendable {
@@ -7,7 +8,7 @@ final class CaptureNamespace: Sendable {
     let ip: URL
     let tcpdump: URL
 
-    init() throws {
+    init() async throws {
         guard let ip = CaptureNamespace.find("ip") else {
             throw CaptureUnavailable("`ip` (iproute2) is not installed: run scripts/install-deps")
         }
@@ -19,11 +20,11 @@ final class CaptureNamespace: Sendable {
         guard getuid() == 0 else {
             throw CaptureUnavailable("the capture test makes a network namespace and needs root (uid is \(getuid()))")
         }
-        let add = try CaptureNamespace.ip(ip, ["netns", "add", name])
+        let add = try await CaptureNamespace.ip(ip, ["netns", "add", name])
         guard add.status == 0 else { throw CaptureUnavailable("ip netns add \(name) failed: \(add.stderr)") }
-        let up = try CaptureNamespace.ip(ip, ["-n", name, "link", "set", "lo", "up"])
+        let up = try await CaptureNamespace.ip(ip, ["-n", name, "link", "set", "lo", "up"])
         guard up.status == 0 else {
-            remove()
+            await remove()
             throw CaptureUnavailable("could not bring up lo in \(name): \(up.stderr)")
         }
     }
@@ -35,30 +36,30 @@ final class CaptureNamespace: Sendable {
     }
 
     /// Starts a long-running process inside the namespace.
-    func start(_ executable: String, _ arguments: [String]) throws -> RunningProcess {
+    func start(_ executable: String, _ arguments: [String]) async throws -> RunningProcess {
         let (launch, args) = command(executable, arguments)
-        return try RunningProcess(launch, args)
+        return try await RunningProcess(launch, args)
     }
 
     /// Sends `text` in one plaintext UDP datagram to 127.0.0.1:9 inside the namespace.
-    func sendDatagram(_ text: String) throws {
+    func sendDatagram(_ text: String) async throws {
         let (launch, args) = command("bash", ["-c", "printf %s \"$1\" > /dev/udp/127.0.0.1/9", "canary", text])
         let scratch = Scratch()
-        let result = try BoundedResult.run(launch, args, in: scratch, timeout: 10)
+        let result = try await BoundedResult.run(launch, args, in: scratch, timeout: 10)
         guard result.status == 0 else { throw CaptureUnavailable("could not send the canary datagram: \(result.stderr)") }
     }
 
     /// Ends whatever still runs in the namespace (only this test's processes can be there)
     /// and deletes it.
-    func remove() {
-        if let pids = try? CaptureNamespace.ip(ip, ["netns", "pids", name]) {
+    func remove() async {
+        if let pids = try? await CaptureNamespace.ip(ip, ["netns", "pids", name]) {
             for pid in pids.stdout.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
         }
-        _ = try? CaptureNamespace.ip(ip, ["netns", "del", name])
+        _ = try? await CaptureNamespace.ip(ip, ["netns", "del", name])
     }
 
-    private static func ip(_ ip: URL, _ arguments: [String]) throws -> BoundedResult {
-        try BoundedResult.run(ip, arguments, in: Scratch(), timeout: 15)
+    private static func ip(_ ip: URL, _ arguments: [String]) async throws -> BoundedResult {
+        try await BoundedResult.run(ip, arguments, in: Scratch(), timeout: 15)
     }
 
     static func find(_ program: String) -> URL? {
@@ -82,7 +83,12 @@ struct BoundedResult {
 
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
-    static func run(_ executable: URL, _ arguments: [String], in scratch: Scratch, timeout: TimeInterval) throws -> BoundedResult {
+    static func run(_ executable: URL, _ arguments: [String], in scratch: Scratch, timeout: TimeInterval) async throws -> BoundedResult {
+        try await blocking { try runBlocking(executable, arguments, in: scratch, timeout: timeout) }
+    }
+
+    /// ``run(_:_:in:timeout:)`` on the caller's thread (it waits for the process).
+    private static func runBlocking(_ executable: URL, _ arguments: [String], in scratch: Scratch, timeout: TimeInterval) throws -> BoundedResult {
         let id = UUID().uuidString
         let outPath = scratch.path("\(id).out"), errPath = scratch.path("\(id).err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)

@@ -18,35 +18,45 @@ import Testing
     static let widgetText = "Widget-Sorrel-Poultice"
 
     @Test(.timeLimit(.minutes(3)))
-    func aFullSessionShowsNothingReadableOnTheWire() throws {
-        let namespace = try CaptureNamespace()
-        defer { namespace.remove() }
+    func aFullSessionShowsNothingReadableOnTheWire() async throws {
+        let namespace = try await CaptureNamespace()
+        var failure: (any Error)?
+        do {
+            try await captureASession(in: namespace)
+        } catch {
+            failure = error
+        }
+        await namespace.remove()
+        if let failure { throw failure }
+    }
+
+    private func captureASession(in namespace: CaptureNamespace) async throws {
         let caresync = CareSyncCommand.executable.path
         let bin = CareSyncCommand.binDirectory
         let store = scratch.path("store.sqlite")
         let capture = scratch.path("session.pcap")
 
-        let load = try bounded(caresync, ["plan", "load", CareSyncCommand.example("zombiecare-plan.json"),
+        let load = try await bounded(caresync, ["plan", "load", CareSyncCommand.example("zombiecare-plan.json"),
                                           "--effective", "2026-11-01", "--store", store])
         try #require(load.status == 0, "plan load: \(load.stderr)")
 
         // The capture: tcpdump on the namespace's loopback, writing every packet as it comes.
         // -Z root: Debian's tcpdump would otherwise drop to a user that cannot write here.
-        let tcpdump = try namespace.start(
+        let tcpdump = try await namespace.start(
             namespace.tcpdump.path, ["-i", "lo", "-n", "-U", "--immediate-mode", "-Z", "root", "-w", capture])
-        defer { tcpdump.stop(signal: SIGKILL) }
-        try #require(
+        defer { tcpdump.terminate() }
+        try await #require(
             tcpdump.waitForLine(timeout: 15) { $0.contains("listening on lo") } != nil,
             "tcpdump did not start capturing in namespace \(namespace.name): \(tcpdump.output)")
         // Positive control, before the session: a plaintext datagram the capture must show.
         let startCanary = "caresync-capture-canary-start-\(UUID().uuidString)"
-        try namespace.sendDatagram(startCanary)
+        try await namespace.sendDatagram(startCanary)
 
         // The session, every process inside the namespace.
-        let primary = try namespace.start(
+        let primary = try await namespace.start(
             caresync, ["primary", "--store", store, "--port", "0", "--json", "--no-advertise", "--host", "127.0.0.1"])
-        defer { primary.stop(signal: SIGKILL) }
-        let listening = try #require(
+        defer { primary.terminate() }
+        let listening = try await #require(
             primary.waitForLine(timeout: 30) { $0.contains("\"listening\"") }.flatMap(jsonObject),
             "the primary did not start listening: \(primary.output)")
         let port = try #require(listening["port"] as? Int)
@@ -55,61 +65,61 @@ import Testing
 
         var codes: [String] = []
         for (role, simulator) in [("watch", "watch-sim"), ("widget", "widget-sim")] {
-            let pair = try bounded(caresync, ["pair", "--role", role, "--json", "--store", store], in: namespace)
+            let pair = try await bounded(caresync, ["pair", "--role", role, "--json", "--store", store], in: namespace)
             let code = try #require(
                 pair.lines.compactMap(jsonObject).compactMap { $0["code"] as? String }.first,
                 "caresync pair --role \(role): exit \(pair.status) \(pair.stdout) \(pair.stderr)")
             codes.append(code)
-            let paired = try bounded(
+            let paired = try await bounded(
                 bin.appendingPathComponent(simulator).path,
                 ["pair", code, "--connect", endpoint, "--state-dir", scratch.path(role), "--json"], in: namespace)
             try #require(paired.status == 0, "\(simulator) pair: exit \(paired.status) \(paired.stdout) \(paired.stderr)")
         }
 
         // The watch follows, records a scale result, a decimal, a text, and a skip with a reason.
-        let watch = try namespace.start(
+        let watch = try await namespace.start(
             bin.appendingPathComponent("watch-sim").path,
             ["--connect", endpoint, "--state-dir", scratch.path("watch"), "--json"])
-        defer { watch.stop(signal: SIGKILL) }
-        try waitForContext(watch) { state(in: $0, "golden-apple", 0) == "initial" }
+        defer { watch.terminate() }
+        try await waitForContext(watch) { state(in: $0, "golden-apple", 0) == "initial" }
         for command in ["complete pain 0 7", "complete golden-apple 0 \(Self.decimal)",
                         "complete golden-apple 1 \(Self.text)", "skip no-brains 0 \(Self.reason)"] {
             watch.send(command)
         }
-        let replies = watch.waitForLines(count: 4, timeout: 30) { line in
+        let replies = await watch.waitForLines(count: 4, timeout: 30) { line in
             guard let object = jsonObject(line) else { return false }
             return object["type"] as? String == "reply" && object["status"] as? String == "accepted"
         }
         try #require(replies != nil, "the watch's completions were not all accepted: \(watch.output.suffix(20))")
 
         // The widget completes one with a text of its own; the primary pushes it to the watch.
-        let refresh = try bounded(
+        let refresh = try await bounded(
             bin.appendingPathComponent("widget-sim").path,
             ["--connect", endpoint, "--state-dir", scratch.path("widget"), "--json",
              "--complete", "golden-apple:2:\(Self.widgetText)"], in: namespace)
         try #require(refresh.status == 0, "widget-sim: exit \(refresh.status) \(refresh.stdout) \(refresh.stderr)")
-        try waitForContext(watch) { state(in: $0, "golden-apple", 2) == "completed" }
+        try await waitForContext(watch) { state(in: $0, "golden-apple", 2) == "completed" }
         watch.send("list")
         watch.send("quit")
-        try #require(watch.waitForExit(timeout: 15), "the watch did not quit: \(watch.output.suffix(20))")
+        try #require(await watch.waitForExit(timeout: 15), "the watch did not quit: \(watch.output.suffix(20))")
 
         // The primary's history holds what the companions sent: it crossed the wire.
-        let history = try bounded(caresync, ["history", "--json", "--store", store], in: namespace)
+        let history = try await bounded(caresync, ["history", "--json", "--store", store], in: namespace)
         try #require(history.status == 0, "history: \(history.stderr)")
         for sent in [Self.decimal, Self.text, Self.reason, Self.widgetText] {
             #expect(history.stdout.contains(sent), "the primary's history lacks \(sent): the session did not carry it")
         }
-        primary.stop(signal: SIGTERM)
+        await primary.stop(signal: SIGTERM)
 
         // Positive control after the session, which also proves tcpdump wrote all before it.
         let endCanary = "caresync-capture-canary-end-\(UUID().uuidString)"
-        try namespace.sendDatagram(endCanary)
+        try await namespace.sendDatagram(endCanary)
         let deadline = Date().addingTimeInterval(15)
         while !((try? Data(contentsOf: URL(fileURLWithPath: capture)))?.containsBytes(Array(endCanary.utf8)) ?? false) {
             try #require(Date() < deadline, "the capture never showed the closing canary: \(tcpdump.output)")
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
-        tcpdump.stop(signal: SIGINT)
+        await tcpdump.stop(signal: SIGINT)
         #expect(tcpdump.terminationStatus == 0, "tcpdump: \(tcpdump.output)")
 
         // What the capture holds.
@@ -191,14 +201,14 @@ import Testing
 
     /// Runs a short command, inside `namespace` if given, and kills it if it takes too long.
     fileprivate func bounded(_ executable: String, _ arguments: [String], in namespace: CaptureNamespace? = nil,
-                             timeout: TimeInterval = 30) throws -> BoundedResult {
+                             timeout: TimeInterval = 30) async throws -> BoundedResult {
         let (launch, args) = namespace?.command(executable, arguments) ?? (URL(fileURLWithPath: executable), arguments)
-        return try BoundedResult.run(launch, args, in: scratch, timeout: timeout)
+        return try await BoundedResult.run(launch, args, in: scratch, timeout: timeout)
     }
 
     /// Waits for a context from the watch that satisfies `predicate`.
-    fileprivate func waitForContext(_ watch: RunningProcess, where predicate: @escaping ([String: Any]) -> Bool) throws {
-        let line = watch.waitForLine(timeout: 30) { line in
+    fileprivate func waitForContext(_ watch: RunningProcess, where predicate: @escaping @Sendable ([String: Any]) -> Bool) async throws {
+        let line = await watch.waitForLine(timeout: 30) { line in
             guard let object = jsonObject(line), object["type"] as? String == "context" else { return false }
             return predicate(object)
         }

@@ -7,18 +7,18 @@ struct CareSyncCommandTests {
     let caresync: CareSyncCommand
     let day = "2026-11-23"  // a Monday
 
-    init() throws {
+    init() async throws {
         caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        let load = try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
+        let load = try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
         guard load.status == 0 else { throw CommandFailed(result: load) }
     }
 
-    func revision() throws -> Int {
-        try caresync.run("history", "--json").lines.count
+    func revision() async throws -> Int {
+        try await caresync.run("history", "--json").lines.count
     }
 
-    @Test func todaysCareCardAndCompletions() throws {
-        let before = try caresync.json(CareCard.self, "today", "--date", day, "--json")
+    @Test func todaysCareCardAndCompletions() async throws {
+        let before = try await caresync.json(CareCard.self, "today", "--date", day, "--json")
         #expect(before.plan.title == "ZombieCare")
         #expect(before.plan.timeZone == "Europe/Vienna")
         #expect(before.day == day)
@@ -29,13 +29,13 @@ struct CareSyncCommandTests {
         ])
         #expect(before.events.filter { $0.activity == "golden-apple" }.map(\.time) == ["08:00", "13:00", "19:00"])
 
-        let apple = try caresync.run("complete", "golden-apple", "--occurrence", "1", "--date", day)
+        let apple = try await caresync.run("complete", "golden-apple", "--occurrence", "1", "--date", day)
         #expect(apple.status == 0)
         #expect(apple.stdout.contains("golden-apple@2026-11-23#1: done"))
-        #expect(try caresync.run("complete", "pain", "--occurrence", "0", "--value", "4", "--date", day).status == 0)
-        #expect(try caresync.run("complete", "z-cure", "--occurrence", "0", "--not-done", "--reason", "nausea", "--date", day).status == 0)
+        #expect(try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "4", "--date", day).status == 0)
+        #expect(try await caresync.run("complete", "z-cure", "--occurrence", "0", "--not-done", "--reason", "nausea", "--date", day).status == 0)
 
-        let after = try caresync.json(CareCard.self, "today", "--date", day, "--json")
+        let after = try await caresync.json(CareCard.self, "today", "--date", day, "--json")
         #expect(after.adherence == Tally(completed: 2, total: 12, percent: 17))
         #expect(after.revision == before.revision + 3)
         let pain = try #require(after.events.first { $0.activity == "pain" })
@@ -46,14 +46,14 @@ struct CareSyncCommandTests {
         #expect(missed.state == "notCompleted")
         #expect(missed.reason == "nausea")
 
-        let card = try caresync.run("today", "--date", day)
+        let card = try await caresync.run("today", "--date", day)
         #expect(card.stdout.contains("Adherence 17% (2 of 12 done)"))
         #expect(card.lines.contains { $0.contains("Golden apple") && $0.contains("○●○") })
         #expect(card.lines.contains { $0.contains("Z-Cure") && $0.contains("×○") })
     }
 
-    @Test func refusalsPrintOneLineAndWriteNothing() throws {
-        let before = try revision()
+    @Test func refusalsPrintOneLineAndWriteNothing() async throws {
+        let before = try await revision()
         let cases: [([String], String)] = [
             (["complete", "nope", "--occurrence", "0", "--date", day], #"unknown activity "nope""#),
             (["complete", "golden-apple", "--occurrence", "3", "--date", day], "has 3 occurrences on 2026-11-23 (0...2), not 3"),
@@ -65,51 +65,51 @@ struct CareSyncCommandTests {
             (["events", "nope", "--from", day, "--to", day], #"unknown activity "nope""#),
         ]
         for (arguments, message) in cases {
-            let result = try CareSyncCommand.run(executable: CareSyncCommand.executable, arguments + ["--store", caresync.store])
+            let result = try await CareSyncCommand.run(executable: CareSyncCommand.executable, arguments + ["--store", caresync.store])
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stderr.hasPrefix("caresync: ") && result.stderr.contains(message), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
-        #expect(try revision() == before)
+        #expect(try await revision() == before)
     }
 
-    @Test func anOutcomeForADayAfterTodayIsRefusedUnlessMeant() throws {
+    @Test func anOutcomeForADayAfterTodayIsRefusedUnlessMeant() async throws {
         var vienna = Calendar(identifier: .gregorian)
         vienna.timeZone = try #require(TimeZone(identifier: "Europe/Vienna"))
         let tomorrowDate = try #require(vienna.date(byAdding: .day, value: 1, to: Date()))
         let parts = vienna.dateComponents([.year, .month, .day], from: tomorrowDate)
         let tomorrow = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-        let before = try revision()
+        let before = try await revision()
 
-        let refused = try caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", tomorrow)
+        let refused = try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", tomorrow)
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("caresync: \(tomorrow) is after today"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--allow-future"))
-        #expect(try revision() == before)
+        #expect(try await revision() == before)
 
-        let meant = try caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", tomorrow, "--allow-future")
+        let meant = try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", tomorrow, "--allow-future")
         #expect(meant.status == 0, "\(meant.stderr)")
-        #expect(try revision() == before + 1)
-        let card = try caresync.json(CareCard.self, "today", "--date", tomorrow, "--json")
+        #expect(try await revision() == before + 1)
+        let card = try await caresync.json(CareCard.self, "today", "--date", tomorrow, "--json")
         #expect(card.events.first { $0.activity == "golden-apple" && $0.occurrence == 0 }?.state == "completed")
     }
 
-    @Test func aBrokenPlanFileIsNamedAndWritesNothing() throws {
-        let before = try revision()
+    @Test func aBrokenPlanFileIsNamedAndWritesNothing() async throws {
+        let before = try await revision()
         let file = scratch.path("broken.json")
         try #"""
         {"title": "T", "timeZone": "Europe/Vienna",
          "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"times": ["7:00"]}}]}
         """#.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try caresync.run("plan", "load", file)
+        let result = try await caresync.run("plan", "load", file)
         #expect(result.status == 1)
         #expect(result.stderr == "caresync: \(file): $.activities[0].schedule.times[0]: expected a time as HH:MM, found \"7:00\"\n")
-        #expect(try revision() == before)
+        #expect(try await revision() == before)
     }
 
-    @Test func strictPlanDocumentsAreRefusedWithOneLine() throws {
-        let before = try revision()
+    @Test func strictPlanDocumentsAreRefusedWithOneLine() async throws {
+        let before = try await revision()
         let cases: [(String, String)] = [
             ("{\n  \"title\": \"T\",\n  \"timeZone\": \"Europe/Vienna\",\n}\n", #"line 3, column 30: trailing comma before "}""#),
             ("{\"title\": \"T\", // no comments\n\"timeZone\": \"UTC\"}", "line 1, column 16: comments are not allowed in JSON"),
@@ -123,58 +123,58 @@ struct CareSyncCommandTests {
         for (index, (json, message)) in cases.enumerated() {
             let file = scratch.path("strict-\(index).json")
             try json.write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try caresync.run("plan", "load", file)
+            let result = try await caresync.run("plan", "load", file)
             #expect(result.status == 1)
             #expect(result.stderr == "caresync: \(file): \(message)\n")
             #expect(result.stdout.isEmpty)
         }
-        #expect(try revision() == before)
+        #expect(try await revision() == before)
     }
 
-    @Test func theMinimalPlanShownAsJSONLoadsBackUnchanged() throws {
+    @Test func theMinimalPlanShownAsJSONLoadsBackUnchanged() async throws {
         let store = CareSyncCommand(store: scratch.path("minimal.sqlite"))
-        let load = try store.run("plan", "load", CareSyncCommand.example("minimal-plan.json"), "--effective", "2026-11-01")
+        let load = try await store.run("plan", "load", CareSyncCommand.example("minimal-plan.json"), "--effective", "2026-11-01")
         #expect(load.status == 0, "\(load.stderr)")
-        let shown = try store.run("plan", "show", "--json")
+        let shown = try await store.run("plan", "show", "--json")
         let file = scratch.path("minimal-shown.json")
         try shown.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        let again = try store.json(LoadReport.self, "plan", "load", file, "--json")
+        let again = try await store.json(LoadReport.self, "plan", "load", file, "--json")
         #expect(again.unchanged == ["lisinopril"])
         #expect(again.added.isEmpty && again.updated.isEmpty && again.ended.isEmpty)
     }
 
-    @Test func eventsOverARange() throws {
-        try caresync.run("complete", "mood", "--occurrence", "1", "--value", "5", "--date", "2026-11-24")
-        let list = try caresync.json(EventList.self, "events", "mood", "--from", "2026-11-22", "--to", "2026-11-28", "--json")
+    @Test func eventsOverARange() async throws {
+        try await caresync.run("complete", "mood", "--occurrence", "1", "--value", "5", "--date", "2026-11-24")
+        let list = try await caresync.json(EventList.self, "events", "mood", "--from", "2026-11-22", "--to", "2026-11-28", "--json")
         #expect(list.activity == "mood")
         // Sunday 0, Monday 2, Tuesday 1, Wednesday 2, Thursday 1, Friday 2, Saturday 0.
         #expect(list.events.map(\.day) == ["2026-11-23", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-27"])
         #expect(list.events.map(\.state).filter { $0 == "completed" }.count == 0)
-        let tuesday = try caresync.json(EventList.self, "events", "mood", "--from", "2026-11-24", "--to", "2026-11-24", "--json")
+        let tuesday = try await caresync.json(EventList.self, "events", "mood", "--from", "2026-11-24", "--to", "2026-11-24", "--json")
         #expect(tuesday.events.count == 1)
         // Occurrence 1 on a day with a single occurrence was refused above, so nothing is recorded.
         #expect(tuesday.events[0].state == "initial")
     }
 
-    @Test func planShowJSONLoadsBackUnchanged() throws {
-        let shown = try caresync.run("plan", "show", "--json")
+    @Test func planShowJSONLoadsBackUnchanged() async throws {
+        let shown = try await caresync.run("plan", "show", "--json")
         #expect(shown.status == 0)
         let file = scratch.path("shown.json")
         try shown.stdout.write(toFile: file, atomically: true, encoding: .utf8)
-        let again = try caresync.json(LoadReport.self, "plan", "load", file, "--json")
+        let again = try await caresync.json(LoadReport.self, "plan", "load", file, "--json")
         #expect(again.added.isEmpty && again.updated.isEmpty && again.ended.isEmpty)
         #expect(again.unchanged.count == 9)
         let other = CareSyncCommand(store: scratch.path("other.sqlite"))
         // Effective from the plan's start, so that the Monday below is governed whatever today is.
-        let copy = try other.json(LoadReport.self, "plan", "load", file, "--effective", "2026-11-01", "--json")
+        let copy = try await other.json(LoadReport.self, "plan", "load", file, "--effective", "2026-11-01", "--json")
         #expect(copy.added.count == 9)
-        #expect(try other.json(CareCard.self, "today", "--date", day, "--json").adherence.total == 12)
+        #expect(try await other.json(CareCard.self, "today", "--date", day, "--json").adherence.total == 12)
     }
 
-    @Test func historyShowsEveryChangeWithItsDevice() throws {
-        try caresync.run("complete", "pain", "--occurrence", "0", "--value", "2", "--date", day, "--device", "kitchen-tablet")
-        try caresync.run("complete", "pain", "--occurrence", "0", "--value", "6", "--date", day)
-        let changes = try caresync.run("history", "--json", "--activity", "pain").lines.map {
+    @Test func historyShowsEveryChangeWithItsDevice() async throws {
+        try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "2", "--date", day, "--device", "kitchen-tablet")
+        try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "6", "--date", day)
+        let changes = try await caresync.run("history", "--json", "--activity", "pain").lines.map {
             try JSONDecoder().decode(Change.self, from: Data($0.utf8))
         }
         #expect(changes.map(\.kind) == ["activityAdded", "outcomeRecorded", "outcomeRecorded"])
@@ -188,43 +188,43 @@ struct CareSyncCommandTests {
 struct InitCommandTests {
     let scratch = Scratch()
 
-    @Test func initThenAnEmptyCareCard() throws {
+    @Test func initThenAnEmptyCareCard() async throws {
         let store = scratch.path("nested/dir/store.sqlite")
         // Store options go before the command as well as after it.
-        let created = try CareSyncCommand.run(
+        let created = try await CareSyncCommand.run(
             executable: CareSyncCommand.executable,
             ["--store", store, "init", "--title", "Mum's plan", "--time-zone", "America/New_York"])
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("\"Mum's plan\" (America/New_York)"))
-        let card = try CareSyncCommand(store: store).json(CareCard.self, "today", "--date", "2026-03-08", "--json")
+        let card = try await CareSyncCommand(store: store).json(CareCard.self, "today", "--date", "2026-03-08", "--json")
         #expect(card.plan.title == "Mum's plan")
         #expect(card.events.isEmpty)
         #expect(card.adherence == Tally(completed: 0, total: 0, percent: nil))
-        let text = try CareSyncCommand.run(executable: CareSyncCommand.executable, ["--store=\(store)", "today"])
+        let text = try await CareSyncCommand.run(executable: CareSyncCommand.executable, ["--store=\(store)", "today"])
         #expect(text.stdout.contains("Nothing scheduled"))
     }
 
-    @Test func initRefusesAnUnknownTimeZone() throws {
+    @Test func initRefusesAnUnknownTimeZone() async throws {
         let store = scratch.path("store.sqlite")
-        let result = try CareSyncCommand(store: store).run("init", "--time-zone", "Europe/Atlantis")
+        let result = try await CareSyncCommand(store: store).run("init", "--time-zone", "Europe/Atlantis")
         #expect(result.status == 1)
         #expect(result.stderr == "caresync: unknown time zone \"Europe/Atlantis\": use an IANA name such as Europe/Vienna\n")
     }
 
-    @Test func aStoreWithoutAPlanSaysHowToStart() throws {
-        let result = try CareSyncCommand(store: scratch.path("store.sqlite")).run("today")
+    @Test func aStoreWithoutAPlanSaysHowToStart() async throws {
+        let result = try await CareSyncCommand(store: scratch.path("store.sqlite")).run("today")
         #expect(result.status == 1)
         #expect(result.stderr.contains("run `caresync init` or `caresync plan load FILE`"))
     }
 
-    @Test func activitiesByKindGroupAndTagInPages() throws {
+    @Test func activitiesByKindGroupAndTagInPages() async throws {
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"))
-        #expect(try caresync.run("activities", "--kind", "assessment").lines.map { $0.split(separator: " ")[0] }
+        try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"))
+        #expect(try await caresync.run("activities", "--kind", "assessment").lines.map { $0.split(separator: " ")[0] }
             == ["pain", "mood", "weight", "blood-pressure"])
-        #expect(try caresync.run("activities", "--group", "diet").lines.count == 2)
-        #expect(try caresync.run("activities", "--tag", "medication").lines.first?.hasPrefix("z-cure") == true)
-        #expect(try caresync.run("activities", "--limit", "4", "--offset", "4").lines.count == 4)
-        #expect(try caresync.run("activities", "--limit", "4", "--offset", "8").lines.count == 1)
+        #expect(try await caresync.run("activities", "--group", "diet").lines.count == 2)
+        #expect(try await caresync.run("activities", "--tag", "medication").lines.first?.hasPrefix("z-cure") == true)
+        #expect(try await caresync.run("activities", "--limit", "4", "--offset", "4").lines.count == 4)
+        #expect(try await caresync.run("activities", "--limit", "4", "--offset", "8").lines.count == 1)
     }
 }

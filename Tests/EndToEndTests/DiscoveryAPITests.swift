@@ -46,7 +46,7 @@ extension MDNSTests {
         let ours = "Ours-\(UUID().uuidString.prefix(6))"  // avahi-browse -p escapes spaces
         let advertisement = try await ServiceAdvertisement.register(name: ours, type: type, port: 7655, txt: ["txtvers": "1", "plan": "p-1"])
         defer { advertisement.cancel() }
-        let listing = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/avahi-browse"), ["-rpt", type]).stdout
+        let listing = try await CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/avahi-browse"), ["-rpt", type]).stdout
         let line = try #require(listing.split(separator: "\n").first { $0.hasPrefix("=") && $0.contains(ours) })
         #expect(line.contains(";127.0.0.1;7655;"))
         #expect(line.contains("\"plan=p-1\"") && line.contains("\"txtvers=1\""))

@@ -6,7 +6,7 @@ import Testing
 struct DiskFullTests {
     static let canMount: Bool = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        let probe = try? CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "true"])
+        let probe = try? CareSyncCommand.runBlocking(executable: URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "true"])
         return probe?.status == 0
     }()
 
@@ -33,12 +33,12 @@ struct DiskFullTests {
         echo "recorded $("$bin" history --json --store "$store" | grep -c outcomeRecorded)"
         """#
 
-    @Test(.enabled(if: canMount)) func aFullDiskRefusesCleanlyAndLosesNothing() throws {
+    @Test(.enabled(if: canMount)) func aFullDiskRefusesCleanlyAndLosesNothing() async throws {
         let scratch = Scratch()
         let mountPoint = scratch.path("disk")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         let errors = scratch.path("stderr.txt")
-        let result = try CareSyncCommand.run(
+        let result = try await CareSyncCommand.run(
             executable: URL(fileURLWithPath: "/usr/bin/unshare"),
             ["-m", "/bin/sh", "-c", Self.script, "sh", CareSyncCommand.executable.path, mountPoint, errors,
              CareSyncCommand.example("minimal-plan.json")])

@@ -12,14 +12,14 @@ struct FHIRCommandTests {
     }
 
     @discardableResult
-    func importBundle(_ path: String, effective: String = "2016-08-15") throws -> CareSyncCommand.Result {
-        let result = try caresync.run("fhir", "import", path, "--time-zone", "Europe/Berlin", "--effective", effective)
+    func importBundle(_ path: String, effective: String = "2016-08-15") async throws -> CareSyncCommand.Result {
+        let result = try await caresync.run("fhir", "import", path, "--time-zone", "Europe/Berlin", "--effective", effective)
         guard result.status == 0 else { throw CommandFailed(result: result) }
         return result
     }
 
-    @Test func importReimportAndStop() throws {
-        let first = try importBundle(bundle)
+    @Test func importReimportAndStop() async throws {
+        let first = try await importBundle(bundle)
         #expect(first.lines.contains("added rx-RX-1001  \"Amoxicillin 500 MG Oral Capsule\"  1 capsule 3 times a day for 10 days"))
         #expect(first.lines.contains("added rx-ibu-prn  \"Ibuprofen 200 MG Oral Tablet\"  1 tablet up to 3 times a day when required for pain, at most 3 tablets a day"))
         #expect(first.lines.contains("added rx-metf/2  \"Metformin 850 mg\"  1 tablet after dinner"))
@@ -27,9 +27,9 @@ struct FHIRCommandTests {
         #expect(first.lines.contains { $0.hasPrefix("warning: Bundle.entry[5].resource.dosageInstruction[0].timing.repeat: an interval of 5 hours") })
         #expect(first.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
 
-        let again = try importBundle(bundle, effective: "2016-08-16")
+        let again = try await importBundle(bundle, effective: "2016-08-16")
         #expect(again.lines.last == "Imported 5 orders, effective 2016-08-16: 0 added, 0 updated, 0 ended, 5 unchanged; revision 6")
-        #expect(try caresync.run("activities").lines.count == 5)
+        #expect(try await caresync.run("activities").lines.count == 5)
 
         let stopped = scratch.path("stopped.json")
         let text = try String(contentsOfFile: bundle, encoding: .utf8)
@@ -37,22 +37,22 @@ struct FHIRCommandTests {
                                   with: #""id": "amox",\#n        "identifier": [{"use": "official", "system": "urn:example:rx", "value": "RX-1001"}],\#n        "status": "stopped""#)
         #expect(text.components(separatedBy: #""status": "stopped""#).count == 3)
         try text.write(toFile: stopped, atomically: true, encoding: .utf8)
-        let stop = try importBundle(stopped, effective: "2016-08-20")
+        let stop = try await importBundle(stopped, effective: "2016-08-20")
         #expect(stop.lines.contains("ended rx-RX-1001"))
-        #expect(try caresync.run("activities").lines.map { String($0.prefix(while: { $0 != " " })) } == ["rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
+        #expect(try await caresync.run("activities").lines.map { String($0.prefix(while: { $0 != " " })) } == ["rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
     }
 
-    @Test func aMalformedFileWritesNothing() throws {
+    @Test func aMalformedFileWritesNothing() async throws {
         let bad = scratch.path("bad.json")
         try #"{"resourceType": "MedicationRequest", "id": "x", "status": "active", "medicationCodeableConcept": {"text": "A"}, "dosageInstruction": [{"timing": {"repeat": {"periodUnit": "fortnight", "period": 1}}}]}"#
             .write(toFile: bad, atomically: true, encoding: .utf8)
-        let result = try caresync.run("fhir", "import", bad, "--time-zone", "Europe/Berlin")
+        let result = try await caresync.run("fhir", "import", bad, "--time-zone", "Europe/Berlin")
         #expect(result.status == 1)
         #expect(result.stderr == "caresync: \(bad): MedicationRequest.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
-        #expect(try caresync.run("activities").stdout.isEmpty)
+        #expect(try await caresync.run("activities").stdout.isEmpty)
     }
 
-    @Test func malformedJSONIsNamedByFileLineAndColumn() throws {
+    @Test func malformedJSONIsNamedByFileLineAndColumn() async throws {
         let cases = [
             // Foundation alone would have read the trailing comma.
             ("{\"resourceType\": \"Bundle\",\n \"entry\": [\n  {\"resource\": {\"resourceType\": \"Patient\"}},\n ]}", #"line 3, column 44: trailing comma before "]""#),
@@ -62,14 +62,14 @@ struct FHIRCommandTests {
         for (index, (json, message)) in cases.enumerated() {
             let file = scratch.path("malformed-\(index).json")
             try json.write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try caresync.run("fhir", "import", file, "--time-zone", "Europe/Berlin")
+            let result = try await caresync.run("fhir", "import", file, "--time-zone", "Europe/Berlin")
             #expect(result.status == 1)
             #expect(result.stderr == "caresync: \(file): \(message)\n")
         }
-        #expect(try caresync.run("activities").stdout.isEmpty)
+        #expect(try await caresync.run("activities").stdout.isEmpty)
     }
 
-    @Test func aServerImportNamesThePageOfAMalformedOrder() throws {
+    @Test func aServerImportNamesThePageOfAMalformedOrder() async throws {
         // A sixth order, the second on the server's second page (entries 4 on), has an unknown unit.
         var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any])
         var entries = try #require(document["entry"] as? [[String: Any]])
@@ -80,37 +80,37 @@ struct FHIRCommandTests {
         document["entry"] = entries
         let file = scratch.path("bad-bundle.json")
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: file))
-        let server = try FHIRTestServer(directory: scratch, bundle: file)
-        defer { server.stop() }
-        let result = try caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin")
+        let server = try await FHIRTestServer(directory: scratch, bundle: file)
+        defer { server.terminate(signal: SIGTERM) }
+        let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin")
         #expect(result.status == 1)
         #expect(result.stderr == "caresync: \(server.base)/MedicationRequest?patient=p1&page=2: "
             + "Bundle.entry[3].resource.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
-        #expect(try caresync.run("activities").stdout.isEmpty)
+        #expect(try await caresync.run("activities").stdout.isEmpty)
     }
 
-    @Test func medsInTwoLanguagesAndTheAdherenceChart() throws {
-        try importBundle(bundle)
-        let german = try caresync.run("meds", "--lang", "de")
+    @Test func medsInTwoLanguagesAndTheAdherenceChart() async throws {
+        try await importBundle(bundle)
+        let german = try await caresync.run("meds", "--lang", "de")
         #expect(german.lines.contains("rx-RX-1001  Amoxicillin 500 MG Oral Capsule"))
         #expect(german.lines.contains("    1 Kapsel 3-mal täglich 10 Tage lang  — \"Take with food\""))
         #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Schmerzen, höchstens 3 Tabletten täglich"))
         #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (bei Bedarf)"))
         struct Medication: Decodable { var id: String; var instructions: String; var text: String?; var asNeeded: Bool; var order: String? }
-        let english = try caresync.json([Medication].self, "meds", "--json")
+        let english = try await caresync.json([Medication].self, "meds", "--json")
         #expect(english.map(\.id) == ["rx-RX-1001", "rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
         #expect(english.first?.order == "MedicationRequest/amox")
         #expect(english.last?.instructions == "2 puffs every 5 hours")
-        #expect(try caresync.run("meds", "--lang", "xx").stderr.hasPrefix("caresync: no language \"xx\": available are de, en"))
+        #expect(try await caresync.run("meds", "--lang", "xx").stderr.hasPrefix("caresync: no language \"xx\": available are de, en"))
 
         for (date, occurrence) in [("2016-08-15", "0"), ("2016-08-15", "1"), ("2016-08-16", "0")] {
-            #expect(try caresync.run("complete", "rx-RX-1001", "--occurrence", occurrence, "--date", date).status == 0)
+            #expect(try await caresync.run("complete", "rx-RX-1001", "--occurrence", occurrence, "--date", date).status == 0)
         }
-        #expect(try caresync.run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-16", "--not-done", "--reason", "nausea").status == 0)
+        #expect(try await caresync.run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-16", "--not-done", "--reason", "nausea").status == 0)
         // An as-needed dose is recorded in a slot; nothing is due.
-        #expect(try caresync.run("complete", "rx-ibu-prn", "--occurrence", "0", "--date", "2016-08-16").status == 0)
+        #expect(try await caresync.run("complete", "rx-ibu-prn", "--occurrence", "0", "--date", "2016-08-16").status == 0)
 
-        let weeks = try caresync.run("meds", "show", "rx-RX-1001", "--group", "week", "--from", "2016-08-15", "--to", "2016-09-04")
+        let weeks = try await caresync.run("meds", "show", "rx-RX-1001", "--group", "week", "--from", "2016-08-15", "--to", "2016-09-04")
         #expect(weeks.lines.contains("Adherence by week"))
         #expect(weeks.lines.contains("  2016-W33  ███░░░░░░░░░░░░░░░░░  3/21  14%"))
         #expect(weeks.lines.contains("  2016-W34  ░░░░░░░░░░░░░░░░░░░░  0/9  0%"))
@@ -120,28 +120,28 @@ struct FHIRCommandTests {
         #expect(weeks.lines.contains { $0.hasPrefix("  2016-08-16 12:30  not taken, recorded at ") && $0.hasSuffix(": nausea") })
         #expect(weeks.lines.contains("  2016-08-16 18:30  not taken (nothing recorded)"))
 
-        let days = try caresync.run("meds", "show", "rx-RX-1001", "--group", "day", "--from", "2016-08-14", "--to", "2016-08-16")
+        let days = try await caresync.run("meds", "show", "rx-RX-1001", "--group", "day", "--from", "2016-08-14", "--to", "2016-08-16")
         #expect(days.lines.suffix(3) == [
             "  2016-08-14  ░░░░░░░░░░░░░░░░░░░░  no doses",
             "  2016-08-15  █████████████░░░░░░░  2/3  67%",
             "  2016-08-16  ███████░░░░░░░░░░░░░  1/3  33%",
         ])
-        let prn = try caresync.run("meds", "show", "rx-ibu-prn", "--group", "month", "--from", "2016-07-30", "--to", "2016-08-20")
+        let prn = try await caresync.run("meds", "show", "rx-ibu-prn", "--group", "month", "--from", "2016-07-30", "--to", "2016-08-20")
         #expect(prn.lines.suffix(2) == ["  2016-07  ░░░░░░░░░░░░░░░░░░░░  no doses", "  2016-08  ████████████████████  1 taken"])
         #expect(prn.lines.filter { $0.hasPrefix("  2016-08-") }.count == 1)
     }
 
-    @Test func importFromAFHIRServer() throws {
-        let server = try FHIRTestServer(directory: scratch, bundle: bundle)
-        defer { server.stop() }
-        let result = try caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
+    @Test func importFromAFHIRServer() async throws {
+        let server = try await FHIRTestServer(directory: scratch, bundle: bundle)
+        defer { server.terminate(signal: SIGTERM) }
+        let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
         #expect(server.requests() == ["/fhir/MedicationRequest?patient=p1", "/fhir/MedicationRequest?patient=p1&page=2"])
-        #expect(try caresync.run("plan", "show").lines.first?.hasPrefix("Medications of Anna Muster · Europe/Berlin") == true)
-        let again = try caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--effective", "2016-08-16")
+        #expect(try await caresync.run("plan", "show").lines.first?.hasPrefix("Medications of Anna Muster · Europe/Berlin") == true)
+        let again = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--effective", "2016-08-16")
         #expect(again.lines.last?.hasSuffix("5 unchanged; revision 6") == true)
-        let missing = try caresync.run("fhir", "import", "--server", server.base, "--patient", "nobody")
+        let missing = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "nobody")
         #expect(missing.status == 1)
         #expect(missing.stderr == "caresync: FHIR server \(server.base)/MedicationRequest?patient=nobody: HTTP 404 Not Found\n")
     }

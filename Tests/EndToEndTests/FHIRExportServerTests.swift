@@ -6,14 +6,14 @@ import Testing
 struct FHIRExportServerTests {
     let round: FHIRExportTests
 
-    init() throws {
-        round = try FHIRExportTests()
-        try round.recordDoses()
+    init() async throws {
+        round = try await FHIRExportTests()
+        try await round.recordDoses()
     }
 
     /// `fhir export --server URL --json ARGS…`, its summary decoded.
-    func export(to server: FHIRServerProcess, _ arguments: String...) throws -> ExportSummary {
-        let result = try round.caresync.run(["fhir", "export", "--server", server.url, "--json", "--retry-delay", "0.01"] + arguments)
+    func export(to server: FHIRServerProcess, _ arguments: String...) async throws -> ExportSummary {
+        let result = try await round.caresync.run(["fhir", "export", "--server", server.url, "--json", "--retry-delay", "0.01"] + arguments)
         guard result.status == 0 else { throw CommandFailed(result: result) }
         return try JSONDecoder().decode(ExportSummary.self, from: Data(result.stdout.utf8))
     }
@@ -27,24 +27,24 @@ struct FHIRExportServerTests {
     }
 
     @Test func sendingAgainCreatesNothingAndTheCursorResumes() async throws {
-        let server = try FHIRServerProcess()
-        let first = try export(to: server)
+        let server = try await FHIRServerProcess()
+        let first = try await export(to: server)
         #expect(first.administrations == 5 && first.created == 5 && first.existing == 0 && first.withdrawn == 0)
         #expect(first.cursor == first.through)
         #expect(try await held(by: server).count == 5)
 
-        let nothingNew = try export(to: server)
+        let nothingNew = try await export(to: server)
         #expect(nothingNew.administrations == 0 && nothingNew.after == first.through)
         #expect(try await server.requests().filter { $0.method == "POST" }.count == 1)
 
-        let again = try export(to: server, "--since", "0")
+        let again = try await export(to: server, "--since", "0")
         #expect(again.administrations == 5 && again.created == 0 && again.existing == 5)
         #expect(try await held(by: server).count == 5)
 
         // One more dose, and a dose taken after all: only they are sent; the replaced one is withdrawn.
-        try round.run("complete", "rx-RX-1001", "--occurrence", "2", "--date", "2016-08-15")
-        let change = try round.run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-15")
-        let next = try export(to: server)
+        try await round.run("complete", "rx-RX-1001", "--occurrence", "2", "--date", "2016-08-15")
+        let change = try await round.run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-15")
+        let next = try await export(to: server)
         #expect(next.after == first.through && next.administrations == 3 && next.created == 2 && next.withdrawn == 1)
         let held = try await held(by: server)
         #expect(held.count == 7)
@@ -53,30 +53,30 @@ struct FHIRExportServerTests {
     }
 
     @Test func batchesMoveTheCursorSoAFailedUploadResumesWhereItStopped() async throws {
-        let server = try FHIRServerProcess("--fail", "3")
-        let failed = try round.caresync.run(
+        let server = try await FHIRServerProcess("--fail", "3")
+        let failed = try await round.caresync.run(
             ["fhir", "export", "--server", server.url, "--batch-size", "2", "--attempts", "1"])
         #expect(failed.status == 1)
         #expect(failed.lines.count == 2 && failed.lines.allSatisfy { $0.hasPrefix("sent 2 to \(server.url): 2 created") })
         #expect(failed.stderr == "caresync: the FHIR server at \(server.url) kept failing (1 attempt, last HTTP 503): "
             + "the test server fails this request on purpose\n")
-        let resumed = try export(to: server, "--batch-size", "2")
+        let resumed = try await export(to: server, "--batch-size", "2")
         #expect(resumed.administrations == 1 && resumed.created == 1)
         #expect(try await held(by: server).count == 5)
     }
 
     @Test func failuresAndTimeoutsAreRetriedWithBackoff() async throws {
-        let flaky = try FHIRServerProcess("--fail", "1,2")
-        #expect(try export(to: flaky).created == 5)
+        let flaky = try await FHIRServerProcess("--fail", "1,2")
+        #expect(try await export(to: flaky).created == 5)
         #expect(try await flaky.requests().filter { $0.method == "POST" }.map(\.status) == [503, 503, 200])
 
-        let slow = try FHIRServerProcess("--hang", "1")
-        #expect(try export(to: slow, "--timeout", "0.5").created == 5)
+        let slow = try await FHIRServerProcess("--hang", "1")
+        #expect(try await export(to: slow, "--timeout", "0.5").created == 5)
         #expect(try await slow.requests().filter { $0.method == "POST" }.count == 2)
     }
 
     @Test func refusalsUnreachableServersAndBadURLsAreOneLineAndMoveNoCursor() async throws {
-        let refusing = try FHIRServerProcess("--refuse", "422")
+        let refusing = try await FHIRServerProcess("--refuse", "422")
         let url = refusing.url
         let cases: [([String], String)] = [
             (["--server", url], "the FHIR server at \(url) refused the export (HTTP 422): the test server refuses every transaction"),
@@ -86,13 +86,13 @@ struct FHIRExportServerTests {
             (["--server", url, "--since=-1"], "--since must be 0 or more"),
         ]
         for (arguments, message) in cases {
-            let result = try round.caresync.run(["fhir", "export"] + arguments)
+            let result = try await round.caresync.run(["fhir", "export"] + arguments)
             #expect(result.status != 0, "\(arguments)")
             #expect(result.stderr.contains(message), "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
         // Nothing was recorded as sent: the next export sends everything again.
-        #expect(try round.caresync.run(["fhir", "export", "--server", url]).status == 1)
+        #expect(try await round.caresync.run(["fhir", "export", "--server", url]).status == 1)
         #expect(try await refusing.requests().filter { $0.method == "POST" }.map { "\($0.status ?? 0) \($0.entries)" }
             == ["422 5", "422 5"])
     }

@@ -9,45 +9,45 @@ struct FHIRExportTests {
     let caresync: CareSyncCommand
     let berlin = TimeZone(identifier: "Europe/Berlin")!
 
-    init() throws {
+    init() async throws {
         caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        try run("fhir", "import", CareSyncCommand.example("fhir/medications-bundle.json"),
+        try await run("fhir", "import", CareSyncCommand.example("fhir/medications-bundle.json"),
                 "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
     }
 
     /// Runs `caresync ARGS… --store STORE` and requires it to succeed.
     @discardableResult
-    func run(_ arguments: String...) throws -> CareSyncCommand.Result {
-        let result = try caresync.run(arguments)
+    func run(_ arguments: String...) async throws -> CareSyncCommand.Result {
+        let result = try await caresync.run(arguments)
         guard result.status == 0 else { throw CommandFailed(result: result) }
         return result
     }
 
     /// Amoxicillin taken and missed on its first day (no times: the whole day), ibuprofen as
     /// needed with the dose taken, metformin a past day (at 08:30) and today.
-    func recordDoses() throws {
-        try run("complete", "rx-RX-1001", "--occurrence", "0", "--date", "2016-08-15")
-        try run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-15", "--not-done", "--reason", "nausea")
-        try run("complete", "rx-ibu-prn", "--occurrence", "0", "--date", "2016-08-16", "--value", "2", "--unit", "tablet")
-        try run("complete", "rx-metf", "--occurrence", "0", "--date", "2016-08-16", "--not-done")
-        try run("complete", "rx-metf", "--occurrence", "0")
+    func recordDoses() async throws {
+        try await run("complete", "rx-RX-1001", "--occurrence", "0", "--date", "2016-08-15")
+        try await run("complete", "rx-RX-1001", "--occurrence", "1", "--date", "2016-08-15", "--not-done", "--reason", "nausea")
+        try await run("complete", "rx-ibu-prn", "--occurrence", "0", "--date", "2016-08-16", "--value", "2", "--unit", "tablet")
+        try await run("complete", "rx-metf", "--occurrence", "0", "--date", "2016-08-16", "--not-done")
+        try await run("complete", "rx-metf", "--occurrence", "0")
     }
 
-    func export(_ arguments: String...) throws -> [String: Any] {
+    func export(_ arguments: String...) async throws -> [String: Any] {
         let file = scratch.path("export-\(UUID().uuidString).json")
-        try caresync.run(["fhir", "export", "--out", file] + arguments).requireSuccess()
+        try await caresync.run(["fhir", "export", "--out", file] + arguments).requireSuccess()
         return try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as! [String: Any]
     }
 
-    @Test func administrationsMatchTheDosesOneToOneAndValidate() throws {
-        try recordDoses()
-        let bundle = try export()
+    @Test func administrationsMatchTheDosesOneToOneAndValidate() async throws {
+        try await recordDoses()
+        let bundle = try await export()
         let entries = value(bundle, "entry") as? [[String: Any]] ?? []
-        let doses = try caresync.run("history", "--json").lines.map { try JSONDecoder().decode(Change.self, from: Data($0.utf8)) }
+        let doses = try await caresync.run("history", "--json").lines.map { try JSONDecoder().decode(Change.self, from: Data($0.utf8)) }
             .filter { $0.kind == "outcomeRecorded" }
         #expect(doses.count == 5)
         #expect(entries.count == doses.count)
-        let orders = Dictionary(uniqueKeysWithValues: try caresync.json([Med].self, "meds", "--json").map { ($0.id, $0) })
+        let orders = await Dictionary(uniqueKeysWithValues: try caresync.json([Med].self, "meds", "--json").map { ($0.id, $0) })
         for dose in doses {
             let event = try #require(dose.event)
             let outcome = try #require(dose.outcome)
@@ -66,20 +66,20 @@ struct FHIRExportTests {
             #expect(medication as? String == orders[event.activity]?.title)
             #expect(value(resource, "performer", 0, "actor", "identifier", "value") as? String == "caresync-cli")
             #expect(value(resource, "performer", 0, "actor", "type") as? String == "Device")
-            try expectEffective(resource, event: event, recordedAt: outcome.recordedAt)
+            try await expectEffective(resource, event: event, recordedAt: outcome.recordedAt)
         }
         let ibuprofen = entries.first { value($0, "resource", "request", "reference") as? String == "MedicationRequest/ibu-prn" }
         #expect(value(ibuprofen, "resource", "dosage", "dose", "value") as? Int == 2)
 
         let file = scratch.path("export.json")
         try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
-        let validation = try FHIRValidator.validate(file)
+        let validation = try await FHIRValidator.validate(file)
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
         #expect(validation.lines.last == "6 resources, 6 valid, 0 invalid")
     }
 
     /// The recording time if it is on the event's day; else the scheduled time; else the day.
-    func expectEffective(_ resource: [String: Any], event: Change.Key, recordedAt: String) throws {
+    func expectEffective(_ resource: [String: Any], event: Change.Key, recordedAt: String) async throws {
         let recorded = try #require(Timestamp.date(recordedAt))
         if event.day == dayInBerlin(recorded) {
             let text = try #require(resource["effectiveDateTime"] as? String)
@@ -87,7 +87,7 @@ struct FHIRExportTests {
             #expect(text.hasSuffix(offsetInBerlin(recorded)))
             return
         }
-        let time = try caresync.json(EventList.self, "events", event.activity, "--from", event.day, "--to", event.day, "--json")
+        let time = try await caresync.json(EventList.self, "events", event.activity, "--from", event.day, "--to", event.day, "--json")
             .events.first { $0.occurrence == event.occurrence }?.time
         if let time {
             #expect(resource["effectiveDateTime"] as? String == "\(event.day)T\(time):00.000+02:00")
@@ -96,9 +96,9 @@ struct FHIRExportTests {
         }
     }
 
-    @Test func theValidatorRejectsBrokenResources() throws {
-        try recordDoses()
-        var bundle = try export()
+    @Test func theValidatorRejectsBrokenResources() async throws {
+        try await recordDoses()
+        var bundle = try await export()
         var entries = bundle["entry"] as! [[String: Any]]
         var resource = entries[0]["resource"] as! [String: Any]
         resource["status"] = "given"
@@ -111,7 +111,7 @@ struct FHIRExportTests {
         bundle["entry"] = entries
         let file = scratch.path("broken.json")
         try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
-        let result = try FHIRValidator.validate(file)
+        let result = try await FHIRValidator.validate(file)
         #expect(result.status == 1)
         #expect(result.lines.last == "6 resources, 2 valid, 4 invalid")
         #expect(result.stdout.contains("status: 'given' is not in the required value set"))
@@ -121,14 +121,14 @@ struct FHIRExportTests {
             "request.reference: 'MedicationOrder/amox' names 'MedicationOrder', which is not a resource type of R4"))
     }
 
-    @Test func theValidatorFailsClearlyWhenItCannotInstallItsEnvironment() throws {
+    @Test func theValidatorFailsClearlyWhenItCannotInstallItsEnvironment() async throws {
         // A copy of the script makes its environment beside it, where pip finds no index.
         let scripts = scratch.url.appendingPathComponent("scripts")
         try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
         let copy = scripts.appendingPathComponent("fhir-validate")
         try FileManager.default.copyItem(
             at: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), to: copy)
-        let result = try CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [
+        let result = try await CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [
             "PIP_INDEX_URL=http://127.0.0.1:1/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=2", copy.path, "-",
         ])
         #expect(result.status == 2)
@@ -137,9 +137,9 @@ struct FHIRExportTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func theDSTU2ShapeHasWasNotGivenAndPrescriptionAndValidates() throws {
-        try recordDoses()
-        let bundle = try export("--dstu2")
+    @Test func theDSTU2ShapeHasWasNotGivenAndPrescriptionAndValidates() async throws {
+        try await recordDoses()
+        let bundle = try await export("--dstu2")
         let entries = bundle["entry"] as? [[String: Any]] ?? []
         let missed = try #require(entries.first { value($0, "resource", "wasNotGiven") as? Bool == true })
         #expect(value(missed, "resource", "reasonNotGiven", 0, "text") as? String == "nausea")
@@ -152,7 +152,7 @@ struct FHIRExportTests {
 
         let file = scratch.path("export-dstu2.json")
         try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
-        let validation = try FHIRValidator.validate(file, dstu2: true)
+        let validation = try await FHIRValidator.validate(file, dstu2: true)
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
         #expect(validation.lines.last == "6 resources, 6 valid, 0 invalid")
     }
@@ -185,8 +185,8 @@ enum Timestamp {
 
 extension CareSyncCommand {
     /// Runs `caresync ARGS… --store STORE` to completion.
-    func run(_ arguments: [String]) throws -> Result {
-        try Self.run(executable: Self.executable, arguments + ["--store", store])
+    func run(_ arguments: [String]) async throws -> Result {
+        try await Self.run(executable: Self.executable, arguments + ["--store", store])
     }
 }
 

@@ -9,17 +9,17 @@ struct FHIRExportVersionTests {
     static let dstu2Orders = CareSyncCommand.repository.appendingPathComponent("Tests/Fixtures/fhir/dstu2-medication-orders.json").path
     let round: FHIRExportTests
 
-    init() throws {
-        round = try FHIRExportTests()
-        try round.run("fhir", "import", Self.dstu2Orders, "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
-        try round.recordDoses()
+    init() async throws {
+        round = try await FHIRExportTests()
+        try await round.run("fhir", "import", Self.dstu2Orders, "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
+        try await round.recordDoses()
         for activity in ["rx-D-2001", "rx-asa", "rx-D-2003"] {
-            try round.run("complete", activity, "--occurrence", "0", "--date", "2016-08-15")
+            try await round.run("complete", activity, "--occurrence", "0", "--date", "2016-08-15")
         }
     }
 
-    func export(dstu2: Bool) throws -> [String: Any] {
-        try dstu2 ? round.export("--dstu2") : round.export()
+    func export(dstu2: Bool) async throws -> [String: Any] {
+        try await dstu2 ? round.export("--dstu2") : round.export()
     }
 
     /// The administrations of an export, by activity (the first part of their identifier).
@@ -37,16 +37,16 @@ struct FHIRExportVersionTests {
         return String(system.dropLast(":administration".count))
     }
 
-    @Test func theDSTU2FixtureIsDSTU2() throws {
-        let validation = try FHIRValidator.validate(Self.dstu2Orders, dstu2: true)
+    @Test func theDSTU2FixtureIsDSTU2() async throws {
+        let validation = try await FHIRValidator.validate(Self.dstu2Orders, dstu2: true)
         #expect(validation.status == 0, "\(validation.stdout)")
         #expect(validation.lines.last == "5 resources, 5 valid, 0 invalid")
     }
 
     @Test(arguments: [false, true])
-    func everyReferenceNamesAResourceTypeOfTheExportsVersionAndTheValidatorAgrees(dstu2: Bool) throws {
-        let bundle = try export(dstu2: dstu2)
-        let types = try FHIRValidator.resourceTypes(dstu2: dstu2)
+    func everyReferenceNamesAResourceTypeOfTheExportsVersionAndTheValidatorAgrees(dstu2: Bool) async throws {
+        let bundle = try await export(dstu2: dstu2)
+        let types = try await FHIRValidator.resourceTypes(dstu2: dstu2)
         #expect(types.count > 90)
         #expect(types.contains(dstu2 ? "MedicationOrder" : "MedicationRequest"))
         #expect(!types.contains(dstu2 ? "MedicationRequest" : "MedicationOrder"))
@@ -56,13 +56,13 @@ struct FHIRExportVersionTests {
 
         let file = round.scratch.path("export-\(dstu2 ? "dstu2" : "r4").json")
         try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
-        let validation = try FHIRValidator.validate(file, dstu2: dstu2)
+        let validation = try await FHIRValidator.validate(file, dstu2: dstu2)
         #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
         #expect(validation.lines.last == "9 resources, 9 valid, 0 invalid")
     }
 
-    @Test func r4LinksItsOwnOrdersAndNamesDSTU2OnesByIdentifier() throws {
-        let bundle = try export(dstu2: false)
+    @Test func r4LinksItsOwnOrdersAndNamesDSTU2OnesByIdentifier() async throws {
+        let bundle = try await export(dstu2: false)
         let requests = resources(bundle).mapValues { canonical($0["request"] as? [String: Any]) }
         let orders = "\(plan(bundle)):order"
         #expect(requests["rx-RX-1001"] == canonical(["reference": "MedicationRequest/amox", "display": "Amoxicillin 500 MG Oral Capsule"]))
@@ -79,8 +79,8 @@ struct FHIRExportVersionTests {
         #expect(resources(bundle).values.allSatisfy { canonical($0["subject"] as? [String: Any]) == canonical(["reference": "Patient/p1"]) })
     }
 
-    @Test func dstu2LinksItsOwnOrdersAndDescribesR4Ones() throws {
-        let bundle = try export(dstu2: true)
+    @Test func dstu2LinksItsOwnOrdersAndDescribesR4Ones() async throws {
+        let bundle = try await export(dstu2: true)
         let prescriptions = resources(bundle).mapValues { canonical($0["prescription"] as? [String: Any]) }
         let orders = "\(plan(bundle)):order"
         #expect(prescriptions["rx-D-2001"] == canonical(["reference": "MedicationOrder/lisi", "display": "Lisinopril 10 MG Oral Tablet"]))
@@ -92,8 +92,8 @@ struct FHIRExportVersionTests {
         #expect(resources(bundle).values.allSatisfy { canonical($0["patient"] as? [String: Any]) == canonical(["reference": "Patient/p1"]) })
     }
 
-    @Test func theDSTU2ValidatorRejectsBrokenResources() throws {
-        var bundle = try export(dstu2: true)
+    @Test func theDSTU2ValidatorRejectsBrokenResources() async throws {
+        var bundle = try await export(dstu2: true)
         var entries = try #require(bundle["entry"] as? [[String: Any]])
         let breakages: [[String: Any]] = [
             ["statusReason": [["text": "nausea"]]], ["wasNotGiven": "yes"], ["dosis": 1], ["status": "not-done"],
@@ -108,7 +108,7 @@ struct FHIRExportVersionTests {
         bundle["entry"] = entries
         let file = round.scratch.path("broken-dstu2.json")
         try JSONSerialization.data(withJSONObject: bundle).write(to: URL(fileURLWithPath: file))
-        let result = try FHIRValidator.validate(file, dstu2: true)
+        let result = try await FHIRValidator.validate(file, dstu2: true)
         #expect(result.status == 1)
         #expect(result.lines.last == "10 resources, 2 valid, 8 invalid")
         for message in [

@@ -9,13 +9,13 @@ final class FHIRServerProcess: Sendable {
     /// The base URL.
     let url: String
 
-    init(_ arguments: String...) throws {
+    init(_ arguments: String...) async throws {
         let script = CareSyncCommand.repository.appendingPathComponent("scripts/fhir-test-server")
-        process = try RunningProcess(script, arguments)
-        guard let line = process.waitForLine(where: { $0.hasPrefix("listening 127.0.0.1 ") }),
+        process = try await RunningProcess(script, arguments)
+        guard let line = await process.waitForLine(where: { $0.hasPrefix("listening 127.0.0.1 ") }),
               let port = line.split(separator: " ").last.flatMap({ Int($0) })
         else {
-            process.stop()
+            await process.stop()
             throw ServerDidNotStart(output: process.output)
         }
         url = "http://127.0.0.1:\(port)/"
@@ -46,25 +46,25 @@ final class FHIRServerProcess: Sendable {
         }
     }
 
-    deinit { process.stop() }
+    deinit { process.terminate(signal: SIGTERM) }
 }
 
 /// `scripts/fhir-validate`: fhir.resources' R4B models, or with `dstu2` fhirclient's DSTU2
 /// models, in their own virtual environment.
 enum FHIRValidator {
-    static func validate(_ files: String..., dstu2: Bool = false) throws -> CareSyncCommand.Result {
-        try run((dstu2 ? ["--dstu2"] : []) + files)
+    static func validate(_ files: String..., dstu2: Bool = false) async throws -> CareSyncCommand.Result {
+        try await run((dstu2 ? ["--dstu2"] : []) + files)
     }
 
     /// The resource types of R4 (R4B's models) or DSTU2 (fhirclient's), as the validator lists them.
-    static func resourceTypes(dstu2: Bool) throws -> Set<String> {
-        let result = try run((dstu2 ? ["--dstu2"] : []) + ["--resource-types"])
+    static func resourceTypes(dstu2: Bool) async throws -> Set<String> {
+        let result = try await run((dstu2 ? ["--dstu2"] : []) + ["--resource-types"])
         guard result.status == 0 else { throw CommandFailed(result: result) }
         return Set(result.lines)
     }
 
-    private static func run(_ arguments: [String]) throws -> CareSyncCommand.Result {
-        try CareSyncCommand.run(
+    private static func run(_ arguments: [String]) async throws -> CareSyncCommand.Result {
+        try await CareSyncCommand.run(
             executable: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), arguments)
     }
 }

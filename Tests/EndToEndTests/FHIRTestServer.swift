@@ -37,12 +37,12 @@ struct FHIRTestServer {
         server.serve_forever()
         """#
 
-    init(directory: Scratch, bundle: String) throws {
+    init(directory: Scratch, bundle: String) async throws {
         let script = directory.path("fhir-server.py")
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
-        process = try RunningProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, bundle])
-        guard let line = process.waitForLine(where: { $0.hasPrefix("PORT ") }) else {
-            process.stop()
+        process = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, bundle])
+        guard let line = await process.waitForLine(where: { $0.hasPrefix("PORT ") }) else {
+            await process.stop()
             throw CommandFailed(result: .init(status: -1, stdout: process.output.joined(separator: "\n"), stderr: "no port"))
         }
         base = "http://127.0.0.1:\(line.dropFirst(5))/fhir"
@@ -53,5 +53,10 @@ struct FHIRTestServer {
         process.output.filter { $0.hasPrefix("GET ") }.map { String($0.dropFirst(4)) }
     }
 
-    func stop() { process.stop() }
+    func stop() async { await process.stop() }
+
+    /// Stops it without waiting (for a `defer`).
+    func terminate(signal: Int32 = SIGKILL) {
+        process.terminate(signal: signal)
+    }
 }

@@ -5,9 +5,9 @@ import Testing
 /// ones), each with a random seed: every rule holds, and the faults really happened.
 struct FaultCampaignTests {
     /// Runs `scripts/NAME ARGUMENTS… --json --bin BUILD` and decodes its figures.
-    func campaign<Figures: Decodable>(_ name: String, _ arguments: [String], as: Figures.Type) throws -> Figures {
+    func campaign<Figures: Decodable>(_ name: String, _ arguments: [String], as: Figures.Type) async throws -> Figures {
         let script = CareSyncCommand.repository.appendingPathComponent("scripts/\(name)")
-        let result = try CareSyncCommand.run(executable: script, arguments + ["--json", "--bin", CareSyncCommand.binDirectory.path])
+        let result = try await CareSyncCommand.run(executable: script, arguments + ["--json", "--bin", CareSyncCommand.binDirectory.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         return try JSONDecoder().decode(Figures.self, from: Data(try #require(result.lines.last).utf8))
     }
@@ -20,8 +20,8 @@ struct FaultCampaignTests {
 
     /// First starts killed at random points: nothing readable by others, no temporary key,
     /// and the next start works.
-    @Test func aKilledFirstStartLeavesNothingExposedAndStartsAgain() throws {
-        let figures = try campaign("campaign-first-start", ["--kills", "25", "--seed", seed], as: FirstStart.self)
+    @Test func aKilledFirstStartLeavesNothingExposedAndStartsAgain() async throws {
+        let figures = try await campaign("campaign-first-start", ["--kills", "25", "--seed", seed], as: FirstStart.self)
         #expect(figures.rounds == 25)
         #expect(figures.killed > 0)
         #expect(figures.watcherScans > figures.rounds)
@@ -35,8 +35,8 @@ struct FaultCampaignTests {
 
     /// Connections cut, held and refused at random points: the watches converge on the
     /// primary's state and every acknowledged completion is in the store once.
-    @Test func partitionsLoseAndDuplicateNothing() throws {
-        let figures = try campaign("campaign-partition", ["--seeds", "12", "--seed", seed], as: Partition.self)
+    @Test func partitionsLoseAndDuplicateNothing() async throws {
+        let figures = try await campaign("campaign-partition", ["--seeds", "12", "--seed", seed], as: Partition.self)
         #expect(figures.rounds == 12)
         #expect(figures.faultsHit > 0)
         #expect(figures.acknowledged == figures.completionsSent)
@@ -64,14 +64,14 @@ struct FaultCampaignTests {
     /// /dev/fuse, no permission); any other failure runs the test, which then fails.
     static let fuseMounts: Bool = {
         let script = CareSyncCommand.repository.appendingPathComponent("scripts/campaign-power-cut")
-        return (try? CareSyncCommand.run(executable: script, ["--probe"]))?.status != 3
+        return (try? CareSyncCommand.runBlocking(executable: script, ["--probe"]))?.status != 3
     }()
 
     /// Power cuts under a completion storm, on a FUSE filesystem that drops every write not
     /// fsynced: the store opens again, and every acknowledged completion is in it once.
     @Test(.enabled(if: fuseMounts, "FUSE cannot be mounted on this machine (scripts/campaign-power-cut --probe)"))
-    func powerCutsLoseAndDuplicateNothingAcknowledged() throws {
-        let figures = try campaign("campaign-power-cut", ["--cuts", "5", "--seed", seed], as: PowerCut.self)
+    func powerCutsLoseAndDuplicateNothingAcknowledged() async throws {
+        let figures = try await campaign("campaign-power-cut", ["--cuts", "5", "--seed", seed], as: PowerCut.self)
         // The filesystem really drops what was not synced, and keeps what was.
         #expect(figures.selfTest.syncedFileKept && figures.selfTest.unsyncedFileDropped)
         #expect(figures.selfTest.unsyncedAppendDropped && figures.selfTest.unsyncedRenameUndone)
@@ -114,8 +114,8 @@ struct FaultCampaignTests {
     /// completion is accepted, its context reaches the other watches, the revoked peer is cut
     /// and the primary holds little for the stalled ones. The latency ratio is printed, not
     /// judged: the long run judges it.
-    @Test func stalledCompanionsHoldUpNobody() throws {
-        let figures = try campaign(
+    @Test func stalledCompanionsHoldUpNobody() async throws {
+        let figures = try await campaign(
             "campaign-slow-companion", ["--completions", "600", "--rounds", "1", "--drop-timeout", "0", "--max-ratio", "0", "--seed", seed],
             as: SlowCompanion.self)
         print("slow companion: stalled p99 / baseline p99 = \(figures.ratioP99 ?? .nan) "
@@ -141,9 +141,9 @@ extension MDNSTests {
 
         /// The daemon restarted under an advertising primary: resolvable again every time. The
         /// 3 s promise is the long run's to judge; here a generous limit.
-        @Test func aRestartedDaemonGetsThePrimaryBackEveryTime() throws {
+        @Test func aRestartedDaemonGetsThePrimaryBackEveryTime() async throws {
             let suite = FaultCampaignTests()
-            let figures = try suite.campaign(
+            let figures = try await suite.campaign(
                 "campaign-avahi-restart", ["--rounds", "5", "--limit", "10", "--seed", suite.seed], as: AvahiRestart.self)
             #expect(figures.rounds == 5 && figures.notResolved == 0)
             #expect(figures.readvertised == 5)

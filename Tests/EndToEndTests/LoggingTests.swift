@@ -8,16 +8,16 @@ struct LoggingTests {
 
     /// At `info` the primary logs each companion's connection and disconnection with the
     /// peer's fingerprint; at the default level (notice) a watch logs neither.
-    @Test func thePrimaryLogsCompanionsComingAndGoingWithTheirFingerprint() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store, extra: ["--log-level", "info"])
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
-        let fingerprint = try #require(try watch.waitFor("identity").last?["fingerprint"] as? String)
-        try watch.waitFor("context")
-        let connected = try #require(primary.process.waitForLine { $0.contains(" info caresync.primary: companion connected ") })
+    @Test func thePrimaryLogsCompanionsComingAndGoingWithTheirFingerprint() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store, extra: ["--log-level", "info"])
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        let fingerprint = try await #require(try watch.waitFor("identity").last?["fingerprint"] as? String)
+        try await watch.waitFor("context")
+        let connected = try await #require(primary.process.waitForLine { $0.contains(" info caresync.primary: companion connected ") })
         #expect(connected.contains(" peer=\(fingerprint.prefix(16))") && connected.contains(" role=watch"), "\(connected)")
-        #expect(watch.quit())
-        let gone = try #require(primary.process.waitForLine { $0.contains(" info caresync.primary: companion disconnected ") })
+        #expect(await watch.quit())
+        let gone = try await #require(primary.process.waitForLine { $0.contains(" info caresync.primary: companion disconnected ") })
         #expect(gone.contains(" peer=\(fingerprint.prefix(16))"), "\(gone)")
         // Log lines are not product output: every other line of both is one JSON object.
         for line in primary.process.output + watch.process.output where !line.contains(" caresync.") {
@@ -27,20 +27,20 @@ struct LoggingTests {
     }
 
     /// `--log-level debug` on a watch shows what it does on the wire, with the message id.
-    @Test func aWatchAtDebugLogsWhyItsConnectionsEnd() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store, extra: ["--log-level", "debug"])
-        let watch = try WatchProcess(
+    @Test func aWatchAtDebugLogsWhyItsConnectionsEnd() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store, extra: ["--log-level", "debug"])
+        let watch = try await WatchProcess(
             endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store, extra: ["--log-level", "debug"])
-        try watch.waitFor("context")
+        try await watch.waitFor("context")
         watch.send("complete golden-apple 1")
-        let reply = try watch.waitFor("reply").last!
+        let reply = try await watch.waitFor("reply").last!
         let messageID = try #require(reply["messageID"] as? String)
-        let judged = try #require(primary.process.waitForLine { $0.contains(" debug caresync.primary: completion judged ") })
+        let judged = try await #require(primary.process.waitForLine { $0.contains(" debug caresync.primary: completion judged ") })
         #expect(judged.contains("messageID=\(messageID)") && judged.contains("status=accepted"), "\(judged)")
-        primary.stop()
-        let ended = try #require(watch.process.waitForLine { $0.contains(" info caresync.watch: connection ended ") })
+        await primary.stop()
+        let ended = try await #require(watch.process.waitForLine { $0.contains(" info caresync.watch: connection ended ") })
         #expect(ended.contains("goodbye"), "\(ended)")
-        #expect(watch.quit())
+        #expect(await watch.quit())
     }
 }

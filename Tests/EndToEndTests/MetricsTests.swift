@@ -6,10 +6,10 @@ struct MetricsTests {
     let scratch = Scratch()
 
     /// `GET /metrics` on `port`: the status line and the body.
-    func scrape(_ port: Int, path: String = "/metrics") throws -> (status: String, body: String) {
+    func scrape(_ port: Int, path: String = "/metrics") async throws -> (status: String, body: String) {
         let socket = try RawSocket(port: port)
         try socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        let response = String(decoding: socket.receiveAll(timeout: 10).bytes, as: UTF8.self)
+        let response = await String(decoding: socket.receiveAll(timeout: 10).bytes, as: UTF8.self)
         let parts = response.components(separatedBy: "\r\n\r\n")
         return (parts[0].components(separatedBy: "\r\n")[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
@@ -19,24 +19,24 @@ struct MetricsTests {
         body.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last!) }
     }
 
-    @Test func thePrimaryAndAWatchCountConnectionsCompletionsAndFanOut() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store, extra: ["--metrics-port", "0"])
-        let announced = try #require(primary.process.waitForLine { $0.contains("\"event\":\"metrics\"") })
+    @Test func thePrimaryAndAWatchCountConnectionsCompletionsAndFanOut() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store, extra: ["--metrics-port", "0"])
+        let announced = try await #require(primary.process.waitForLine { $0.contains("\"event\":\"metrics\"") })
         let primaryPort = try #require(WatchProcess.object(announced)?["port"] as? Int)
-        let watch = try WatchProcess(
+        let watch = try await WatchProcess(
             endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store, extra: ["--metrics-port", "0"])
-        let watchPort = try #require(try watch.waitFor("metrics").last?["port"] as? Int)
-        try watch.waitFor("context")
+        let watchPort = try await #require(try watch.waitFor("metrics").last?["port"] as? Int)
+        try await watch.waitFor("context")
         watch.send("complete golden-apple 1")
-        try watch.waitFor("reply")
+        try await watch.waitFor("reply")
         // The completion's own context comes back to the watch: a fan-out after a commit.
-        try watch.waitForState("golden-apple", 1, "completed")
+        try await watch.waitForState("golden-apple", 1, "completed")
         // The CLI records one more from another process, which reaches the watch too.
-        #expect(try caresync.run("complete", "golden-apple", "--occurrence", "0").status == 0)
-        try watch.waitForState("golden-apple", 0, "completed")
+        #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0").status == 0)
+        try await watch.waitForState("golden-apple", 0, "completed")
 
-        let (status, body) = try scrape(primaryPort)
+        let (status, body) = try await scrape(primaryPort)
         #expect(status == "HTTP/1.1 200 OK")
         #expect(sample(body, #"caresync_primary_connections{role="watch"}"#) == 1, "\(body)")
         #expect(sample(body, #"caresync_primary_completions_total{status="accepted"}"#) == 1)
@@ -44,14 +44,14 @@ struct MetricsTests {
         #expect((sample(body, "caresync_primary_fanout_seconds_count") ?? 0) >= 2)
         #expect((sample(body, "caresync_primary_contexts_sent_total") ?? 0) >= 3)
 
-        let companion = try scrape(watchPort).body
+        let companion = try await scrape(watchPort).body
         #expect(sample(companion, "caresync_companion_connected") == 1, "\(companion)")
         #expect(sample(companion, "caresync_companion_outbox_depth") == 0)
         #expect(sample(companion, "caresync_companion_round_trip_seconds_count") == 1)
         #expect((sample(companion, "caresync_companion_contexts_received_total") ?? 0) >= 3)
 
-        #expect(watch.quit())
-        #expect(try waitUntil { sample(try scrape(primaryPort).body, #"caresync_primary_connections{role="watch"}"#) == 0 })
-        #expect(try scrape(primaryPort, path: "/").status == "HTTP/1.1 404 Not Found")
+        #expect(await watch.quit())
+        #expect(try await waitUntil { sample(try await scrape(primaryPort).body, #"caresync_primary_connections{role="watch"}"#) == 0 })
+        #expect(try await scrape(primaryPort, path: "/").status == "HTTP/1.1 404 Not Found")
     }
 }

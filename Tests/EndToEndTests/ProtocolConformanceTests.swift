@@ -33,16 +33,16 @@ import Testing
     }
 
     /// A primary on the example plan, and the identity of a watch paired with it.
-    func primaryWithPairedWatch() throws -> (CareSyncCommand, PrimaryProcess, NodeIdentity) {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store)
-        return (caresync, primary, try pairedWatch(caresync, primary))
+    func primaryWithPairedWatch() async throws -> (CareSyncCommand, PrimaryProcess, NodeIdentity) {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store)
+        return await (caresync, primary, try pairedWatch(caresync, primary))
     }
 
     /// Pairs a watch with `primary` through `watch-sim pair` and returns its identity.
-    func pairedWatch(_ caresync: CareSyncCommand, _ primary: PrimaryProcess) throws -> NodeIdentity {
+    func pairedWatch(_ caresync: CareSyncCommand, _ primary: PrimaryProcess) async throws -> NodeIdentity {
         let state = scratch.path("watch")
-        try pairSimulator(store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: state)
+        try await pairSimulator(store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: state)
         return try NodeIdentity.loadOrCreate(in: state, name: "unused")
     }
 
@@ -57,17 +57,17 @@ import Testing
     }
 
     /// A peer with `identity` past its Hello: the HelloAck and the first context have arrived.
-    func established(_ primary: PrimaryProcess, _ identity: NodeIdentity) throws -> TLSPeer {
-        let peer = try TLSPeer(port: primary.port, identity: identity)
-        try peer.send(hello(identity))
-        _ = try #require(try peer.waitForFrame { $0.applicationContext.revision > 0 }, "no context after the Hello")
+    func established(_ primary: PrimaryProcess, _ identity: NodeIdentity) async throws -> TLSPeer {
+        let peer = try await TLSPeer(port: primary.port, identity: identity)
+        try await peer.send(hello(identity))
+        _ = try #require(try await peer.waitForFrame { $0.applicationContext.revision > 0 }, "no context after the Hello")
         return peer
     }
 
     /// Waits until the peer has the primary's close, and returns the frames that arrived
     /// after the first `known` ones.
-    func framesUntilClosed(_ peer: TLSPeer, after known: Int = 0) throws -> [Caresync_V1_Envelope] {
-        let answer = peer.receiveAll(timeout: 10)
+    func framesUntilClosed(_ peer: TLSPeer, after known: Int = 0) async throws -> [Caresync_V1_Envelope] {
+        let answer = await peer.receiveAll(timeout: 10)
         #expect(answer.closed, "the primary did not close the connection")
         return Array(try TLSPeer.frames(in: answer.bytes).dropFirst(known))
     }
@@ -75,8 +75,8 @@ import Testing
     /// Section 8, ESTABLISHED: a length above the limit, an undecodable payload, a second
     /// Hello and every message the primary sends (each sent by a companion) get their
     /// fatal Error, and only then the close. Frames from the vectors.
-    @Test func everyViolationAfterTheHelloGetsItsErrorThenAClose() throws {
-        let (_, primary, watch) = try primaryWithPairedWatch()
+    @Test func everyViolationAfterTheHelloGetsItsErrorThenAClose() async throws {
+        let (_, primary, watch) = try await primaryWithPairedWatch()
         let vectors = try Vectors.load()
         var cases: [(name: String, bytes: [UInt8], code: Caresync_V1_ErrorCode, message: (String) -> Bool)] = [
             ("oversized-length", vectors.invalid.first { $0.name == "oversized-length" }!.bytes, .payloadTooLarge,
@@ -92,10 +92,10 @@ import Testing
         }
         #expect(cases.count == 13)
         for (name, bytes, code, message) in cases {
-            let peer = try established(primary, watch)
+            let peer = try await established(primary, watch)
             let known = try peer.frames.count
-            try peer.send(bytes)
-            let after = try framesUntilClosed(peer, after: known)
+            try await peer.send(bytes)
+            let after = try await framesUntilClosed(peer, after: known)
             let error = try #require(after.last, "no Error for \(name)").error
             #expect(after.count == 1 && error.code == code && error.fatal && message(error.message), "\(name): \(after)")
         }
@@ -104,16 +104,16 @@ import Testing
     /// Sections 3 and 8: the end of the companion's data, whether it half-closes with a TLS
     /// close_notify or closes TCP without one, is a silent close between frames and a cut
     /// frame (`MALFORMED_FRAME`, read by the half-closed peer) inside one; never `INTERNAL`.
-    @Test func theEndOfACompanionsDataIsASilentCloseOrACutFrame() throws {
-        let (_, primary, watch) = try primaryWithPairedWatch()
+    @Test func theEndOfACompanionsDataIsASilentCloseOrACutFrame() async throws {
+        let (_, primary, watch) = try await primaryWithPairedWatch()
         let truncated = try #require(try Vectors.load().invalid.first { $0.name == "truncated" }).bytes
         for withCloseNotify in [true, false] {
             for insideAFrame in [false, true] {
-                let peer = try established(primary, watch)
+                let peer = try await established(primary, watch)
                 let known = try peer.frames.count
-                if insideAFrame { try peer.send(truncated) }
-                if withCloseNotify { peer.shutdownWrite() } else { peer.shutdownWriteWithoutCloseNotify() }
-                let after = try framesUntilClosed(peer, after: known)
+                if insideAFrame { try await peer.send(truncated) }
+                if withCloseNotify { await peer.shutdownWrite() } else { await peer.shutdownWriteWithoutCloseNotify() }
+                let after = try await framesUntilClosed(peer, after: known)
                 let label = "close_notify: \(withCloseNotify), inside a frame: \(insideAFrame)"
                 if insideAFrame {
                     #expect(after.map(\.error.code) == [.malformedFrame], "\(label): \(after)")
@@ -129,27 +129,27 @@ import Testing
     /// Section 8: after its fatal Error the primary holds the socket only until the peer
     /// closes, whether it was refused in the handshake or once established, and however it
     /// closes. A lingering socket would wait out NIOSSL's 5 s shutdown timeout.
-    @Test func aRefusedConnectionIsReleasedAsSoonAsThePeerCloses() throws {
-        let (_, primary, watch) = try primaryWithPairedWatch()
+    @Test func aRefusedConnectionIsReleasedAsSoonAsThePeerCloses() async throws {
+        let (_, primary, watch) = try await primaryWithPairedWatch()
         let stranger = try NodeIdentity.create(name: "Stranger", now: Date())
         let pid = primary.process.processIdentifier
         for (refusedInTheHandshake, withCloseNotify) in [(true, true), (true, false), (false, true), (false, false)] {
             let peer: TLSPeer
             if refusedInTheHandshake {
-                peer = try TLSPeer(port: primary.port, identity: stranger)
-                try peer.send(hello(stranger))
+                peer = try await TLSPeer(port: primary.port, identity: stranger)
+                try await peer.send(hello(stranger))
             } else {
-                peer = try established(primary, watch)
-                try peer.send(hello(watch))
+                peer = try await established(primary, watch)
+                try await peer.send(hello(watch))
             }
             // Read before the close: a closed channel forgets its address.
             let peerPort = peer.localPort
-            #expect(waitUntil { holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) }, "no socket to watch")
-            let answer = peer.receiveAll(timeout: 10)
+            #expect(await waitUntil { holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) }, "no socket to watch")
+            let answer = await peer.receiveAll(timeout: 10)
             #expect(answer.closed)
             #expect(try TLSPeer.frames(in: answer.bytes).last?.error.code == (refusedInTheHandshake ? .notPaired : .protocolViolation))
-            if withCloseNotify { peer.close() } else { peer.shutdownWriteWithoutCloseNotify() }
-            #expect(waitUntil(timeout: 3) { !holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) },
+            if withCloseNotify { await peer.close() } else { await peer.shutdownWriteWithoutCloseNotify() }
+            #expect(await waitUntil(timeout: 3) { !holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) },
                     "the primary still holds the socket (refused in the handshake: \(refusedInTheHandshake), close_notify: \(withCloseNotify))")
         }
     }
@@ -157,7 +157,7 @@ import Testing
     /// Sections 7 and 18: a Reminder carries `text`, the activity's text, else its
     /// instructions. The watch pairs with a first run of the primary; a second run's clock
     /// starts seconds before 08:00 so that both reminders fall due while the peer listens.
-    @Test func aReminderCarriesTheActivitysText() throws {
+    @Test func aReminderCarriesTheActivitysText() async throws {
         let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let plan = scratch.path("plan.json")
         try #"""
@@ -168,14 +168,14 @@ import Testing
            "schedule": {"times": ["08:00"]}}]}
         """#.write(toFile: plan, atomically: true, encoding: .utf8)
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        #expect(try caresync.run("plan", "load", plan, "--effective", today).status == 0)
-        let first = try PrimaryProcess(store: caresync.store)
-        let watch = try pairedWatch(caresync, first)
-        first.stop()
-        let primary = try PrimaryProcess(store: caresync.store, clockStart: "\(today)T07:59:54Z")
-        let peer = try established(primary, watch)
+        #expect(try await caresync.run("plan", "load", plan, "--effective", today).status == 0)
+        let first = try await PrimaryProcess(store: caresync.store)
+        let watch = try await pairedWatch(caresync, first)
+        await first.stop()
+        let primary = try await PrimaryProcess(store: caresync.store, clockStart: "\(today)T07:59:54Z")
+        let peer = try await established(primary, watch)
         var reminders: [Caresync_V1_Reminder] = []
-        #expect(try waitUntil(timeout: 30) {
+        #expect(try await waitUntil(timeout: 30) {
             reminders = try peer.frames.compactMap { if case .reminder(let reminder) = $0.body { reminder } else { nil } }
             return reminders.count == 2
         })
@@ -187,14 +187,14 @@ import Testing
     /// not pairing probes (a TLS handshake, then a close), which get a silent close, nor
     /// PairRequests refused for their version or role. After more than the 10 a minute
     /// of each, a watch still pairs.
-    @Test func onlyJudgedPairRequestsCountTowardTheThrottle() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store)
+    @Test func onlyJudgedPairRequestsCountTowardTheThrottle() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store)
         let stranger = try NodeIdentity.create(name: "Stranger", now: Date())
         for _ in 0..<11 {
-            let probe = try TLSPeer(port: primary.port, identity: stranger)
-            probe.shutdownWrite()
-            let answer = probe.receiveAll(timeout: 10)
+            let probe = try await TLSPeer(port: primary.port, identity: stranger)
+            await probe.shutdownWrite()
+            let answer = await probe.receiveAll(timeout: 10)
             #expect(answer.closed && answer.bytes.isEmpty)
         }
         let refusals: [(Caresync_V1_PairRequest, Caresync_V1_ErrorCode, String)] = [
@@ -204,13 +204,13 @@ import Testing
         ]
         for (request, code, message) in refusals {
             for _ in 0..<11 {
-                let peer = try TLSPeer(port: primary.port, identity: stranger)
-                try peer.send(.with { $0.pairRequest = request })
-                let error = try #require(try framesUntilClosed(peer).last).error
+                let peer = try await TLSPeer(port: primary.port, identity: stranger)
+                try await peer.send(.with { $0.pairRequest = request })
+                let error = try await #require(try framesUntilClosed(peer).last).error
                 #expect(error.code == code && error.message == message && error.fatal)
             }
         }
-        _ = try pairedWatch(caresync, primary)
+        _ = try await pairedWatch(caresync, primary)
     }
 
     /// Whether process `pid` holds a socket of the loopback TCP connection between its

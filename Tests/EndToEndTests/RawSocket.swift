@@ -1,4 +1,5 @@
 import Foundation
+import Waiting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,13 @@ final class RawSocket {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Reads until the peer closes or `timeout` passes.
-    func receiveAll(timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
+    /// Reads until the peer closes or `timeout` passes, on a thread of its own (reads block).
+    func receiveAll(timeout: TimeInterval) async -> (bytes: [UInt8], closed: Bool) {
+        let descriptor = descriptor
+        return await blocking { Self.receiveAll(descriptor, timeout: timeout) }
+    }
+
+    private static func receiveAll(_ descriptor: Int32, timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
         var interval = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         let deadline = Date().addingTimeInterval(timeout)

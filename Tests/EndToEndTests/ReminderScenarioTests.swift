@@ -8,7 +8,7 @@ import Testing
     let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
 
     /// A store with two 08:00 activities in UTC: `dose`, and `vitamin` as a sentinel.
-    func store() throws -> CareSyncCommand {
+    func store() async throws -> CareSyncCommand {
         let plan = scratch.path("plan.json")
         try #"""
         {"title": "Reminders", "timeZone": "UTC", "start": "\#(today)", "activities": [
@@ -16,20 +16,30 @@ import Testing
           {"id": "vitamin", "kind": "intervention", "title": "Vitamin", "schedule": {"times": ["08:00"]}}]}
         """#.write(toFile: plan, atomically: true, encoding: .utf8)
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        let load = try caresync.run("plan", "load", plan, "--effective", today)
+        let load = try await caresync.run("plan", "load", plan, "--effective", today)
         guard load.status == 0 else { throw CommandFailed(result: load) }
         return caresync
     }
 
-    func primary(_ caresync: CareSyncCommand, secondsBefore: Int) throws -> RunningProcess {
-        let process = try RunningProcess(CareSyncCommand.executable, [
+    func primary(_ caresync: CareSyncCommand, secondsBefore: Int) async throws -> RunningProcess {
+        let process = try await RunningProcess(CareSyncCommand.executable, [
             "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store,
             "--clock-start", "\(today)T07:59:\(60 - secondsBefore)Z",
         ])
-        guard process.waitForLine(where: { $0.contains("\"listening\"") }) != nil else {
+        guard await process.waitForLine(where: { $0.contains("\"listening\"") }) != nil else {
             throw ProcessFailed(description: "the primary did not start: \(process.output)")
         }
         return process
+    }
+
+    /// A watch paired beforehand (with a primary on the same store and clock), so that the
+    /// seconds before the reminder are not spent on pairing, which a loaded machine may
+    /// take longer than to do.
+    func pairedWatch(_ caresync: CareSyncCommand) async throws -> String {
+        let pairing = try await PrimaryProcess(store: caresync.store)
+        try await pairSimulator(store: caresync.store, locate: ["--connect", pairing.endpoint], stateDir: scratch.path("watch"))
+        await pairing.stop()
+        return scratch.path("watch")
     }
 
     func port(of primary: RunningProcess) throws -> Int {
@@ -37,40 +47,42 @@ import Testing
         return try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["port"] as? Int)
     }
 
-    @Test func aReminderDueInTenSecondsReachesTheWatch() throws {
-        let caresync = try store()
-        let primary = try primary(caresync, secondsBefore: 10)
-        defer { primary.stop() }
-        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"), store: caresync.store)
-        let reminders = try watch.waitFor("reminder", count: 2, timeout: 30)
+    @Test func aReminderDueInTenSecondsReachesTheWatch() async throws {
+        let caresync = try await store()
+        let stateDir = try await pairedWatch(caresync)
+        let primary = try await primary(caresync, secondsBefore: 10)
+        defer { primary.terminate(signal: SIGTERM) }
+        let watch = try await WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: stateDir, store: caresync.store)
+        let reminders = try await watch.waitFor("reminder", count: 2, timeout: 30)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
         // The primary's log has them too (its lines may reach us after the watch's).
-        let logged = primary.waitForLines(count: 2, timeout: 10) { $0.contains("\"event\":\"reminder\"") } ?? []
+        let logged = await primary.waitForLines(count: 2, timeout: 10) { $0.contains("\"event\":\"reminder\"") } ?? []
         #expect(logged.count == 2)
         // Due at 08:00 UTC today, in the one JSON form of an instant.
         #expect(logged.allSatisfy { $0.contains("\"dueAt\":\"\(today)T08:00:00.000Z\"") }, "\(logged)")
 
         // Snooze the dose: the primary keeps it, snoozed, for later.
         watch.send("snooze dose 0 5")
-        let listing = try #require(try waitForSnoozed(caresync))
+        let listing = try await #require(try waitForSnoozed(caresync))
         #expect(listing.contains("\"activity\":\"dose\""))
     }
 
-    @Test func completingTheEventFirstMeansNoReminder() throws {
-        let caresync = try store()
-        let primary = try primary(caresync, secondsBefore: 12)
-        defer { primary.stop() }
-        let watch = try WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"), store: caresync.store)
-        try watch.waitFor("context")
-        let done = try caresync.run("complete", "dose", "--occurrence", "0", "--date", today)
+    @Test func completingTheEventFirstMeansNoReminder() async throws {
+        let caresync = try await store()
+        let stateDir = try await pairedWatch(caresync)
+        let primary = try await primary(caresync, secondsBefore: 12)
+        defer { primary.terminate(signal: SIGTERM) }
+        let watch = try await WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: stateDir, store: caresync.store)
+        try await watch.waitFor("context")
+        let done = try await caresync.run("complete", "dose", "--occurrence", "0", "--date", today)
         #expect(done.status == 0, "\(done.stderr)")
         // The vitamin's reminder proves 08:00 has passed at the primary.
-        try watch.waitFor("reminder", timeout: 30) { $0["activity"] as? String == "vitamin" }
+        try await watch.waitFor("reminder", timeout: 30) { $0["activity"] as? String == "vitamin" }
         #expect(watch.messages("reminder").allSatisfy { $0["activity"] as? String != "dose" })
     }
 
-    @Test func untimedOccurrencesAreRemindedAtTheRoutinesTimesListedInUTC() throws {
+    @Test func untimedOccurrencesAreRemindedAtTheRoutinesTimesListedInUTC() async throws {
         let plan = scratch.path("routine.json")
         try #"""
         {"title": "Routine", "timeZone": "Europe/Vienna", "start": "\#(today)",
@@ -78,14 +90,14 @@ import Testing
          "activities": [{"id": "tablet", "kind": "intervention", "title": "Tablet", "schedule": {"occurrences": 2}}]}
         """#.write(toFile: plan, atomically: true, encoding: .utf8)
         let caresync = CareSyncCommand(store: scratch.path("routine.sqlite"))
-        #expect(try caresync.run("plan", "load", plan, "--effective", today).status == 0)
-        let primary = try RunningProcess(CareSyncCommand.executable, [
+        #expect(try await caresync.run("plan", "load", plan, "--effective", today).status == 0)
+        let primary = try await RunningProcess(CareSyncCommand.executable, [
             "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store, "--clock-start", "\(today)T00:00:00Z",
         ])
-        defer { primary.stop() }
-        #expect(primary.waitForLine(where: { $0.contains("\"listening\"") }) != nil, "\(primary.output)")
+        defer { primary.terminate(signal: SIGTERM) }
+        #expect(await primary.waitForLine(where: { $0.contains("\"listening\"") }) != nil, "\(primary.output)")
 
-        let window = try #require(try waitForWindow(caresync))
+        let window = try await #require(try waitForWindow(caresync))
         let todays = window.filter { $0["day"] as? String == today }
         #expect(todays.map { $0["time"] as? String } == ["07:15", "19:45"])
         var vienna = Calendar(identifier: .gregorian)
@@ -97,28 +109,28 @@ import Testing
         #expect(expected.count == 2)
         #expect(try todays.map { try #require(utcInstant($0["dueAt"] as? String ?? "")) } == expected)
         // People read the patient's wall clock.
-        #expect(try caresync.run("reminders", "list").lines.first?.hasPrefix("\(today) 07:15  Tablet") == true)
+        #expect(try await caresync.run("reminders", "list").lines.first?.hasPrefix("\(today) 07:15  Tablet") == true)
     }
 
     /// `reminders list --json` once the primary has written its window.
-    func waitForWindow(_ caresync: CareSyncCommand) throws -> [[String: Any]]? {
+    func waitForWindow(_ caresync: CareSyncCommand) async throws -> [[String: Any]]? {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            let lines = try caresync.run("reminders", "list", "--json").lines
+            let lines = try await caresync.run("reminders", "list", "--json").lines
             if !lines.isEmpty { return try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) } }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return nil
     }
 
     /// `reminders list --json` once it shows a snoozed reminder (the primary writes it).
-    func waitForSnoozed(_ caresync: CareSyncCommand) throws -> String? {
+    func waitForSnoozed(_ caresync: CareSyncCommand) async throws -> String? {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if let line = try caresync.run("reminders", "list", "--json").lines.first(where: { $0.contains("\"snoozed\"") }) {
+            if let line = try await caresync.run("reminders", "list", "--json").lines.first(where: { $0.contains("\"snoozed\"") }) {
                 return line
             }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return nil
     }

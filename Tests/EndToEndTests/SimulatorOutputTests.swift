@@ -6,7 +6,7 @@ import Testing
 struct SimulatorOutputTests {
     let scratch = Scratch()
 
-    @Test func everyLineOfAWatchUnderLoadIsWholeJSON() throws {
+    @Test func everyLineOfAWatchUnderLoadIsWholeJSON() async throws {
         let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let padding = String(repeating: "long title ", count: 14)
         let activities = (0..<200).map {
@@ -16,10 +16,10 @@ struct SimulatorOutputTests {
         try #"{"title": "Load", "timeZone": "UTC", "start": "\#(today)", "activities": [\#(activities.joined(separator: ","))]}"#
             .write(toFile: plan, atomically: true, encoding: .utf8)
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        #expect(try caresync.run("plan", "load", plan, "--effective", today).status == 0)
-        let primary = try PrimaryProcess(store: caresync.store)
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
-        try watch.waitFor("context")
+        #expect(try await caresync.run("plan", "load", plan, "--effective", today).status == 0)
+        let primary = try await PrimaryProcess(store: caresync.store)
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        try await watch.waitFor("context")
 
         // Each completion brings a reply and a new context from the event stream while the
         // command loop prints the whole list.
@@ -28,8 +28,8 @@ struct SimulatorOutputTests {
             watch.send("list")
             watch.send("complete a-\(n) 0")
         }
-        try watch.waitFor("reply", count: rounds, timeout: 120)
-        try watch.waitFor("list", count: rounds, timeout: 60)
+        try await watch.waitFor("reply", count: rounds, timeout: 120)
+        try await watch.waitFor("list", count: rounds, timeout: 60)
         let lines = watch.process.output
         let broken = lines.filter { WatchProcess.object($0) == nil }
         #expect(broken.isEmpty, "\(broken.count) lines are not JSON: \(broken.first?.prefix(80) ?? "")")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Waiting
 
 /// Runs the built `caresync` executable as a separate process.
 struct CareSyncCommand {
@@ -32,18 +33,26 @@ struct CareSyncCommand {
 
     /// Runs `caresync --store STORE ARGS…` to completion.
     @discardableResult
-    func run(_ arguments: String...) throws -> Result {
-        try Self.run(executable: Self.executable, arguments + ["--store", store])
+    func run(_ arguments: String...) async throws -> Result {
+        try await Self.run(executable: Self.executable, arguments + ["--store", store])
     }
 
     /// Runs `caresync ARGS…` and decodes its standard output as JSON.
-    func json<T: Decodable>(_ type: T.Type, _ arguments: String...) throws -> T {
-        let result = try Self.run(executable: Self.executable, arguments + ["--store", store])
+    func json<T: Decodable>(_ type: T.Type, _ arguments: String...) async throws -> T {
+        let result = try await Self.run(executable: Self.executable, arguments + ["--store", store])
         guard result.status == 0 else { throw CommandFailed(result: result) }
         return try JSONDecoder().decode(T.self, from: Data(result.stdout.utf8))
     }
 
-    static func run(executable: URL, _ arguments: [String]) throws -> Result {
+    /// Runs `executable` to completion on threads of its own (reading a pipe and waiting for
+    /// a process block), never on the cooperative pool that the tests' primaries share.
+    static func run(executable: URL, _ arguments: [String]) async throws -> Result {
+        try await blocking { try runBlocking(executable: executable, arguments) }
+    }
+
+    /// ``run(executable:_:)`` on the caller's thread: only for probes that decide, before
+    /// any test runs, whether a suite can (`.enabled(if:)` conditions are synchronous).
+    static func runBlocking(executable: URL, _ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -73,15 +82,29 @@ struct CommandFailed: Error, CustomStringConvertible {
 }
 
 /// A long-running process whose output lines (stdout and stderr together) can be awaited and
-/// whose input can be written.
+/// whose input can be written. Its output is read on a thread of its own; waits suspend,
+/// and never hold a thread of the cooperative pool.
 final class RunningProcess: Sendable {
+    private struct Waiter {
+        var count: Int
+        var predicate: @Sendable (String) -> Bool
+        var continuation: CheckedContinuation<[String]?, Never>
+    }
+
+    private struct Output {
+        var lines: [String] = []
+        /// The process closed its output: no line will come any more.
+        var ended = false
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
     private let process: Process
     private let input: FileHandle
-    private let lines = Mutex<[String]>([])
-    private let condition = NSCondition()
-    private let running = DispatchGroup()
+    private let state = Mutex(Output())
+    private let exited = Eventual<Int32>()
 
-    init(_ executable: URL, _ arguments: [String]) throws {
+    init(_ executable: URL, _ arguments: [String]) async throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -91,9 +114,9 @@ final class RunningProcess: Sendable {
         process.standardInput = stdin
         process.standardError = out  // stderr lines join stdout's, in order
         input = stdin.fileHandleForWriting
-        running.enter()
-        process.terminationHandler = { [running] _ in running.leave() }
-        try Self.launchWithNoSignalBlocked(process)
+        process.terminationHandler = { [exited] process in exited.resolve(.success(process.terminationStatus)) }
+        let process = process
+        try await blocking { try Self.launchWithNoSignalBlocked(process) }
         let reader = out.fileHandleForReading
         Thread { [self] in readLines(from: reader) }.start()
     }
@@ -126,19 +149,36 @@ final class RunningProcess: Sendable {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)
-                condition.lock()
-                lines.withLock { $0.append(line) }
-                condition.broadcast()
-                condition.unlock()
+                append(line)
             }
         }
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        let waiting = state.withLock { output in
+            output.ended = true
+            defer { output.waiters.removeAll() }
+            return output.waiters.values.map(\.continuation)
+        }
+        for continuation in waiting { continuation.resume(returning: nil) }
+    }
+
+    /// Keeps `line` and answers every waiter that it satisfies.
+    private func append(_ line: String) {
+        let answered = state.withLock { output in
+            output.lines.append(line)
+            var answered: [(CheckedContinuation<[String]?, Never>, [String])] = []
+            for (id, waiter) in output.waiters where waiter.predicate(line) {
+                let matching = output.lines.filter(waiter.predicate)
+                if matching.count >= waiter.count {
+                    answered.append((waiter.continuation, matching))
+                    output.waiters.removeValue(forKey: id)
+                }
+            }
+            return answered
+        }
+        for (continuation, lines) in answered { continuation.resume(returning: lines) }
     }
 
     /// Every line written so far.
-    var output: [String] { lines.withLock { $0 } }
+    var output: [String] { state.withLock { $0.lines } }
 
     var processIdentifier: Int32 { process.processIdentifier }
 
@@ -147,35 +187,57 @@ final class RunningProcess: Sendable {
         try? input.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    /// Waits until a line satisfies `predicate`, or `timeout` passes.
-    func waitForLine(timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> String? {
-        waitForLines(count: 1, timeout: timeout, where: predicate)?.first
+    /// Waits until a line satisfies `predicate`, or `timeout` passes (or the output ends).
+    func waitForLine(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
+        await waitForLines(count: 1, timeout: timeout, where: predicate)?.first
     }
 
-    /// Waits until `count` lines satisfy `predicate`, or `timeout` passes.
-    func waitForLines(count: Int, timeout: TimeInterval = 30, where predicate: (String) -> Bool) -> [String]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            let matching = lines.withLock { $0.filter(predicate) }
-            if matching.count >= count { return matching }
-            guard condition.wait(until: deadline) else { return nil }
+    /// Waits until `count` lines satisfy `predicate`, or `timeout` passes (or the output ends).
+    func waitForLines(count: Int, timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> [String]? {
+        await withTimeout(.milliseconds(Int64(timeout * 1000))) { await self.lines(count: count, where: predicate) }
+    }
+
+    /// The first `count` lines that satisfy `predicate`, once there are that many; `nil` if
+    /// the output ends first or the wait is cancelled.
+    private func lines(count: Int, where predicate: @escaping @Sendable (String) -> Bool) async -> [String]? {
+        let id = state.withLock { output in
+            output.nextWaiter += 1
+            return output.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let immediate: [String]?? = state.withLock { output in
+                    let matching = output.lines.filter(predicate)
+                    if matching.count >= count { return .some(matching) }
+                    if output.ended || Task.isCancelled { return .some(nil) }
+                    output.waiters[id] = Waiter(count: count, predicate: predicate, continuation: continuation)
+                    return .none
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: nil)
         }
     }
 
     /// Waits up to `timeout` for the process to end by itself.
     @discardableResult
-    func waitForExit(timeout: TimeInterval = 30) -> Bool {
-        running.wait(timeout: .now() + timeout) == .success
+    func waitForExit(timeout: TimeInterval = 30) async -> Bool {
+        await withTimeout(.milliseconds(Int64(timeout * 1000))) { [exited] in try? await exited.value } != nil
+    }
+
+    /// Sends `signal` and returns at once (cleaning up where nothing can wait: a `defer`, a
+    /// `deinit`).
+    func terminate(signal: Int32 = SIGKILL) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
     }
 
     /// Sends `signal`, waits for the process to end, and kills it if it does not.
-    func stop(signal: Int32 = SIGTERM) {
+    func stop(signal: Int32 = SIGTERM) async {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        if !waitForExit(timeout: 15) {
+        if await !waitForExit(timeout: 15) {
             kill(process.processIdentifier, SIGKILL)
-            waitForExit()
+            await waitForExit()
         }
     }
 
@@ -198,11 +260,11 @@ final class Scratch: Sendable {
 
 /// Polls `condition` until it holds or `timeout` passes (for state another process changes
 /// that no line announces).
-func waitUntil(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+func waitUntil(timeout: TimeInterval = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     repeat {
-        if try condition() { return true }
-        usleep(20_000)
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
     } while Date() < deadline
     return false
 }

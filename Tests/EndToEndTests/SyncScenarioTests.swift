@@ -5,30 +5,30 @@ import Testing
 @Suite(.serialized) struct SyncScenarioTests {
     let scratch = Scratch()
 
-    func today(_ caresync: CareSyncCommand) throws -> CareCard {
-        try caresync.json(CareCard.self, "today", "--json")
+    func today(_ caresync: CareSyncCommand) async throws -> CareCard {
+        try await caresync.json(CareCard.self, "today", "--json")
     }
 
-    func widget(_ endpoint: String, store: String, _ arguments: String...) throws -> CareSyncCommand.Result {
-        try pairSimulator("widget-sim", role: "widget", store: store, locate: ["--connect", endpoint], stateDir: scratch.path("widget"))
-        return try CareSyncCommand.run(
+    func widget(_ endpoint: String, store: String, _ arguments: String...) async throws -> CareSyncCommand.Result {
+        try await pairSimulator("widget-sim", role: "widget", store: store, locate: ["--connect", endpoint], stateDir: scratch.path("widget"))
+        return try await CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
             ["--connect", endpoint, "--state-dir", scratch.path("widget"), "--json"] + arguments)
     }
 
     /// (1) A completion on the watch reaches the primary's store and the widget's next refresh.
-    @Test func aWatchCompletionReachesTheStoreAndTheWidget() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store)
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+    @Test func aWatchCompletionReachesTheStoreAndTheWidget() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store)
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         // Each node made its identity on first start; the primary's is the certificate beside its store.
-        let identity = try watch.waitFor("identity").last?["fingerprint"] as? String
+        let identity = try await watch.waitFor("identity").last?["fingerprint"] as? String
         #expect(identity?.count == 64)
         let listening = try #require(primary.process.output.first { $0.contains("\"listening\"") })
         let fingerprint = (try JSONSerialization.jsonObject(with: Data(listening.utf8)) as? [String: Any])?["fingerprint"] as? String
         #expect(fingerprint != nil && fingerprint != identity)
         #expect(FileManager.default.fileExists(atPath: caresync.store + ".identity/identity.pem"))
-        try watch.waitForState("golden-apple", 1, "initial")
+        try await watch.waitForState("golden-apple", 1, "initial")
         // Keys and health data are the owner's alone, on both nodes.
         let watchState = scratch.path("watch")
         for (path, mode) in [(caresync.store, 0o600), (caresync.store + "-wal", 0o600), (caresync.store + ".identity", 0o700),
@@ -39,19 +39,19 @@ import Testing
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == mode, "\(path)")
         }
         watch.send("complete golden-apple 1")
-        let reply = try watch.waitFor("reply").last!
+        let reply = try await watch.waitFor("reply").last!
         #expect(reply["status"] as? String == "accepted")
         let revision = try #require(reply["revision"] as? Int)
         // The watch's own next context shows it done.
-        try watch.waitForState("golden-apple", 1, "completed")
+        try await watch.waitForState("golden-apple", 1, "completed")
 
-        let card = try today(caresync)
+        let card = try await today(caresync)
         #expect(card.revision >= revision)
         let stored = try #require(card.events.first { $0.activity == "golden-apple" && $0.occurrence == 1 })
         #expect(stored.state == "completed")
         #expect(stored.device == identity)
 
-        let refresh = try widget(primary.endpoint, store: caresync.store)
+        let refresh = try await widget(primary.endpoint, store: caresync.store)
         #expect(refresh.status == 0, "\(refresh.stderr)")
         let context = try #require(refresh.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "context" })
         #expect(WatchProcess.event(in: context, "golden-apple", 1)?["state"] as? String == "completed")
@@ -62,28 +62,28 @@ import Testing
 
     /// (2) Completions made while the primary is down wait in the watch's outbox, survive a
     /// restart of the watch, and are applied once each, in order, when the primary returns.
-    @Test func offlineCompletionsAreAppliedOnceInOrder() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store)
+    @Test func offlineCompletionsAreAppliedOnceInOrder() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store)
         let port = primary.port
-        var watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
-        try watch.waitFor("context")
-        primary.stop()
-        try watch.waitFor("disconnected")
-        let start = try caresync.run("history", "--json").lines.count
+        var watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        try await watch.waitFor("context")
+        await primary.stop()
+        try await watch.waitFor("disconnected")
+        let start = try await caresync.run("history", "--json").lines.count
         let offline = ["golden-apple 0", "pain 0 4", "golden-apple 2"]
         for command in offline { watch.send("complete \(command)") }
-        try watch.waitFor("reply", count: 3) { $0["status"] as? String == "queued" }
-        #expect(watch.quit())
+        try await watch.waitFor("reply", count: 3) { $0["status"] as? String == "queued" }
+        #expect(await watch.quit())
         // A new watch process on the same state directory holds the same outbox.
-        watch = try WatchProcess(endpoint: "127.0.0.1:\(port)", stateDir: scratch.path("watch"), store: caresync.store)
-        try watch.waitFor("cached")
+        watch = try await WatchProcess(endpoint: "127.0.0.1:\(port)", stateDir: scratch.path("watch"), store: caresync.store)
+        try await watch.waitFor("cached")
 
-        let restarted = try PrimaryProcess(store: caresync.store, port: port)
-        defer { restarted.stop() }
-        let replies = try watch.waitFor("reply", count: 3, timeout: 40) { $0["status"] as? String == "accepted" }
+        let restarted = try await PrimaryProcess(store: caresync.store, port: port)
+        defer { restarted.terminate(signal: SIGTERM) }
+        let replies = try await watch.waitFor("reply", count: 3, timeout: 40) { $0["status"] as? String == "accepted" }
         #expect(replies.map { $0["activity"] as? String } == ["golden-apple", "pain", "golden-apple"])
-        let changes = try caresync.run("history", "--json", "--after", "\(start)").lines.map {
+        let changes = try await caresync.run("history", "--json", "--after", "\(start)").lines.map {
             try JSONDecoder().decode(Change.self, from: Data($0.utf8))
         }
         #expect(changes.map(\.kind) == ["outcomeRecorded", "outcomeRecorded", "outcomeRecorded"])
@@ -93,14 +93,14 @@ import Testing
     }
 
     /// (6) A `caresync complete` from another process reaches connected companions.
-    @Test func aCommandLineCompletionReachesCompanions() throws {
-        let caresync = try exampleStore(in: scratch)
-        let primary = try PrimaryProcess(store: caresync.store)
-        let watch = try WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
-        try watch.waitForState("pain", 0, "initial")
-        let result = try caresync.run("complete", "pain", "--occurrence", "0", "--value", "6")
+    @Test func aCommandLineCompletionReachesCompanions() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store)
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        try await watch.waitForState("pain", 0, "initial")
+        let result = try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "6")
         #expect(result.status == 0, "\(result.stderr)")
-        let context = try watch.waitForState("pain", 0, "completed")
+        let context = try await watch.waitForState("pain", 0, "completed")
         #expect(WatchProcess.event(in: context, "pain", 0)?["values"] as? [String] == ["6"])
     }
 }

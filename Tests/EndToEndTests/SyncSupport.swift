@@ -9,12 +9,12 @@ final class PrimaryProcess {
     /// Starts a primary on `store` (a free port unless one is given) and waits until it
     /// listens. It advertises itself on the network only if given a `name`; its clock
     /// starts at `clockStart` (ISO 8601) if given; `extra` are further options.
-    init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil, extra: [String] = []) throws {
+    init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil, extra: [String] = []) async throws {
         let advertising = name.map { ["--name", $0] } ?? ["--no-advertise"]
         let clock = clockStart.map { ["--clock-start", $0] } ?? []
-        process = try RunningProcess(
+        process = try await RunningProcess(
             CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock + extra)
-        guard let line = process.waitForLine(where: { $0.contains("\"listening\"") }),
+        guard let line = await process.waitForLine(where: { $0.contains("\"listening\"") }),
               let listening = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let bound = listening["port"] as? Int
         else { throw ProcessFailed(description: "the primary did not start listening: \(process.output)") }
@@ -23,11 +23,16 @@ final class PrimaryProcess {
 
     var endpoint: String { "127.0.0.1:\(port)" }
 
-    func stop(signal: Int32 = SIGTERM) {
-        process.stop(signal: signal)
+    func stop(signal: Int32 = SIGTERM) async {
+        await process.stop(signal: signal)
     }
 
-    deinit { process.stop(signal: SIGKILL) }
+    /// Sends `signal` without waiting (for a `defer`).
+    func terminate(signal: Int32 = SIGKILL) {
+        process.terminate(signal: signal)
+    }
+
+    deinit { process.terminate() }
 }
 
 /// Pairs a simulator's state directory with the running primary of `store`, as a person
@@ -36,15 +41,15 @@ final class PrimaryProcess {
 func pairSimulator(
     _ simulator: String = "watch-sim", role: String = "watch", store: String, locate: [String], stateDir: String,
     mayRecord: Bool = false
-) throws {
+) async throws {
     guard !FileManager.default.fileExists(atPath: stateDir + "/identity.pem") else { return }
-    let pairing = try CareSyncCommand.run(
+    let pairing = try await CareSyncCommand.run(
         executable: CareSyncCommand.executable,
         ["pair", "--role", role, "--json", "--store", store] + (mayRecord ? ["--may-record"] : []))
     guard pairing.status == 0, let code = (WatchProcess.object(pairing.stdout)?["code"] as? String) else {
         throw CommandFailed(result: pairing)
     }
-    let paired = try CareSyncCommand.run(
+    let paired = try await CareSyncCommand.run(
         executable: CareSyncCommand.binDirectory.appendingPathComponent(simulator),
         ["pair", code] + locate + ["--state-dir", stateDir, "--json"])
     guard paired.status == 0 else { throw CommandFailed(result: paired) }
@@ -57,19 +62,19 @@ final class WatchProcess {
     /// A watch at a fixed address, paired with the primary of `store` first.
     init(
         endpoint: String, stateDir: String, store: String, role: String = "watch", simulator: String = "watch-sim", extra: [String] = []
-    ) throws {
-        try pairSimulator(simulator, role: role, store: store, locate: ["--connect", endpoint], stateDir: stateDir)
-        process = try RunningProcess(
+    ) async throws {
+        try await pairSimulator(simulator, role: role, store: store, locate: ["--connect", endpoint], stateDir: stateDir)
+        process = try await RunningProcess(
             CareSyncCommand.binDirectory.appendingPathComponent(simulator),
             ["--connect", endpoint, "--state-dir", stateDir, "--json"] + extra)
     }
 
     /// A watch that finds its primary on the network (`--primary` chooses one by name or
     /// id), paired with the primary of `store` first.
-    init(discovering primary: String?, stateDir: String, store: String) throws {
+    init(discovering primary: String?, stateDir: String, store: String) async throws {
         let choice = primary.map { ["--primary", $0] } ?? []
-        try pairSimulator(store: store, locate: choice, stateDir: stateDir)
-        process = try RunningProcess(
+        try await pairSimulator(store: store, locate: choice, stateDir: stateDir)
+        process = try await RunningProcess(
             CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"), ["--state-dir", stateDir, "--json"] + choice)
     }
 
@@ -81,8 +86,8 @@ final class WatchProcess {
     /// Waits for `count` JSON lines of `type` that satisfy `predicate`.
     @discardableResult
     func waitFor(_ type: String, count: Int = 1, timeout: TimeInterval = 30,
-                 where predicate: @escaping ([String: Any]) -> Bool = { _ in true }) throws -> [[String: Any]] {
-        guard let lines = process.waitForLines(count: count, timeout: timeout, where: { line in
+                 where predicate: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) async throws -> [[String: Any]] {
+        guard let lines = await process.waitForLines(count: count, timeout: timeout, where: { line in
             guard let object = Self.object(line) else { return false }
             return object["type"] as? String == type && predicate(object)
         }) else {
@@ -93,8 +98,8 @@ final class WatchProcess {
 
     /// Waits for a context in which `activity` `occurrence` (today) has `state`.
     @discardableResult
-    func waitForState(_ activity: String, _ occurrence: Int, _ state: String, timeout: TimeInterval = 30) throws -> [String: Any] {
-        try waitFor("context", timeout: timeout) { context in
+    func waitForState(_ activity: String, _ occurrence: Int, _ state: String, timeout: TimeInterval = 30) async throws -> [String: Any] {
+        try await waitFor("context", timeout: timeout) { context in
             Self.event(in: context, activity, occurrence)?["state"] as? String == state
         }.last!
     }
@@ -103,11 +108,16 @@ final class WatchProcess {
         process.send(command)
     }
 
+    /// Sends `signal` without waiting (for a `defer`).
+    func terminate(signal: Int32 = SIGKILL) {
+        process.terminate(signal: signal)
+    }
+
     /// Asks the watch to say goodbye and exit; returns whether it did.
     @discardableResult
-    func quit() -> Bool {
+    func quit() async -> Bool {
         process.send("quit")
-        return process.waitForExit(timeout: 15)
+        return await process.waitForExit(timeout: 15)
     }
 
     static func event(in context: [String: Any], _ activity: String, _ occurrence: Int) -> [String: Any]? {
@@ -120,7 +130,7 @@ final class WatchProcess {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
-    deinit { process.stop(signal: SIGKILL) }
+    deinit { process.terminate() }
 }
 
 struct ProcessFailed: Error, CustomStringConvertible {
@@ -128,9 +138,9 @@ struct ProcessFailed: Error, CustomStringConvertible {
 }
 
 /// A store with the example plan loaded, for sync tests.
-func exampleStore(in scratch: Scratch) throws -> CareSyncCommand {
+func exampleStore(in scratch: Scratch) async throws -> CareSyncCommand {
     let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-    let load = try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
+    let load = try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
     guard load.status == 0 else { throw CommandFailed(result: load) }
     return caresync
 }

@@ -52,14 +52,14 @@ final class TLSPeer {
         }
     }
 
-    init(port: Int, identity: NodeIdentity) throws {
+    init(port: Int, identity: NodeIdentity) async throws {
         var configuration = try NodeTLS.configuration(identity: identity, server: false)
         // This peer attacks the primary; which primary it reached does not matter to it.
         configuration.certificateVerification = .none
         let context = try NIOSSLContext(configuration: configuration)
         let received = Received()
         self.received = received
-        channel = try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -68,35 +68,35 @@ final class TLSPeer {
                     ])
                 }
             }
-            .connect(host: "127.0.0.1", port: port).wait()
+            .connect(host: "127.0.0.1", port: port).get()
     }
 
-    func send(_ bytes: [UInt8]) throws {
-        try channel.writeAndFlush(ByteBuffer(bytes: bytes)).wait()
+    func send(_ bytes: [UInt8]) async throws {
+        try await channel.writeAndFlush(ByteBuffer(bytes: bytes)).get()
     }
 
     /// The local port, which the primary sees as the peer's.
     var localPort: Int { channel.localAddress?.port ?? 0 }
 
     /// Sends one envelope as a frame.
-    func send(_ envelope: Caresync_V1_Envelope) throws {
-        try send(Array(try Frame.encode(envelope).readableBytesView))
+    func send(_ envelope: Caresync_V1_Envelope) async throws {
+        try await send(Array(try Frame.encode(envelope).readableBytesView))
     }
 
     /// Ends the sending side (TLS close_notify, then the TCP half-close).
-    func shutdownWrite() {
-        try? channel.close(mode: .output).wait()
+    func shutdownWrite() async {
+        try? await channel.close(mode: .output).get()
     }
 
     /// Ends the TCP sending side without a TLS close_notify, as a peer that crashes or
     /// closes its socket carelessly does; what the primary sends can still be read.
-    func shutdownWriteWithoutCloseNotify() {
-        try? channel.triggerUserOutboundEvent(TCPCloser.RaggedClose()).wait()
+    func shutdownWriteWithoutCloseNotify() async {
+        try? await channel.triggerUserOutboundEvent(TCPCloser.RaggedClose()).get()
     }
 
     /// Closes the connection (TLS close_notify, then TCP close) and waits until it is closed.
-    func close() {
-        try? channel.close().wait()
+    func close() async {
+        try? await channel.close().get()
     }
 
     /// Every whole frame received so far, decoded.
@@ -105,11 +105,11 @@ final class TLSPeer {
     }
 
     /// Waits until a frame that satisfies `predicate` has arrived, or `timeout` passes.
-    func waitForFrame(timeout: TimeInterval = 10, where predicate: (Caresync_V1_Envelope) -> Bool) throws -> Caresync_V1_Envelope? {
+    func waitForFrame(timeout: TimeInterval = 10, where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let frame = try frames.first(where: predicate) { return frame }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         } while Date() < deadline
         return nil
     }
@@ -127,24 +127,24 @@ final class TLSPeer {
     }
 
     /// Stops reading, so that what the primary sends piles up in its own buffers.
-    func stopReading() throws {
-        try channel.setOption(.autoRead, value: false).wait()
+    func stopReading() async throws {
+        try await channel.setOption(.autoRead, value: false).get()
     }
 
     /// Waits until `count` bytes have arrived, or `timeout` passes.
-    func waitForBytes(_ count: Int, timeout: TimeInterval) -> Bool {
+    func waitForBytes(_ count: Int, timeout: TimeInterval) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if received.state.withLock({ $0.bytes.count >= count }) { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
 
     /// Waits until the primary closes or `timeout` passes.
-    func receiveAll(timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
+    func receiveAll(timeout: TimeInterval) async -> (bytes: [UInt8], closed: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline && !received.state.withLock({ $0.closed }) { usleep(20_000) }
+        while Date() < deadline && !received.state.withLock({ $0.closed }) { try? await Task.sleep(for: .milliseconds(20)) }
         return received.state.withLock { $0 }
     }
 

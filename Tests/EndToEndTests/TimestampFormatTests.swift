@@ -5,14 +5,14 @@ import Testing
 struct TimestampFormatTests {
     let scratch = Scratch()
 
-    @Test func everyCommandsJSONWritesInstantsInUTCWithMilliseconds() throws {
+    @Test func everyCommandsJSONWritesInstantsInUTCWithMilliseconds() async throws {
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
         let day = "2026-11-23"
-        try caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
-        try caresync.run("fhir", "import", CareSyncCommand.example("fhir/medications-bundle.json"), "--effective", "2026-11-01")
+        try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
+        try await caresync.run("fhir", "import", CareSyncCommand.example("fhir/medications-bundle.json"), "--effective", "2026-11-01")
         let started = Date()
-        #expect(try caresync.run("complete", "pain", "--occurrence", "0", "--value", "3", "--date", day).status == 0)
-        #expect(try caresync.run("complete", "rx-metf", "--occurrence", "0", "--date", day).status == 0)
+        #expect(try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "3", "--date", day).status == 0)
+        #expect(try await caresync.run("complete", "rx-metf", "--occurrence", "0", "--date", day).status == 0)
 
         let outputs: [(command: [String], field: String)] = [
             (["today", "--date", day, "--json"], "recordedAt"),
@@ -22,7 +22,7 @@ struct TimestampFormatTests {
             (["pair", "--role", "watch", "--json"], "expiresAt"),
         ]
         for (command, field) in outputs {
-            let result = try CareSyncCommand.run(executable: CareSyncCommand.executable, command + ["--store", caresync.store])
+            let result = try await CareSyncCommand.run(executable: CareSyncCommand.executable, command + ["--store", caresync.store])
             #expect(result.status == 0, "\(command): \(result.stderr)")
             let instants = try result.lines.flatMap { try timestamps(in: JSONSerialization.jsonObject(with: Data($0.utf8))) }
             #expect(instants.contains { $0.key == field }, "\(command) wrote no \(field)")

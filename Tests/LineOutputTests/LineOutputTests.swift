@@ -24,15 +24,19 @@ struct LineOutputTests {
             close(reading)
             return String(decoding: received, as: UTF8.self)
         }
-        let writers = (0..<threads).map { thread in
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                for k in 0..<linesEach { output.write(line: line(thread, k)) }
-                done.signal()
-            }.start()
-            return done
+        // Threads of their own, as the programs' writers are; each reports when it is done.
+        await withDiscardingTaskGroup { writers in
+            for thread in 0..<threads {
+                writers.addTask {
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        Thread {
+                            for k in 0..<linesEach { output.write(line: line(thread, k)) }
+                            done.resume()
+                        }.start()
+                    }
+                }
+            }
         }
-        for done in writers { done.wait() }
         close(writing)
         let lines = await reader.value.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == threads * linesEach)

@@ -26,10 +26,6 @@ final class TestPrimary: Sendable {
         try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
-        // These tests run side by side in one process whose event loops and thread pool also
-        // run every companion's TLS and scrypt: give a first frame more than the 5 s a real
-        // primary allows (the deadline itself is tested with EmbeddedEventLoop and processes).
-        configuration.handshakeTimeout = .seconds(30)
         if let now {
             configuration.now = now
             configuration.dayCheckInterval = .milliseconds(20)
@@ -74,7 +70,6 @@ func makeCompanion(_ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
     var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: directory, endpoint: endpoint)
-    configuration.handshakeTimeout = .seconds(30)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
     return try await CompanionNode(configuration: configuration)
 }
