@@ -32,14 +32,22 @@ import Testing
         return process
     }
 
-    /// A watch paired beforehand (with a primary on the same store and clock), so that the
-    /// seconds before the reminder are not spent on pairing, which a loaded machine may
-    /// take longer than to do.
-    func pairedWatch(_ caresync: CareSyncCommand) async throws -> String {
+    /// The plan's store, a primary whose clock starts `secondsBefore` 08:00 and a watch
+    /// connected to it. The watch pairs first, with a primary of its own on the store, so
+    /// that those seconds are not spent on pairing (a loaded machine may take longer).
+    func watchBeforeEight(secondsBefore: Int) async throws -> (CareSyncCommand, RunningProcess, WatchProcess) {
+        let caresync = try await store()
         let pairing = try await PrimaryProcess(store: caresync.store)
         try await pairSimulator(store: caresync.store, locate: ["--connect", pairing.endpoint], stateDir: scratch.path("watch"))
         await pairing.stop()
-        return scratch.path("watch")
+        let primary = try await primary(caresync, secondsBefore: secondsBefore)
+        do {
+            let watch = try await WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: scratch.path("watch"), store: caresync.store)
+            return (caresync, primary, watch)
+        } catch {
+            primary.terminate()
+            throw error
+        }
     }
 
     func port(of primary: RunningProcess) throws -> Int {
@@ -48,11 +56,8 @@ import Testing
     }
 
     @Test func aReminderDueInTenSecondsReachesTheWatch() async throws {
-        let caresync = try await store()
-        let stateDir = try await pairedWatch(caresync)
-        let primary = try await primary(caresync, secondsBefore: 10)
+        let (caresync, primary, watch) = try await watchBeforeEight(secondsBefore: 10)
         defer { primary.terminate(signal: SIGTERM) }
-        let watch = try await WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: stateDir, store: caresync.store)
         let reminders = try await watch.waitFor("reminder", count: 2, timeout: 30)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
@@ -69,11 +74,8 @@ import Testing
     }
 
     @Test func completingTheEventFirstMeansNoReminder() async throws {
-        let caresync = try await store()
-        let stateDir = try await pairedWatch(caresync)
-        let primary = try await primary(caresync, secondsBefore: 12)
+        let (caresync, primary, watch) = try await watchBeforeEight(secondsBefore: 12)
         defer { primary.terminate(signal: SIGTERM) }
-        let watch = try await WatchProcess(endpoint: "127.0.0.1:\(try port(of: primary))", stateDir: stateDir, store: caresync.store)
         try await watch.waitFor("context")
         let done = try await caresync.run("complete", "dose", "--occurrence", "0", "--date", today)
         #expect(done.status == 0, "\(done.stderr)")
