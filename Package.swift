@@ -230,7 +230,8 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Discovery", "NodeIdentity", "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
     ],

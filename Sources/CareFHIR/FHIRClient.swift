@@ -25,10 +25,12 @@ public struct FHIRClient: Sendable {
     }
 
     /// The medication orders of a patient: `GET [base]/MedicationRequest?patient=ID` (or
-    /// `MedicationOrder` for a DSTU2 server), every page of the search set read.
+    /// `MedicationOrder` for a DSTU2 server), every page of the search set read, with the
+    /// Medications the orders reference and the Patient (`_include`: a server returns only
+    /// the resources searched for unless asked for those they reference).
     public func medicationOrders(patient: String, resource: String = "MedicationRequest") async throws(FHIRError) -> FHIRInput {
         let query = patient.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "=", "+"])) ?? patient
-        var next: String? = "\(base)/\(resource)?patient=\(query)"
+        var next: String? = "\(base)/\(resource)?patient=\(query)&_include=\(resource):medication&_include=\(resource):patient"
         var input = FHIRInput()
         var pages = 0
         while let url = next, pages < maximumPages {

@@ -69,23 +69,26 @@ struct FHIRCommandTests {
         #expect(try await caresync.run("activities").stdout.isEmpty)
     }
 
+    /// What a search asks the server to include besides the orders.
+    let includes = "_include=MedicationRequest:medication&_include=MedicationRequest:patient"
+
     @Test func aServerImportNamesThePageOfAMalformedOrder() async throws {
-        // A sixth order, the second on the server's second page (entries 4 on), has an unknown unit.
+        // A sixth order, the third on the server's second page of three, has an unknown unit.
         var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any])
         var entries = try #require(document["entry"] as? [[String: Any]])
         entries.append(["resource": [
-            "resourceType": "MedicationRequest", "id": "bad", "status": "active", "medicationCodeableConcept": ["text": "A"],
+            "resourceType": "MedicationRequest", "id": "unknown-unit", "status": "active", "medicationCodeableConcept": ["text": "A"],
+            "subject": ["reference": "Patient/p1"],
             "dosageInstruction": [["timing": ["repeat": ["frequency": 1, "period": 1, "periodUnit": "fortnight"]]]],
         ]])
         document["entry"] = entries
         let file = scratch.path("bad-bundle.json")
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: file))
-        let server = try await FHIRTestServer(directory: scratch, bundle: file)
-        defer { server.terminate(signal: SIGTERM) }
+        let server = try await FHIRTestServer(loading: [file], options: .init(pageSize: 3))
         let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin")
         #expect(result.status == 1)
-        #expect(result.stderr == "caresync: \(server.base)/MedicationRequest?patient=p1&page=2: "
-            + "Bundle.entry[3].resource.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
+        #expect(result.stderr == "caresync: \(server.base)/MedicationRequest?patient=p1&\(includes)&page=2: "
+            + "Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
         #expect(try await caresync.run("activities").stdout.isEmpty)
     }
 
@@ -132,17 +135,22 @@ struct FHIRCommandTests {
     }
 
     @Test func importFromAFHIRServer() async throws {
-        let server = try await FHIRTestServer(directory: scratch, bundle: bundle)
-        defer { server.terminate(signal: SIGTERM) }
+        let server = try await FHIRTestServer(loading: [bundle], options: .init(pageSize: 4))
         let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
-        #expect(server.requests() == ["/fhir/MedicationRequest?patient=p1", "/fhir/MedicationRequest?patient=p1&page=2"])
+        // Page by page, with the Medications the orders name and the Patient.
+        #expect(server.requests.map(\.path) == ["/fhir/MedicationRequest?patient=p1&\(includes)", "/fhir/MedicationRequest?patient=p1&\(includes)&page=2"])
         #expect(try await caresync.run("plan", "show").lines.first?.hasPrefix("Medications of Anna Muster · Europe/Berlin") == true)
         let again = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--effective", "2016-08-16")
         #expect(again.lines.last?.hasSuffix("5 unchanged; revision 6") == true)
-        let missing = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "nobody")
+        // A patient with no orders is an empty search, not an error; a wrong base is.
+        let nobody = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "nobody", "--effective", "2016-08-16")
+        #expect(nobody.status == 0, "\(nobody.stderr)")
+        #expect(nobody.lines.last?.hasPrefix("Imported 0 orders") == true, "\(nobody.stdout)")
+        let wrongBase = server.base.replacingOccurrences(of: "/fhir", with: "/nothing")
+        let missing = try await caresync.run("fhir", "import", "--server", wrongBase, "--patient", "p1")
         #expect(missing.status == 1)
-        #expect(missing.stderr == "caresync: FHIR server \(server.base)/MedicationRequest?patient=nobody: HTTP 404 Not Found\n")
+        #expect(missing.stderr == "caresync: FHIR server \(wrongBase)/MedicationRequest?patient=p1&\(includes): HTTP 404 Not Found\n")
     }
 }
