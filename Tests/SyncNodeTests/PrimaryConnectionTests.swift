@@ -1,0 +1,117 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import NIOCore
+import NIOEmbedded
+import NodeIdentity
+@testable import SyncNode
+import SyncProtocol
+import Testing
+
+/// One connection of the primary, driven frame by frame over NIOAsyncTestingChannel: no
+/// socket, no TLS, no listener, only the connection's own rules.
+final class PrimaryConnectionTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-connection-\(UUID().uuidString)")
+    let store: CarePlanStore
+    let node: PrimaryNode
+    let today = CalendarDay.containing(Date(), in: .gmt)
+    /// The fingerprint a paired watch presents (without TLS, its Hello's node id).
+    let watch = String(repeating: "ab", count: 32)
+
+    init() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let apple = try Activity(identifier: "apple", kind: .intervention, title: "Apple", schedule: .daily(occurrences: 2, start: today))
+        try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [apple]), effectiveFrom: today, device: "test")
+        try await store.openPairingCode("7K3MQ9XA", role: .watch, mayRecord: true, expiresAt: Date().addingTimeInterval(60))
+        let code = try #require(try await store.pairingCandidates().first)
+        _ = try await store.redeemPairing(codeID: code.id, deviceID: watch, name: "Watch", role: .watch).get()
+        var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Primary", now: Date()))
+        configuration.security = .unencrypted
+        node = PrimaryNode(store: store, configuration: configuration)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// A channel with the primary's frame decoder, and the connection serving it.
+    func connect() async throws -> (NIOAsyncTestingChannel, Task<Void, Never>) {
+        let channel = NIOAsyncTestingChannel()
+        let framed = try await channel.testingEventLoop.executeInContext {
+            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maximumBytes: Frame.defaultMaximumBytes)))
+            return try FramedChannel(wrappingChannelSynchronously: channel)
+        }
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7654))
+        let serving = Task { [node] in await PrimaryConnection(node: node, channel: framed, certificate: nil).serve() }
+        return (channel, serving)
+    }
+
+    func send(_ envelope: Caresync_V1_Envelope, to channel: NIOAsyncTestingChannel) async throws {
+        try await channel.writeInbound(try Frame.encode(envelope))
+    }
+
+    /// The next frame the primary writes, decoded.
+    func received(from channel: NIOAsyncTestingChannel) async throws -> Caresync_V1_Envelope {
+        var frame = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+        frame.moveReaderIndex(forwardBy: 4)
+        return try Frame.decode(frame)
+    }
+
+    func hello(_ nodeID: String) -> Caresync_V1_Envelope {
+        .with {
+            $0.hello = .with {
+                $0.protocolVersions = ProtocolVersion.supported
+                $0.nodeID = nodeID
+                $0.role = .watch
+            }
+        }
+    }
+
+    @Test func aPairedWatchGetsItsContextAndAnAnswerOnceTheCompletionIsCommitted() async throws {
+        let (channel, serving) = try await connect()
+        try await send(hello(watch), to: channel)
+        let ack = try await received(from: channel)
+        #expect(ack.helloAck.role == .primary && ack.helloAck.nodeID == node.configuration.nodeID)
+        let context = try ApplicationContext(wire: try await received(from: channel).applicationContext)
+        #expect(context.revision == (try await store.revision()))
+        #expect(context.incomplete.map(\.key.occurrence) == [0, 1])
+
+        let key = EventKey(activityID: "apple", day: today, occurrence: 1)
+        try await send(.with {
+            $0.completion = .with {
+                $0.messageID = "m-1"
+                $0.activityID = key.activityID
+                $0.day = key.day.description
+                $0.occurrence = UInt32(key.occurrence)
+                $0.state = .completed
+                $0.deviceTimeMs = Date().millisecondsSince1970
+            }
+        }, to: channel)
+        let reply = try await received(from: channel).completionReply
+        #expect(reply.messageID == "m-1" && reply.status == .accepted)
+        // Answered only once committed: the store already holds it, at the revision replied.
+        #expect(try await store.event(key).state == .completed)
+        #expect(Int(reply.revision) == (try await store.revision()))
+
+        try await channel.close()
+        await serving.value
+    }
+
+    @Test func anUnpairedDeviceHearsNotPairedAndTheConnectionCloses() async throws {
+        let (channel, serving) = try await connect()
+        try await send(hello(String(repeating: "cd", count: 32)), to: channel)
+        let refusal = try await received(from: channel)
+        #expect(refusal.error.code == .notPaired)
+        await serving.value
+        #expect(try await !channel.isActive)
+    }
+
+    @Test func aCompletionBeforeTheHelloBreaksTheProtocol() async throws {
+        let (channel, serving) = try await connect()
+        try await send(.with { $0.completion = .with { $0.messageID = "early" } }, to: channel)
+        let refusal = try await received(from: channel)
+        #expect(refusal.error.code == .protocolViolation)
+        #expect(refusal.error.fatal)
+        await serving.value
+        #expect(try await store.history(activityID: "apple").count == 1)  // only the plan's own change
+    }
+}
