@@ -1,4 +1,4 @@
-/// The JSON form used in care-plan documents and in the store, documented in the README.
+/// The JSON form used in care-plan documents and in the store, documented in CarePlanDocument.docc/PlanDocuments.md.
 extension Activity: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, group, kind, title, text, instructions, tint, image, tags, resultResettable

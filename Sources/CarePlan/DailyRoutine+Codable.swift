@@ -1,4 +1,4 @@
-/// The JSON form, documented in the README: `{"wake", "breakfast", "lunch", "dinner", "bed"}`
+/// The JSON form, documented in CarePlanDocument.docc/PlanDocuments.md ("Daily routine"): `{"wake", "breakfast", "lunch", "dinner", "bed"}`
 /// as `HH:MM`, each optional (the standard routine's time), and optionally `dayParts`
 /// (`{"afternoon": "16:00"}`), `dosesPerDay` (`{"2": ["09:00", "21:00"]}`) and `intervalStart`.
 extension DailyRoutine: Codable {

@@ -1,7 +1,7 @@
 /// The patient's day: when they wake, eat and go to bed. It is the one source of the clock
 /// times that day parts ("in the morning", "before dinner", "at bedtime") and orders without
 /// times ("twice a day", "every 8 hours") stand for: schedules made from FHIR orders and
-/// reminders both read it. The README's "Daily routine" section documents the table.
+/// reminders both read it. CarePlanDocument.docc/PlanDocuments.md ("Daily routine") documents the table.
 public struct DailyRoutine: Sendable, Hashable {
     public var wake: TimeOfDay
     public var breakfast: TimeOfDay

@@ -3,7 +3,7 @@ extension CodingUserInfoKey {
     public static let defaultScheduleStart = CodingUserInfoKey(rawValue: "caresync.defaultScheduleStart")!
 }
 
-/// The JSON form, documented in the README:
+/// The JSON form, documented in CarePlanDocument.docc/PlanDocuments.md:
 /// `{"start", "end", "occurrences" | "weekly", "daysOfWeek", "daysToSkip", "times", "count", "asNeeded"}`.
 extension Schedule: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {

@@ -1,7 +1,7 @@
 extension CodingUserInfoKey {
     /// `true` where a care-plan document is read, rather than what CareSync wrote itself (the
     /// store): an unknown field is an error, and so is a number that is not a whole number in
-    /// its range (see ``WholeNumber``).
+    /// its range (see `WholeNumber`).
     public static let strictDocument = CodingUserInfoKey(rawValue: "caresync.strictDocument")!
 }
 

@@ -2,7 +2,7 @@ import CarePlan
 import Foundation
 import StrictJSON
 
-/// Reads care-plan documents (JSON, format `caresync-plan/1`, described in the README).
+/// Reads care-plan documents (JSON, format `caresync-plan/1`, described in the catalog article PlanDocuments.md).
 public enum PlanDocument {
     /// Decodes a plan from the file at `path`.
     ///
@@ -20,7 +20,7 @@ public enum PlanDocument {
     }
 
     /// Decodes a plan from JSON `data`; `file` names it in errors. Only standard JSON is read,
-    /// an unknown field is an error, and so is a number out of its range (``CodingUserInfoKey/strictDocument``).
+    /// an unknown field is an error, and so is a number out of its range (`CodingUserInfoKey.strictDocument`).
     public static func decode(_ data: Data, file: String, defaultStart: CalendarDay) throws(PlanDocumentError) -> Plan {
         do {
             try JSONSyntax.check(data)

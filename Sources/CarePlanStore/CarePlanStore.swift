@@ -22,6 +22,7 @@ public final class CarePlanStore: Sendable {
     /// its own: opening may wait `busyTimeout` for another process's write.
     ///
     /// - Parameters:
+    ///   - path: the SQLite file; its directory must exist.
     ///   - busyTimeout: how long a write waits for another process's write to finish.
     ///   - now: the clock that stamps commits; tests inject their own.
     public init(

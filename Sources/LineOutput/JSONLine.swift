@@ -42,7 +42,7 @@ public enum JSONValue: Sendable, Hashable, Encodable, ExpressibleByStringLiteral
 }
 
 /// The one encoder of every JSON line CareSync prints: sorted keys, unescaped slashes,
-/// timestamps as ``ISO8601`` strings.
+/// timestamps as `ISO8601` strings.
 public enum JSONLine {
     /// `value` as one line of JSON, without the newline.
     public static func encode(_ value: some Encodable) throws -> String {

@@ -43,7 +43,7 @@ public struct NodeIdentity: Sendable {
     /// The identity kept in `directory`, made there first if there is none.
     ///
     /// The directory is made, or narrowed, to 0700. A new identity is written in one piece
-    /// (``PrivateFiles/createOnce(_:contents:)``): a node killed while it makes its identity
+    /// (`PrivateFiles.createOnce(_:contents:)`): a node killed while it makes its identity
     /// has either none, and makes one on its next start, or a whole one; never a copy of its
     /// key that others can read. Two processes starting at once end up with the same identity.
     /// A pair of files from an earlier version is moved into the one file; half of such a pair

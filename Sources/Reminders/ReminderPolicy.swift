@@ -1,7 +1,7 @@
 import Foundation
 
 /// How reminders are kept pending and caught up: configurable per primary. *When* each is
-/// due comes from the event's time, else the plan's ``DailyRoutine`` (see ``ReminderPlanner``).
+/// due comes from the event's time, else the plan's `DailyRoutine` (see ``ReminderPlanner``).
 public struct ReminderPolicy: Sendable, Hashable {
     /// A reminder that fell due while the primary was down still fires on start-up if it
     /// is at most this late; later ones are recorded as missed.

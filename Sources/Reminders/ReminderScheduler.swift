@@ -8,7 +8,7 @@ import Waiting
 /// and withdraws a reminder as soon as its event is done, whoever did it.
 ///
 /// Every step takes the instant it runs at, so tests drive days of schedules in
-/// milliseconds; ``run(deliver:)`` is the thin loop that sleeps between steps.
+/// milliseconds; ``run(following:deliver:)`` is the thin loop that sleeps between steps.
 ///
 /// Nothing fires twice: a reminder is recorded as fired in the store before it is
 /// delivered, so a restart never repeats it (a crash between the two loses that one
@@ -21,7 +21,12 @@ public final class ReminderScheduler: Sendable {
     private let logger: Logger
     private let wake = WakeSignal()
 
-    /// - Parameter logger: told of failures that ``run(deliver:)`` recovers from (silent unless given).
+    /// - Parameters:
+    ///   - store: where the window is kept and the events are read.
+    ///   - policy: how far ahead, how many, and the grace period of the start-up rule.
+    ///   - now: the clock every step reads; tests pass their own.
+    ///   - sleep: how ``run(following:deliver:)`` waits between steps; tests pass their own.
+    ///   - logger: told of failures that ``run(following:deliver:)`` recovers from (silent unless given).
     public init(
         store: CarePlanStore, policy: ReminderPolicy = ReminderPolicy(), now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping Sleep = taskSleep,
@@ -138,7 +143,7 @@ public final class ReminderScheduler: Sendable {
         }
     }
 
-    /// How long ``run(deliver:)`` waits after a failed step.
+    /// How long ``run(following:deliver:)`` waits after a failed step.
     public static let retryDelay = Duration.seconds(5)
 
     private func planner() async throws -> ReminderPlanner {

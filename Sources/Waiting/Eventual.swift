@@ -2,7 +2,7 @@ import Synchronization
 
 /// A result set once, which any number of tasks wait for: the first ``resolve(_:)`` wins.
 /// Waiting ends when the result is set or the waiting task is cancelled, so it can be raced
-/// against a sleep (``withTimeout``) any number of times. (An `AsyncStream` cannot serve:
+/// against a sleep (``withTimeout(_:sleep:_:)``) any number of times. (An `AsyncStream` cannot serve:
 /// a consumer cancelled while waiting finishes the stream for good.)
 public final class Eventual<Value: Sendable>: Sendable {
     private struct State {

@@ -9,7 +9,7 @@ struct InitCommand: AsyncParsableCommand {
         discussion: """
             The routine (when the patient wakes, eats and goes to bed) gives the times of day parts \
             such as "before breakfast" and of doses an order gives no time; see "Daily routine" in \
-            the README. Options left out keep the store's routine, or the standard one.
+            Sources/CarePlanDocument/CarePlanDocument.docc/PlanDocuments.md. Options left out keep the store's routine, or the standard one.
             """)
 
     @OptionGroup var options: StoreOptions

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every JSON output writes instants in one form: UTC with milliseconds (README, "JSON output").
+/// Every JSON output writes instants in one form: UTC with milliseconds (LineOutput.docc/JSONOutput.md).
 struct TimestampFormatTests {
     let scratch = Scratch()
 

@@ -4,7 +4,7 @@ import Foundation
 extension FHIRDateTime {
     /// `date` as a FHIR `dateTime` on the wall clock of `timeZone`, with milliseconds and
     /// that zone's offset at that instant: `2026-11-23T08:00:00.000+01:00`. Rounded to the
-    /// nearest millisecond, as ``ISO8601`` writes the same instant in every JSON output.
+    /// nearest millisecond, as `ISO8601` writes the same instant in every JSON output.
     public static func string(_ date: Date, in timeZone: TimeZone) -> String {
         let offset = timeZone.secondsFromGMT(for: date)
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded()) + offset * 1000

@@ -1,6 +1,6 @@
 import Metrics
 
-/// What a companion counts and times (README "Metrics").
+/// What a companion counts and times (documented in SyncNode.docc/Metrics.md).
 struct CompanionMetrics: Sendable {
     /// 1 while a connection to the primary is up.
     let connected = Gauge(label: "caresync_companion_connected")

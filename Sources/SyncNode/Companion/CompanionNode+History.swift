@@ -5,7 +5,7 @@ import SyncProtocol
 extension CompanionNode {
     /// A page of the primary's change log after `revision` (household devices only).
     ///
-    /// - Throws: ``ProtocolError`` `NOT_REACHABLE` when no primary is connected or it does
+    /// - Throws: `ProtocolError` `NOT_REACHABLE` when no primary is connected or it does
     ///   not answer within the reply timeout; the primary's Error (`NOT_PERMITTED` for
     ///   other roles) as it sent it.
     public func history(after revision: Int, limit: Int = 100) async throws -> HistoryPage {

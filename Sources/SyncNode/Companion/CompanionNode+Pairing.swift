@@ -20,7 +20,7 @@ extension CompanionNode {
     /// `caresync pair`: proves knowledge of the code bound to both certificates, checks the
     /// primary's proof in return, and only then pins the primary's fingerprint.
     ///
-    /// - Throws: ``ProtocolError`` `PAIRING_FAILED` with the primary's reason (wrong,
+    /// - Throws: `ProtocolError` `PAIRING_FAILED` with the primary's reason (wrong,
     ///   expired or used code, locked), or when the primary cannot prove it knows the code.
     public func pair(code: PairingCode) async throws -> PairingResult {
         guard tls != nil else { throw ProtocolError(.notPermitted, "pairing needs TLS") }

@@ -60,7 +60,7 @@ public final class CompanionNode: Service, Sendable {
         var channel: any Channel
 
         /// Queues `envelope` for the connection's writer.
-        /// - Throws: ``ProtocolError`` `NOT_REACHABLE` once the connection has ended.
+        /// - Throws: `ProtocolError` `NOT_REACHABLE` once the connection has ended.
         func send(_ envelope: Caresync_V1_Envelope) throws(ProtocolError) {
             if case .terminated = outgoing.yield(envelope) {
                 throw ProtocolError(.notReachable, "the connection to the primary has ended")
@@ -146,7 +146,7 @@ public final class CompanionNode: Service, Sendable {
     }
 
     /// Asks the primary to remind again `minutes` from now ("done" is ``complete(_:state:values:reason:)``).
-    /// - Throws: ``ProtocolError`` `NOT_REACHABLE` when no primary is connected.
+    /// - Throws: `ProtocolError` `NOT_REACHABLE` when no primary is connected.
     public func snooze(_ key: EventKey, minutes: Int) async throws {
         guard let current = session.withLock({ $0 }) else {
             throw ProtocolError(.notReachable, "no primary is connected to snooze the reminder")

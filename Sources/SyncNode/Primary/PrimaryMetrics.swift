@@ -5,7 +5,7 @@ import SyncProtocol
 
 /// What a primary counts and times, through swift-metrics: whatever backend the program
 /// bootstraps (the Prometheus endpoint of `--metrics-port`, say) receives them. The names
-/// are documented in the README ("Metrics"); made when the node is, after the bootstrap.
+/// are documented in SyncNode.docc/Metrics.md; made when the node is, after the bootstrap.
 struct PrimaryMetrics: Sendable {
     /// Open connections of companions past their handshake, by role.
     let connections: [DeviceRole: Gauge] = Dictionary(uniqueKeysWithValues: DeviceRole.allCases.map { role in

@@ -35,7 +35,9 @@ public final class PrimaryNode: Service, Sendable {
     private let bound = Eventual<SocketAddress>()
 
     /// - Parameters:
-    ///   - reminders: the reminder policy, or `nil` for a primary that sends no reminders.
+    ///   - store: the authoritative store it serves.
+    ///   - configuration: where it listens, as whom, and its deadlines.
+    ///   - policy: the reminder policy, or `nil` for a primary that sends no reminders.
     ///   - onReminder: told of every reminder as it fires (a log line, a desktop notification).
     public init(
         store: CarePlanStore, configuration: PrimaryConfiguration, reminders policy: ReminderPolicy? = nil,
