@@ -29,7 +29,13 @@ public struct Schedule: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - occurrences: occurrences on each scheduled day; defaults to the number of `times`.
+    ///   - times: the occurrences' times of day, if they have any.
+    ///   - start: the first day of the schedule.
+    ///   - end: the last day, if it ends.
+    ///   - daysToSkip: days left out after each scheduled day (1: every other day).
     ///   - weekdays: restricts the schedule to these days of the week.
+    ///   - totalCount: the number of occurrences after which the schedule ends, if any.
+    ///   - asNeeded: taken when needed: nothing is due.
     public static func daily(
         occurrences: Int? = nil, times: [TimeOfDay] = [], start: CalendarDay,
         end: CalendarDay? = nil, daysToSkip: Int = 0, weekdays: Set<Weekday>? = nil,

@@ -6,8 +6,10 @@ import StrictJSON
 public enum PlanDocument {
     /// Decodes a plan from the file at `path`.
     ///
-    /// - Parameter defaultStart: the start day of schedules that give none, usually the
-    ///   day the plan takes effect.
+    /// - Parameters:
+    ///   - path: the document's file.
+    ///   - defaultStart: the start day of schedules that give none, usually the day the plan
+    ///     takes effect.
     /// - Throws: ``PlanDocumentError`` naming the file, the JSON path and what is wrong.
     public static func load(path: String, defaultStart: CalendarDay) throws(PlanDocumentError) -> Plan {
         let data: Data

@@ -49,7 +49,10 @@ public struct NodeIdentity: Sendable {
     /// A pair of files from an earlier version is moved into the one file; half of such a pair
     /// (the key, without the certificate that was to follow it) was never used, and is replaced.
     ///
-    /// - Parameter name: the certificate's common name for a new identity, such as "Kitchen tablet".
+    /// - Parameters:
+    ///   - directory: where the identity is kept (beside the store, or a companion's state directory).
+    ///   - name: the certificate's common name for a new identity, such as "Kitchen tablet".
+    ///   - now: the start of a new certificate's validity.
     public static func loadOrCreate(in directory: String, name: String, now: Date = Date()) throws(IdentityError) -> NodeIdentity {
         let path = directory + "/" + file
         do {

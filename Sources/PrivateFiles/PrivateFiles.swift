@@ -8,8 +8,10 @@ import Glibc
 public enum PrivateFiles {
     /// Makes `path` and any missing parents as directories only the owner may enter (0700).
     ///
-    /// - Parameter own: `path` is this program's own directory (a state directory, say):
-    ///   an existing one is narrowed to 0700 as well. Parents that exist are left as they are.
+    /// - Parameters:
+    ///   - path: the directory to make.
+    ///   - own: `path` is this program's own directory (a state directory, say): an existing
+    ///     one is narrowed to 0700 as well. Parents that exist are left as they are.
     public static func makeDirectory(_ path: String, own: Bool) throws(PrivateFileError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {

@@ -41,6 +41,7 @@ public struct ReminderPlanner: Sendable {
     /// first, at most `policy.capacity`, looking no further than `policy.horizonDays`.
     ///
     /// - Parameters:
+    ///   - instant: now: the window starts here.
     ///   - fired: reminders already delivered (or recorded as missed), which never come again;
     ///     several reminders can fall due at one instant.
     ///   - events: the events of a day, with their outcomes.

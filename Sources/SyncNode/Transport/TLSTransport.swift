@@ -33,7 +33,10 @@ public enum NodeTLS {
     /// TLS 1.3 only, presenting `identity`'s certificate, trusting no certificate authority
     /// and checking no host name: the peer's fingerprint is checked instead, in the
     /// verification callback of the handler that uses it.
-    /// - Parameter server: whether this side accepts connections (the primary).
+    ///
+    /// - Parameters:
+    ///   - identity: the node's key and certificate.
+    ///   - server: whether this side accepts connections (the primary).
     public static func configuration(identity: NodeIdentity, server: Bool) throws -> TLSConfiguration {
         let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
         let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
