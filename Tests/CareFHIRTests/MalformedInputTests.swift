@@ -85,6 +85,11 @@ struct MalformedInputTests {
             == .invalid(path: Self.path + ".repeat.periodUnit", "required with period"))
         #expect(error(timing(#"{"repeat": {"boundsDuration": {"value": 3, "unit": "fortnights"}}}"#))
             == .invalid(path: Self.path + ".repeat.boundsDuration", "expected a duration with a unit of time, found \"fortnights\""))
+        // A course of 10¹¹⁰ days trapped converting to Int (found by fuzz-fhir-import).
+        #expect(error(timing(#"{"repeat": {"boundsDuration": {"value": 1e110, "code": "d"}}}"#))
+            == .invalid(path: Self.path + ".repeat.boundsDuration.value", "expected a duration of at most 100 years, found 1\(String(repeating: "0", count: 110)) d"))
+        #expect(error(timing(#"{"repeat": {"boundsRange": {"high": {"value": 101, "code": "a"}}}}"#))
+            == .invalid(path: Self.path + ".repeat.boundsRange.high.value", "expected a duration of at most 100 years, found 101 a"))
         #expect(error(timing(#"{"event": ["soon"]}"#))
             == .invalid(path: Self.path + ".event[0]", "expected a FHIR dateTime, found \"soon\""))
         #expect(error(timing(#"{"repeat": {"boundsPeriod": {"start": "2016-08-20", "end": "2016-08-10"}, "frequency": 1, "period": 1, "periodUnit": "d"}}"#))

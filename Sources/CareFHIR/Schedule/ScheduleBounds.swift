@@ -32,10 +32,17 @@ struct ScheduleBounds {
         return value
     }
 
+    /// The longest course a dosage may name: a century, in days.
+    static let longestDays: Decimal = 36_525
+
     /// The last day of a span of `duration` starting on `start`; months and years by the calendar.
+    /// A span longer than ``longestDays`` is refused rather than scheduled into the far future.
     static func lastDay(after start: CalendarDay, lasting duration: Quantity, _ path: String) throws(FHIRError) -> CalendarDay {
         guard let value = duration.value, value > 0 else { throw .invalid(path: path + ".value", "expected a positive duration") }
         let unit = try TimeUnit.parse(quantity: duration, at: path)
+        guard value * unit.minutes / 1440 <= longestDays else {
+            throw .invalid(path: path + ".value", "expected a duration of at most 100 years, found \(value) \(unit.rawValue)")
+        }
         let whole = NSDecimalNumber(decimal: value).intValue
         if !unit.isExact, Decimal(whole) == value {
             let target = start.year * 12 + start.month - 1 + whole * (unit == .a ? 12 : 1)
