@@ -18,15 +18,17 @@ public final class Eventual<Value: Sendable>: Sendable {
     /// Whether the result is set.
     public var isResolved: Bool { state.withLock { $0.result != nil } }
 
-    /// Sets the result, if none was set, and wakes every waiter.
-    public func resolve(_ result: Result<Value, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
-            guard state.result == nil else { return [] }
+    /// Sets the result, if none was set, and wakes every waiter. Returns whether this call set it.
+    @discardableResult
+    public func resolve(_ result: Result<Value, any Error>) -> Bool {
+        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>]? in
+            guard state.result == nil else { return nil }
             state.result = result
             defer { state.waiters = [:] }
             return Array(state.waiters.values)
         }
-        for waiter in waiters { waiter.resume(with: result) }
+        for waiter in waiters ?? [] { waiter.resume(with: result) }
+        return waiters != nil
     }
 
     /// The result, once it is set; `CancellationError` if the task is cancelled first.

@@ -13,15 +13,9 @@ extension CompanionNode {
             throw ProtocolError(.notReachable, "no primary is connected to read the history from")
         }
         let requestID = UUID().uuidString.lowercased()
-        wireReplies.expect(requestID)
-        try current.send(.with {
-            $0.historyRequest = .with {
-                $0.afterRevision = UInt64(max(0, revision))
-                $0.limit = UInt32(clamping: limit)
-                $0.requestID = requestID
-            }
-        })
-        switch await wireReplies.wait(requestID, timeout: configuration.replyTimeout, sleep: configuration.sleep) {
+        replies.expect(requestID)
+        try current.send(.historyRequest(after: revision, limit: limit, requestID: requestID))
+        switch await replies.wait(requestID, timeout: configuration.replyTimeout, sleep: configuration.sleep) {
         case .history(let page): return try HistoryPage(wire: page)
         case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)
         case .retryLater(let message): throw ProtocolError(.internal, message, fatal: false)

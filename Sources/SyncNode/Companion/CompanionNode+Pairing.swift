@@ -34,15 +34,9 @@ extension CompanionNode {
         // The primary checks the proof against each recent code: give it time to answer.
         let connection = try await tlsConnection(to: endpoint, pinned: primaryID, firstFrame: .seconds(60))
         return try await connection.channel.executeThenClose { inbound, outbound in
-            try await outbound.send(.with {
-                $0.pairRequest = .with {
-                    $0.protocolVersions = ProtocolVersion.supported
-                    $0.role = configuration.role.wire
-                    $0.displayName = configuration.name
-                    $0.softwareVersion = configuration.softwareVersion
-                    $0.proof = proof.companion
-                }
-            })
+            try await outbound.send(.pairRequest(
+                role: configuration.role, displayName: configuration.name, softwareVersion: configuration.softwareVersion,
+                proof: proof.companion))
             var frames = inbound.makeAsyncIterator()
             guard let answer = try await frames.nextEnvelope() else {
                 throw ProtocolError(.notReachable, "the primary closed the connection while pairing")

@@ -27,15 +27,10 @@ public final class CompanionNode: Service, Sendable {
     let clock: HybridClock
     let metrics = CompanionMetrics()
     let eventSink: AsyncStream<CompanionEvent>.Continuation
-    /// Replies from the primary, by message id, for the session's sender.
-    let wireReplies = Waiters<WireAnswer>()
-    /// Final results, by message id, for callers of `complete`.
-    let results = Waiters<CompletionResult>()
+    /// The one correlator of requests and their answers on the wire: completions (by message
+    /// id) and history requests (by request id).
+    let replies = Waiters<WireAnswer>()
     let session = Mutex<SessionHandle?>(nil)
-    /// Completions whose answer was reported but which are still in the outbox: a connection
-    /// lost before their removal sends them again, and the stored answer that comes back
-    /// must not be reported twice.
-    let reportedAnswers = Mutex<Set<String>>([])
     /// TLS with the node's identity, unless measuring without it.
     let tls: TLSTransport?
     /// Raised when the node stops: ends ``run()``'s wait between connection attempts.
@@ -88,8 +83,7 @@ public final class CompanionNode: Service, Sendable {
 
     /// Events with a completion still waiting in the outbox for its answer, oldest first.
     public var pending: [EventKey] {
-        let answered = reportedAnswers.withLock { $0 }
-        return state.pending.filter { !answered.contains($0.messageID) }.compactMap { try? $0.eventKey() }
+        state.pending.filter { !$0.isAnswered }.compactMap { try? $0.completion.eventKey() }
     }
 
     /// The fingerprint of the primary this companion paired with, kept across restarts.
@@ -124,25 +118,15 @@ public final class CompanionNode: Service, Sendable {
         _ key: EventKey, state eventState: EventState = .completed, values: [OutcomeValue] = [], reason: String? = nil
     ) async throws -> CompletionResult {
         let now = configuration.now()
-        let completion = Caresync_V1_Completion.with {
-            $0.messageID = UUID().uuidString.lowercased()
-            $0.activityID = key.activityID
-            $0.day = key.day.description
-            $0.occurrence = UInt32(key.occurrence)
-            $0.state = eventState.wire
-            $0.values = values.map(\.wire)
-            $0.deviceTimeMs = now.millisecondsSince1970
-            $0.clock = clock.tick(now: now).wire
-            $0.reason = reason ?? ""
-        }
-        results.expect(completion.messageID)
-        metrics.outboxDepth.record(try await state.enqueue(completion))
-        guard let current = session.withLock({ $0 }) else {
-            results.resolve(completion.messageID, nil)
-            return .queued
-        }
+        let completion = Caresync_V1_Completion(
+            messageID: UUID().uuidString.lowercased(), key: key, state: eventState, values: values, deviceTime: now,
+            clock: clock.tick(now: now), reason: reason)
+        let entry = OutboxEntry(completion, awaited: true)
+        defer { entry.stopAwaiting() }
+        metrics.outboxDepth.record(try await state.enqueue(entry))
+        guard let current = session.withLock({ $0 }) else { return .queued }
         current.wakeSender.yield()
-        return await results.wait(completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
+        return await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
     }
 
     /// Asks the primary to remind again `minutes` from now ("done" is ``complete(_:state:values:reason:)``).
@@ -151,14 +135,7 @@ public final class CompanionNode: Service, Sendable {
         guard let current = session.withLock({ $0 }) else {
             throw ProtocolError(.notReachable, "no primary is connected to snooze the reminder")
         }
-        try current.send(.with {
-            $0.snoozeReminder = .with {
-                $0.activityID = key.activityID
-                $0.day = key.day.description
-                $0.occurrence = UInt32(key.occurrence)
-                $0.minutes = UInt32(max(1, minutes))
-            }
-        })
+        try current.send(.snooze(key, minutes: minutes))
     }
 
     /// Connects and stays connected until ``stop()`` or a graceful shutdown: reconnects after
@@ -222,7 +199,7 @@ public final class CompanionNode: Service, Sendable {
     private func beginStopping() {
         stopped.raise()
         guard let current = session.withLock({ $0 }) else { return }
-        current.channel.writeUnwaited(.with { $0.goodbye = .with { $0.reason = .quit } }, thenClose: true)
+        current.channel.writeUnwaited(.goodbye(.quit), thenClose: true)
     }
 
     var isStopped: Bool { stopped.isResolved }

@@ -116,16 +116,9 @@ struct CompanionSession: Sendable {
     private func handshake(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws -> Caresync_V1_HelloAck {
-        try await outbound.send(.with {
-            $0.hello = .with {
-                $0.protocolVersions = ProtocolVersion.supported
-                $0.nodeID = node.nodeID
-                $0.role = configuration.role.wire
-                $0.softwareVersion = configuration.softwareVersion
-                $0.planID = node.context?.planID ?? ""
-                $0.displayName = configuration.name
-            }
-        })
+        try await outbound.send(.hello(
+            nodeID: node.nodeID, role: configuration.role, softwareVersion: configuration.softwareVersion,
+            planID: node.context?.planID, displayName: configuration.name))
         guard let answer = try await frames.nextEnvelope() else {
             throw ProtocolError(.notReachable, "the primary closed the connection during the handshake")
         }
@@ -156,13 +149,13 @@ struct CompanionSession: Sendable {
                 node.metrics.contextsReceived.increment()
                 node.eventSink.yield(.context(context))
             case .completionReply(let reply):
-                node.wireReplies.resolve(reply.messageID, .reply(reply))
+                node.replies.resolve(reply.messageID, .reply(reply))
             case .historyPage(let page):
-                node.wireReplies.resolve(page.requestID, .history(page))
+                node.replies.resolve(page.requestID, .history(page))
             case .error(let error) where !error.inReplyTo.isEmpty:
                 let answer: CompanionNode.WireAnswer = error.code == .internal
                     ? .retryLater(error.message) : .refused(code: error.code, message: error.message)
-                node.wireReplies.resolve(error.inReplyTo, answer)
+                node.replies.resolve(error.inReplyTo, answer)
             case .error(let error):
                 node.eventSink.yield(.error(code: error.code.description, message: error.message))
                 if error.fatal { return End(reason: error.message, wasEstablished: true) }
@@ -187,16 +180,17 @@ struct CompanionSession: Sendable {
         var wakeups = wake.makeAsyncIterator()
         var retry = 0
         while !Task.isCancelled {
-            guard var completion = node.state.oldest else {
+            guard let entry = node.state.oldest else {
                 guard await wakeups.next() != nil else { break }
                 continue
             }
+            var completion = entry.completion
             // Nobody waits for it: it waited in the outbox (WatchConnectivity's transferUserInfo).
-            completion.queued = !node.results.isExpecting(completion.messageID)
-            node.wireReplies.expect(completion.messageID)
+            completion.queued = !entry.isAwaited
+            node.replies.expect(completion.messageID)
             let sentAt = ContinuousClock.now
-            try session.send(.with { $0.completion = completion })
-            guard let answer = await node.wireReplies.wait(
+            try session.send(.completion(completion))
+            guard let answer = await node.replies.wait(
                 completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
             else {
                 let reason = "no reply to \(completion.messageID) within \(configuration.replyTimeout)"
@@ -209,7 +203,7 @@ struct CompanionSession: Sendable {
             let result: CompletionResult
             switch answer {
             case .reply(let reply):
-                result = Self.result(of: reply)
+                result = CompletionResult(reply: reply)
             case .refused(let code, let message):
                 result = .refused(code: code.description, detail: message)
             case .history:
@@ -227,13 +221,10 @@ struct CompanionSession: Sendable {
             // The caller hears at once; removing it from the outbox may follow, since a
             // resent message id only gets its stored answer again, which is reported once.
             // Answered, it is no longer pending (even before it leaves the outbox).
-            let firstReport = node.reportedAnswers.withLock { $0.insert(completion.messageID).inserted }
-            node.results.resolve(completion.messageID, result)
-            if firstReport {
+            if entry.answered(result) {
                 node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
             }
             node.metrics.outboxDepth.record(try await node.state.remove(completion.messageID))
-            node.reportedAnswers.withLock { _ = $0.remove(completion.messageID) }
         }
         return End(reason: "stopped", wasEstablished: true)
     }
@@ -252,7 +243,7 @@ struct CompanionSession: Sendable {
         while !Task.isCancelled {
             try await configuration.sleep(interval)
             nonce += 1
-            try session.send(.with { $0.ping = .with { [nonce] in $0.nonce = nonce } })
+            try session.send(.ping(nonce: nonce))
         }
         return End(reason: "stopped", wasEstablished: true)
     }
@@ -266,17 +257,5 @@ struct CompanionSession: Sendable {
             try await outbound.send(envelope)
         }
         return End(reason: "stopped", wasEstablished: true)
-    }
-
-    static func result(of reply: Caresync_V1_CompletionReply) -> CompletionResult {
-        switch reply.status {
-        case .accepted:
-            .accepted(revision: Int(reply.revision), superseded: reply.superseded,
-                      state: (try? EventState(wire: reply.currentState)) ?? .initial)
-        default:
-            // A reason this version does not know is still a rejection; it reads as its number.
-            Rejection(wire: reply.reason).map { .rejected($0, detail: reply.detail) }
-                ?? .refused(code: "\(reply.reason)", detail: reply.detail)
-        }
     }
 }

@@ -18,7 +18,7 @@ final class CompanionState: Sendable {
         var primaryID: String?
         var context: ApplicationContext?
         /// The outbox, oldest first.
-        var outbox: [Caresync_V1_Completion]
+        var outbox: [OutboxEntry]
     }
 
     private let queue: DatabaseQueue
@@ -49,7 +49,7 @@ final class CompanionState: Sendable {
                     "directory": "\(directory)", "error": "\(error)",
                 ])
             }
-            let outbox = try stored.outbox.map { try Caresync_V1_Completion(serializedBytes: $0) }
+            let outbox = try stored.outbox.map { OutboxEntry(try Caresync_V1_Completion(serializedBytes: $0), awaited: false) }
             return CompanionState(queue: queue, memory: Memory(primaryID: stored.primaryID, context: context, outbox: outbox))
         }
     }
@@ -123,24 +123,24 @@ final class CompanionState: Sendable {
     /// Appends a completion; it stays until the primary has answered it. Returns how many
     /// are in the outbox now.
     @discardableResult
-    func enqueue(_ completion: Caresync_V1_Completion) async throws -> Int {
-        let bytes: Data = try completion.serializedBytes()
+    func enqueue(_ entry: OutboxEntry) async throws -> Int {
+        let bytes: Data = try entry.completion.serializedBytes()
         return try await commit { db in
             try db.execute(
-                sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [completion.messageID, bytes])
+                sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [entry.messageID, bytes])
         } then: { memory in
-            memory.outbox.append(completion)
+            memory.outbox.append(entry)
             return memory.outbox.count
         }
     }
 
     /// The oldest unanswered completion.
-    var oldest: Caresync_V1_Completion? {
+    var oldest: OutboxEntry? {
         memory.withLock { $0.outbox.first }
     }
 
     /// Every unanswered completion, oldest first.
-    var pending: [Caresync_V1_Completion] {
+    var pending: [OutboxEntry] {
         memory.withLock { $0.outbox }
     }
 

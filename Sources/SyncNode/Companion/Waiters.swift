@@ -47,11 +47,6 @@ final class Waiters<Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether a value for `key` is expected or awaited.
-    func isExpecting(_ key: String) -> Bool {
-        slots.withLock { $0[key] != nil }
-    }
-
     /// Delivers `value` (or `nil`: give up) to the waiter for `key`, if one is expected.
     func resolve(_ key: String, _ value: Value?) {
         let waiter: CheckedContinuation<Value?, Never>? = slots.withLock { slots in

@@ -69,7 +69,7 @@ final class ConnectionRegistry: Sendable {
             entries.closed = true
             return entries.all.values.map(\.close)
         }
-        await closeAll(closes, with: .with { $0.goodbye = .with { $0.reason = reason; $0.detail = detail } })
+        await closeAll(closes, with: .goodbye(reason, detail: detail))
     }
 
     private func closeAll(_ closes: [Close], with envelope: Caresync_V1_Envelope) async {

@@ -119,7 +119,7 @@ final class ContextPublisher: Sendable {
             if let cached = state.frames[variant], cached.generation == state.generation { return (cached.frame, cached.generation) }
             let task = Task { [self] in
                 let context = try await build(variant)
-                return try Frame.encode(.with { $0.applicationContext = context.wire })
+                return try Frame.encode(.context(context))
             }
             state.frames[variant] = (state.generation, task)
             return (task, state.generation)

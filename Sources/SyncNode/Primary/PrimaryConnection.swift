@@ -68,7 +68,7 @@ struct PrimaryConnection {
             // A connection made while the primary shuts down is told so at once.
             guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
             else {
-                await outbound.sendLast(.with { $0.goodbye = .with { $0.reason = .shutdown; $0.detail = "primary stopping" } }, logger: logger)
+                await outbound.sendLast(.goodbye(.shutdown, detail: "primary stopping"), logger: logger)
                 return
             }
             await recordSeen(peer, logger)
@@ -174,19 +174,10 @@ struct PrimaryConnection {
             throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
         }
         let configuration = node.configuration
-        return .with {
-            $0.helloAck = .with {
-                $0.protocolVersion = version
-                $0.nodeID = configuration.nodeID
-                $0.role = .primary
-                $0.softwareVersion = configuration.softwareVersion
-                $0.planID = info.planID
-                $0.displayName = configuration.name
-                $0.pingIntervalMs = UInt32(TimeAmount(configuration.pingInterval).nanoseconds / 1_000_000)
-                $0.idleTimeoutMs = UInt32(TimeAmount(configuration.idleTimeout).nanoseconds / 1_000_000)
-                $0.maxFrameBytes = UInt32(configuration.maximumFrameBytes)
-            }
-        }
+        return .helloAck(
+            version: version, nodeID: configuration.nodeID, softwareVersion: configuration.softwareVersion,
+            planID: info.planID, displayName: configuration.name, pingInterval: configuration.pingInterval,
+            idleTimeout: configuration.idleTimeout, maximumFrameBytes: configuration.maximumFrameBytes)
     }
 
     /// Without TLS there is no certificate to pair: refused.
@@ -204,7 +195,7 @@ struct PrimaryConnection {
             case .completion(let completion):
                 try await outbound.send(await judge(completion, from: peer, logger: logger))
             case .ping(let ping):
-                try await outbound.send(.with { $0.pong = .with { $0.nonce = ping.nonce } })
+                try await outbound.send(.pong(nonce: ping.nonce))
             case .pong:
                 continue
             case .snoozeReminder(let snooze):
@@ -239,12 +230,11 @@ struct PrimaryConnection {
     ) async -> (Caresync_V1_Envelope, String) {
         var logger = logger
         logger[metadataKey: "messageID"] = "\(completion.messageID)"
-        var reply = Caresync_V1_CompletionReply.with { $0.messageID = completion.messageID }
         guard peer.mayRecord else {
-            reply.status = .rejected
-            reply.reason = Rejection.notPermitted.wire
-            reply.detail = "this household device was not granted recording at pairing"
-            return (.with { $0.completionReply = reply }, "rejected")
+            let detail = "this household device was not granted recording at pairing"
+            return (.completionReply(
+                to: completion.messageID, revision: nil, superseded: false, state: .initial, rejection: .notPermitted, detail: detail),
+                "rejected")
         }
         do {
             guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
@@ -253,16 +243,13 @@ struct PrimaryConnection {
             outcome.clock = outcome.clock.map(node.clock.observe) ?? node.clock.tick(now: node.configuration.now())
             let receipt = try await node.store.applyCompletion(
                 messageID: completion.messageID, key: completion.eventKey(), outcome: outcome)
-            reply.status = receipt.status == .accepted ? .accepted : .rejected
-            reply.revision = UInt64(receipt.revision ?? 0)
-            reply.superseded = receipt.superseded
-            reply.currentState = receipt.currentState.wire
-            reply.reason = receipt.rejection?.wire ?? .unspecified
-            reply.detail = receipt.detail ?? ""
             logger.debug("completion judged", metadata: [
-                "status": "\(receipt.status)", "revision": "\(reply.revision)", "reason": "\(reply.reason)",
+                "status": "\(receipt.status)", "revision": "\(receipt.revision ?? 0)", "reason": "\(receipt.rejection.map { "\($0)" } ?? "")",
             ])
-            return (.with { $0.completionReply = reply }, receipt.status == .accepted ? "accepted" : "rejected")
+            let reply = Caresync_V1_Envelope.completionReply(
+                to: completion.messageID, revision: receipt.revision, superseded: receipt.superseded,
+                state: receipt.currentState, rejection: receipt.rejection, detail: receipt.detail)
+            return (reply, receipt.status == .accepted ? "accepted" : "rejected")
         } catch let error as ProtocolError {
             logger.notice("refused a completion", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
             var refusal = error

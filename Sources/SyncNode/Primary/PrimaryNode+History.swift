@@ -12,7 +12,7 @@ extension PrimaryNode {
         do {
             let changes = try await store.history(after: Int(request.afterRevision), limit: limit + 1)
             let page = HistoryPage(entries: changes.prefix(limit).map(\.historyEntry), more: changes.count > limit)
-            return .with { $0.historyPage = page.wire(answering: request.requestID) }
+            return .history(page, answering: request.requestID)
         } catch {
             return ProtocolError(.internal, "could not read the history: \(error)", fatal: false).envelope(inReplyTo: request.requestID)
         }

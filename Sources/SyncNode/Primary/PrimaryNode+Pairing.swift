@@ -46,17 +46,9 @@ extension PrimaryNode {
             // The store pairs only with the code whose proof matched.
             guard let matched else { throw ProtocolError(.internal, "paired without a matching code") }
             let info = try await store.planInfo()
-            return .with {
-                $0.pairAccept = .with {
-                    $0.protocolVersion = version
-                    $0.nodeID = configuration.nodeID
-                    $0.displayName = configuration.name
-                    $0.planID = info.planID
-                    $0.role = device.role.wire
-                    $0.mayRecord = device.mayRecord
-                    $0.proof = matched.proof.primary
-                }
-            }
+            return .pairAccept(
+                version: version, nodeID: configuration.nodeID, displayName: configuration.name, planID: info.planID,
+                role: device.role, mayRecord: device.mayRecord, proof: matched.proof.primary)
         }
     }
 }

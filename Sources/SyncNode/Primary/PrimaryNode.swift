@@ -131,7 +131,7 @@ public final class PrimaryNode: Service, Sendable {
         metrics.reminders.increment()
         onReminder(reminder)
         let notice = ReminderNotice(reminder: reminder, text: await reminderText(for: reminder.key))
-        await connections.broadcast(.with { $0.reminder = notice.wire }, to: .watch)
+        await connections.broadcast(.reminder(notice), to: .watch)
     }
 
     /// What a watch shows for a reminder: the activity's text as the version governing the

@@ -1,0 +1,44 @@
+import Synchronization
+import SyncProtocol
+import Waiting
+
+/// A completion in the companion's outbox, held in memory beside its row on disk, with all
+/// the node knows about it until it leaves: whether the caller of `complete` still waits for
+/// its answer, and the answer once it came (reported once, even if a lost connection makes
+/// the sender deliver it again before its removal).
+final class OutboxEntry: Sendable {
+    let completion: Caresync_V1_Completion
+    private let answer = Eventual<CompletionResult>()
+    private let awaited: Atomic<Bool>
+
+    /// - Parameter awaited: whether a caller waits for the answer (not for entries read
+    ///   back from disk at start).
+    init(_ completion: Caresync_V1_Completion, awaited: Bool) {
+        self.completion = completion
+        self.awaited = Atomic(awaited)
+    }
+
+    var messageID: String { completion.messageID }
+
+    /// Whether a caller still waits: if not, the completion is sent marked as queued
+    /// (WatchConnectivity's `transferUserInfo`).
+    var isAwaited: Bool { awaited.load(ordering: .relaxed) }
+
+    /// The caller has its answer or gave up waiting.
+    func stopAwaiting() {
+        awaited.store(false, ordering: .relaxed)
+    }
+
+    /// Whether the primary has answered it.
+    var isAnswered: Bool { answer.isResolved }
+
+    /// Records the primary's answer; `true` the first time, when it is news to report.
+    func answered(_ result: CompletionResult) -> Bool {
+        answer.resolve(.success(result))
+    }
+
+    /// The answer, or `nil` if none comes within `timeout`.
+    func answer(within timeout: Duration, sleep: @escaping Sleep) async -> CompletionResult? {
+        await withTimeout(timeout, sleep: sleep) { [answer] in try? await answer.value }
+    }
+}

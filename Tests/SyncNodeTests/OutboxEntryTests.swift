@@ -1,0 +1,43 @@
+@testable import SyncNode
+import SyncProtocol
+import Testing
+import Waiting
+
+/// A completion's life in the companion's outbox, between the caller of `complete` and the
+/// session's sender, without a connection.
+struct OutboxEntryTests {
+    let accepted = CompletionResult.accepted(revision: 7, superseded: false, state: .completed)
+    /// A timeout that never fires first: the wait ends only by the answer (or cancellation).
+    let never: Sleep = { _ in try await Task.sleep(for: .seconds(3600)) }
+
+    func entry(awaited: Bool) -> OutboxEntry {
+        OutboxEntry(.with { $0.messageID = "m1" }, awaited: awaited)
+    }
+
+    @Test func theAnswerReachesAWaitingCallerAndIsNewsOnce() async throws {
+        let entry = entry(awaited: true)
+        let caller = Task { await entry.answer(within: .seconds(60), sleep: never) }
+        #expect(!entry.isAnswered)
+        #expect(entry.answered(accepted))
+        // A resend after a lost connection gets the stored answer again: not news.
+        #expect(!entry.answered(.rejected(.unknownActivity, detail: "")))
+        #expect(entry.isAnswered)
+        #expect(await caller.value == accepted)
+    }
+
+    @Test func anAnswerThatCameFirstIsKept() async {
+        let entry = entry(awaited: true)
+        #expect(entry.answered(accepted))
+        #expect(await entry.answer(within: .seconds(60), sleep: never) == accepted)
+    }
+
+    @Test func aCallerThatGivesUpLeavesItQueued() async {
+        let entry = entry(awaited: true)
+        #expect(entry.isAwaited)
+        // The injected sleep returns at once: the wait times out without real time passing.
+        #expect(await entry.answer(within: .seconds(5), sleep: { _ in }) == nil)
+        entry.stopAwaiting()
+        #expect(!entry.isAwaited)
+        #expect(!self.entry(awaited: false).isAwaited)
+    }
+}
