@@ -40,7 +40,7 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store, creating its directory if needed.
     func open() async throws -> CarePlanStore {
         // Directories it makes are the owner's alone (0700); existing ones are left as they are.
-        try? PrivateFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path, own: false)
+        try PrivateFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path, own: false)
         return try await CarePlanStore(path: path)
     }
 }

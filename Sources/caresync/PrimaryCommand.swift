@@ -78,7 +78,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             policy.gracePeriod = .seconds(graceMinutes * 60)
             let node = PrimaryNode(
                 store: store, configuration: configuration, reminders: reminders ? policy : nil,
-                onReminder: { ReminderNotice(json: json).show($0) })
+                onReminder: { ReminderNotice(json: json, logger: logger).show($0) })
             let announcement = Announcement(node: node, name: name, planID: info.planID, identity: identity, json: json)
             // Started in this order, stopped in the reverse: on SIGTERM or SIGINT the
             // advertisement goes first, then the reminders, then the primary says Goodbye.

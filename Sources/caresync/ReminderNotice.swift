@@ -1,11 +1,13 @@
 import CarePlan
 import Foundation
 import LineOutput
+import Logging
 
 /// How the primary shows a reminder that fires: a line in its log and, where there is
 /// one, a desktop notification through notify-send (never required).
 struct ReminderNotice: Sendable {
     let json: Bool
+    let logger: Logger
 
     func show(_ reminder: Reminder) {
         if json {
@@ -28,6 +30,10 @@ struct ReminderNotice: Sendable {
         process.arguments = ["CareSync", "\(reminder.title) — \(reminder.time)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try? process.run()
+        do {
+            try process.run()
+        } catch {
+            logger.warning("notify-send could not show the reminder", metadata: ["path": "\(notifySend)", "error": "\(error)"])
+        }
     }
 }

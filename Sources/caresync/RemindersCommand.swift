@@ -21,7 +21,7 @@ struct RemindersCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try await options.open()
                 let (_, zone) = try await store.configuredPlan()
-                for entry in try await store.reminders() { show(entry, zone: zone, json: json) }
+                for entry in try await store.reminders() { try show(entry, zone: zone, json: json) }
             }
         }
     }
@@ -42,7 +42,7 @@ struct RemindersCommand: AsyncParsableCommand {
                     emit(json ? "null" : "No reminder pending.")
                     return
                 }
-                show(next, zone: zone, json: json)
+                try show(next, zone: zone, json: json)
             }
         }
     }
@@ -59,10 +59,10 @@ struct ReminderJSON: Encodable {
     var status: ReminderStatus
 }
 
-private func show(_ entry: ReminderEntry, zone: TimeZone, json: Bool) {
+private func show(_ entry: ReminderEntry, zone: TimeZone, json: Bool) throws {
     let reminder = entry.reminder
     if json {
-        try? emitJSON(ReminderJSON(
+        try emitJSON(ReminderJSON(
             activity: reminder.key.activityID, day: reminder.key.day, occurrence: reminder.key.occurrence, title: reminder.title,
             time: reminder.time, dueAt: ISO8601.string(from: reminder.dueAt), status: entry.status))
     } else {
