@@ -186,17 +186,13 @@ import Testing
     /// A companion that completes its handshake and then never reads: the primary keeps
     /// at most a context or two for it while another watch goes on as usual.
     @Test func aCompanionThatStopsReadingDelaysNobody() async throws {
-        let caresync = try await storeWithBigContexts()
-        let primary = try await PrimaryProcess(store: caresync.store)
-        let (stalled, _) = try await stalledPeer(role: "widget", port: primary.port, store: caresync.store)
-        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
-        try await watch.waitFor("context")
+        let (caresync, primary, stalled, _, watch) = try await watchBesideAStalledPeer(role: "widget")
         let before = try residentMemory(of: primary.process.processIdentifier)
         try await completeAndAwaitContext(watch, count: 60)
         let after = try residentMemory(of: primary.process.processIdentifier)
         // 60 contexts of ~300 KB queued for the stalled peer would be ~18 MB.
         #expect(after - before < 12 << 20, "the primary grew by \(after - before) bytes")
-        withExtendedLifetime(stalled) {}
+        withExtendedLifetime((caresync, stalled)) {}
     }
 
     /// Revoking a companion that stopped reading, with the primary's buffers toward it full:
@@ -205,11 +201,7 @@ import Testing
     /// change log: no companion received a context until the idle deadline, 45 s later, closed
     /// the stalled connection.)
     @Test func revokingACompanionThatStoppedReadingDelaysNobody() async throws {
-        let caresync = try await storeWithBigContexts()
-        let primary = try await PrimaryProcess(store: caresync.store)
-        let (stalled, identity) = try await stalledPeer(role: "watch", port: primary.port, store: caresync.store)
-        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
-        try await watch.waitFor("context")
+        let (caresync, primary, stalled, identity, watch) = try await watchBesideAStalledPeer(role: "watch")
         // 30 contexts of ~300 KB: more than the kernel's buffers and the primary's write buffer hold.
         try await completeAndAwaitContext(watch, count: 30)
 
@@ -221,7 +213,7 @@ import Testing
         // Well before the stalled peer's idle deadline (45 s) could have released anything.
         try await watch.waitFor("context", timeout: 20) { ($0["revision"] as? Int ?? 0) >= revision }
         #expect(watch.messages("disconnected").isEmpty)
-        withExtendedLifetime(stalled) {}
+        withExtendedLifetime((primary, stalled)) {}
     }
 
     /// Reminders while a watch has stopped reading: the others get every one of them. (The
@@ -270,6 +262,19 @@ import Testing
     }
 
     /// A paired device of `role` whose peer stops reading after its HelloAck.
+    /// A primary with big contexts, a paired peer of `role` that never reads, and a watch
+    /// that has its first context.
+    func watchBesideAStalledPeer(
+        role: String
+    ) async throws -> (CareSyncCommand, PrimaryProcess, TLSPeer, NodeIdentity, WatchProcess) {
+        let caresync = try await storeWithBigContexts()
+        let primary = try await PrimaryProcess(store: caresync.store)
+        let (stalled, identity) = try await stalledPeer(role: role, port: primary.port, store: caresync.store)
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        try await watch.waitFor("context")
+        return (caresync, primary, stalled, identity, watch)
+    }
+
     func stalledPeer(role: String, port: Int, store: String) async throws -> (TLSPeer, NodeIdentity) {
         let state = scratch.path("stalled-\(role)")
         try await pairSimulator("\(role)-sim", role: role, store: store, locate: ["--connect", "127.0.0.1:\(port)"], stateDir: state)
