@@ -8,10 +8,47 @@ extension CarePlanStore {
     /// rejected (and the rejection remembered); a valid one is recorded, standing or
     /// superseded by the conflict rule. Returns once the answer is committed.
     ///
+    /// Completions that arrive while another commit is in flight are judged together in the
+    /// next transaction (one fsync for all), each in its own savepoint, in the order they
+    /// came: each is judged exactly as it would be alone.
+    ///
     /// - Throws: only failures that are not the completion's fault (a full disk, say);
     ///   the sender should try again later.
     public func applyCompletion(messageID: String, key: EventKey, outcome: Outcome) async throws(CarePlanStoreError) -> CompletionReceipt {
-        try await write { [self] db in try judge(db, messageID: messageID, key: key, outcome: outcome) }
+        try await completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome)) { [self] batch in
+            await judgeTogether(batch)
+        }
+    }
+
+    /// A completion waiting for its group commit.
+    struct SentCompletion: Sendable {
+        var messageID: String
+        var key: EventKey
+        var outcome: Outcome
+    }
+
+    /// Judges `batch` in one transaction; a completion whose judging fails (not a rejection:
+    /// the database refused a write) is rolled back alone, and a commit that fails fails all.
+    private func judgeTogether(_ batch: [SentCompletion]) async -> [Result<CompletionReceipt, CarePlanStoreError>] {
+        do {
+            return try await write { [self] db in
+                try batch.map { sent in
+                    var result = Result<CompletionReceipt, CarePlanStoreError>.failure(.database("not judged"))
+                    try db.inSavepoint {
+                        do {
+                            result = .success(try judge(db, messageID: sent.messageID, key: sent.key, outcome: sent.outcome))
+                            return .commit
+                        } catch {
+                            result = .failure(CarePlanStoreError(error, path: path))
+                            return .rollback
+                        }
+                    }
+                    return result
+                }
+            }
+        } catch {
+            return Array(repeating: .failure(error), count: batch.count)
+        }
     }
 
     /// The latest clock any recorded outcome carries, so a node can continue after it.

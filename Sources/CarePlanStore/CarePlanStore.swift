@@ -16,6 +16,8 @@ public final class CarePlanStore: Sendable {
     let pool: DatabasePool
     let now: @Sendable () -> Date
     let definitions = DefinitionCache()
+    /// Completions from companions, committed in groups.
+    let completions = GroupCommit<SentCompletion, CompletionReceipt>()
 
     /// Opens (creating if needed) the store at `path`, readable by its owner only (0600, with
     /// its WAL and shared-memory files), and brings its schema up to date, on a thread of

@@ -88,4 +88,37 @@ struct CompletionTests {
         }
         #expect(try await store.revision() == revision)
     }
+
+    /// Completions sent at once by many companions are committed in groups, and each is
+    /// judged as it would be alone: a message id answered once, rejections remembered, and
+    /// every accepted one at a revision of its own.
+    @Test func completionsArrivingTogetherAreJudgedAsAlone() async throws {
+        let revision = try await store.revision()
+        let later = EventKey(activityID: "apple", day: monday.adding(days: 30), occurrence: 0)
+        let receipts = try await withThrowingTaskGroup(of: (String, CompletionReceipt).self) { [store] group in
+            for n in 0..<40 {
+                let key = EventKey(activityID: "apple", day: monday.adding(days: n / 2), occurrence: n % 2)
+                let outcome = outcome("watch", at: 1000 + Int64(n))
+                group.addTask { ("ok", try await store.applyCompletion(messageID: "ok-\(n)", key: key, outcome: outcome)) }
+            }
+            for n in 0..<5 {
+                let unknown = EventKey(activityID: "pear", day: monday, occurrence: n)
+                let outcome = outcome("watch", at: 2000)
+                group.addTask { ("bad", try await store.applyCompletion(messageID: "bad-\(n)", key: unknown, outcome: outcome)) }
+                // The same message five times at once (a companion sending it again).
+                let again = outcome
+                group.addTask { ("dup", try await store.applyCompletion(messageID: "dup", key: later, outcome: again)) }
+            }
+            return try await group.reduce(into: [String: [CompletionReceipt]]()) { $0[$1.0, default: []].append($1.1) }
+        }
+        let accepted = try #require(receipts["ok"])
+        #expect(accepted.allSatisfy { $0.status == .accepted && !$0.isRepeat })
+        #expect(Set(accepted.compactMap(\.revision)).count == 40)
+        #expect(try #require(receipts["bad"]).allSatisfy { $0.rejection == .unknownActivity })
+        let dup = try #require(receipts["dup"])
+        #expect(dup.filter { !$0.isRepeat }.count == 1)
+        #expect(Set(dup.map(\.revision)).count == 1)
+        #expect(try await store.revision() == revision + 41)
+        #expect(try await store.event(later).state == .completed)
+    }
 }

@@ -1,0 +1,92 @@
+@testable import CarePlanStore
+import Synchronization
+import Testing
+import Waiting
+
+/// Group commit on its own, with a commit the test controls: who commits when, and who
+/// gets which result.
+struct GroupCommitTests {
+    /// Records every batch it is given; the first one waits for `gate` if there is one.
+    final class Committer: Sendable {
+        let batches = Mutex<[[Int]]>([])
+        let gate: Eventual<Void>?
+        let failing: Set<Int>
+
+        init(gate: Eventual<Void>? = nil, failing: Set<Int> = []) {
+            self.gate = gate
+            self.failing = failing
+        }
+
+        func commit(_ batch: [Int]) async -> [Result<String, CarePlanStoreError>] {
+            let first = batches.withLock { batches in
+                batches.append(batch)
+                return batches.count == 1
+            }
+            if first, let gate { try? await gate.value }
+            if batch.contains(where: failing.contains) { return batch.map { _ in .failure(.diskFull(path: "test")) } }
+            return batch.map { .success("r\($0)") }
+        }
+    }
+
+    @Test func aLoneRequestIsCommittedAtOnce() async throws {
+        let group = GroupCommit<Int, String>()
+        let committer = Committer()
+        #expect(try await group.submit(7, commit: committer.commit) == "r7")
+        #expect(try await group.submit(8, commit: committer.commit) == "r8")
+        #expect(committer.batches.withLock { $0 } == [[7], [8]])
+        #expect(group.waiting == 0)
+    }
+
+    @Test func requestsArrivingDuringACommitGoTogetherInTheNext() async throws {
+        let group = GroupCommit<Int, String>()
+        let gate = Eventual<Void>()
+        let committer = Committer(gate: gate)
+        let first = Task { try await group.submit(0, commit: committer.commit) }
+        await until { committer.batches.withLock { $0.count } == 1 }
+        let others = (1...5).map { n in Task { try await group.submit(n, commit: committer.commit) } }
+        await until { group.waiting == 5 }
+        gate.resolve(.success(()))
+        #expect(try await first.value == "r0")
+        for (n, task) in zip(1..., others) { #expect(try await task.value == "r\(n)") }
+        let batches = committer.batches.withLock { $0 }
+        #expect(batches.count == 2)
+        #expect(batches.first == [0])
+        #expect(batches.last?.sorted() == [1, 2, 3, 4, 5])
+        #expect(group.waiting == 0)
+    }
+
+    @Test func aBatchIsBoundedAndTheRestFollows() async throws {
+        let group = GroupCommit<Int, String>(maximumBatch: 2)
+        let gate = Eventual<Void>()
+        let committer = Committer(gate: gate)
+        let first = Task { try await group.submit(0, commit: committer.commit) }
+        await until { committer.batches.withLock { $0.count } == 1 }
+        let others = (1...5).map { n in Task { try await group.submit(n, commit: committer.commit) } }
+        await until { group.waiting == 5 }
+        gate.resolve(.success(()))
+        _ = try await first.value
+        for task in others { _ = try await task.value }
+        #expect(committer.batches.withLock { $0.map(\.count) } == [1, 2, 2, 1])
+    }
+
+    @Test func aFailedCommitFailsItsBatchAndTheNextGoesOn() async throws {
+        let group = GroupCommit<Int, String>()
+        let gate = Eventual<Void>()
+        let committer = Committer(gate: gate, failing: [0])
+        let first = Task { try await group.submit(0, commit: committer.commit) }
+        await until { committer.batches.withLock { $0.count } == 1 }
+        let second = Task { try await group.submit(1, commit: committer.commit) }
+        await until { group.waiting == 1 }
+        gate.resolve(.success(()))
+        await #expect(throws: CarePlanStoreError.diskFull(path: "test")) { try await first.value }
+        #expect(try await second.value == "r1")
+    }
+
+    /// Yields until `condition` holds (another task of this process makes it true), for at
+    /// most ten seconds.
+    func until(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(), ContinuousClock.now < deadline { await Task.yield() }
+        #expect(condition(), "still false after ten seconds", sourceLocation: sourceLocation)
+    }
+}
