@@ -187,8 +187,11 @@ public final class PrimaryNode: Service, Sendable {
     }
 
     /// At midnight in the plan's time zone (and when watches start to see tomorrow) the
-    /// context changes without any store change.
+    /// context changes without any store change. Each wake compares the part of the day with
+    /// the one the previous wake saw, so a boundary crossed at any moment (while the time zone
+    /// is read, say) is noticed.
     private func followDays() async throws {
+        var seen: (day: CalendarDay, seesTomorrow: Bool)?
         while !Task.isCancelled {
             let zone: TimeZone
             do {
@@ -202,14 +205,14 @@ public final class PrimaryNode: Service, Sendable {
             }
             let now = configuration.now()
             let today = CalendarDay.containing(now, in: zone)
-            let boundaries = [today.date(at: configuration.tomorrowFrom, in: zone), today.adding(days: 1).start(in: zone)]
-            let next = boundaries.first { $0 > now } ?? boundaries[1]
+            let tomorrowFrom = today.date(at: configuration.tomorrowFrom, in: zone)
+            let current = (day: today, seesTomorrow: now >= tomorrowFrom)
+            if let seen, seen != current { publisher.invalidate() }
+            seen = current
+            let next = now < tomorrowFrom ? tomorrowFrom : today.adding(days: 1).start(in: zone)
             // Wake at the boundary, or sooner to notice a changed time zone or clock.
             let untilBoundary = Duration.seconds(max(0.05, next.timeIntervalSince(now) + 0.01))
             try await Task.sleep(for: min(configuration.dayCheckInterval, untilBoundary))
-            if CalendarDay.containing(configuration.now(), in: zone) != today || configuration.now() >= next {
-                publisher.invalidate()
-            }
         }
     }
 }
