@@ -214,6 +214,7 @@ let package = Package(
                 "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "Waiting", .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),

@@ -102,29 +102,7 @@ extension ApplicationContext {
     public init(wire: Caresync_V1_ApplicationContext) throws(ProtocolError) {
         guard let revision = Int(exactly: wire.revision) else { throw .malformed("revision \(wire.revision) is too large") }
         var days: [Day] = []
-        for wireDay in wire.days {
-            guard let day = CalendarDay(wireDay.day) else { throw .malformed("day \"\(wireDay.day)\" is not YYYY-MM-DD") }
-            var items: [Item] = []
-            for event in wireDay.events {
-                var values: [OutcomeValue] = []
-                for value in event.values { values.append(try OutcomeValue(wire: value)) }
-                var time: TimeOfDay?
-                if !event.timeOfDay.isEmpty {
-                    guard let parsed = TimeOfDay(event.timeOfDay) else {
-                        throw .malformed("time of day \"\(event.timeOfDay)\" is not HH:MM")
-                    }
-                    time = parsed
-                }
-                items.append(Item(
-                    key: EventKey(activityID: event.activityID, day: day, occurrence: Int(event.occurrence)),
-                    title: event.title, kind: try ActivityKind(wire: event.kind), time: time,
-                    state: try EventState(wire: event.state), values: values,
-                    instructions: event.instructions.nilIfEmpty, group: event.groupID.nilIfEmpty,
-                    version: Int(event.version), recordedBy: event.recordedBy.nilIfEmpty,
-                    recordedAt: event.recordedAtMs == 0 ? nil : try Date(wireMilliseconds: event.recordedAtMs, of: "recorded at")))
-            }
-            days.append(Day(day: day, events: items))
-        }
+        for day in wire.days { days.append(try Day(wire: day)) }
         self.init(
             revision: revision, planID: wire.planID, planTitle: wire.planTitle, timeZone: wire.timeZone,
             days: days, generatedAt: try Date(wireMilliseconds: wire.generatedAtMs, of: "generated at"),
@@ -139,25 +117,62 @@ extension ApplicationContext {
             context.timeZone = timeZone
             context.generatedAtMs = generatedAt.millisecondsSince1970
             if let clock { context.clock = clock.wire }
-            context.days = days.map { day in
-                .with { wireDay in
-                    wireDay.day = day.day.description
-                    wireDay.events = day.events.map { item in
-                        .with {
-                            $0.activityID = item.key.activityID
-                            $0.title = item.title
-                            $0.kind = item.kind.wire
-                            $0.occurrence = UInt32(item.key.occurrence)
-                            $0.timeOfDay = item.time?.description ?? ""
-                            $0.state = item.state.wire
-                            $0.values = item.values.map(\.wire)
-                            $0.instructions = item.instructions ?? ""
-                            $0.groupID = item.group ?? ""
-                            $0.version = UInt32(item.version)
-                            $0.recordedBy = item.recordedBy ?? ""
-                            $0.recordedAtMs = item.recordedAt?.millisecondsSince1970 ?? 0
-                        }
-                    }
+            context.days = days.map(\.wire)
+        }
+    }
+
+    /// Which context this is, as a companion names it in its Hello and a delta its base.
+    public var held: HeldContext {
+        HeldContext(revision: revision, days: days.map(\.day), generatedAtMs: generatedAt.millisecondsSince1970)
+    }
+}
+
+extension ApplicationContext.Day {
+    /// A day of a context, or of a delta.
+    ///
+    /// - Throws: `MALFORMED_FRAME` for a day that is not `YYYY-MM-DD`, a time of day that is
+    ///   not `HH:MM`, a time outside the years 1 to 9999, or a malformed kind, state or value.
+    public init(wire: Caresync_V1_ContextDay) throws(ProtocolError) {
+        guard let day = CalendarDay(wire.day) else { throw .malformed("day \"\(wire.day)\" is not YYYY-MM-DD") }
+        var items: [ApplicationContext.Item] = []
+        for event in wire.events {
+            var values: [OutcomeValue] = []
+            for value in event.values { values.append(try OutcomeValue(wire: value)) }
+            var time: TimeOfDay?
+            if !event.timeOfDay.isEmpty {
+                guard let parsed = TimeOfDay(event.timeOfDay) else {
+                    throw .malformed("time of day \"\(event.timeOfDay)\" is not HH:MM")
+                }
+                time = parsed
+            }
+            items.append(ApplicationContext.Item(
+                key: EventKey(activityID: event.activityID, day: day, occurrence: Int(event.occurrence)),
+                title: event.title, kind: try ActivityKind(wire: event.kind), time: time,
+                state: try EventState(wire: event.state), values: values,
+                instructions: event.instructions.nilIfEmpty, group: event.groupID.nilIfEmpty,
+                version: Int(event.version), recordedBy: event.recordedBy.nilIfEmpty,
+                recordedAt: event.recordedAtMs == 0 ? nil : try Date(wireMilliseconds: event.recordedAtMs, of: "recorded at")))
+        }
+        self.init(day: day, events: items)
+    }
+
+    public var wire: Caresync_V1_ContextDay {
+        .with { wireDay in
+            wireDay.day = day.description
+            wireDay.events = events.map { item in
+                .with {
+                    $0.activityID = item.key.activityID
+                    $0.title = item.title
+                    $0.kind = item.kind.wire
+                    $0.occurrence = UInt32(item.key.occurrence)
+                    $0.timeOfDay = item.time?.description ?? ""
+                    $0.state = item.state.wire
+                    $0.values = item.values.map(\.wire)
+                    $0.instructions = item.instructions ?? ""
+                    $0.groupID = item.group ?? ""
+                    $0.version = UInt32(item.version)
+                    $0.recordedBy = item.recordedBy ?? ""
+                    $0.recordedAtMs = item.recordedAt?.millisecondsSince1970 ?? 0
                 }
             }
         }

@@ -4,9 +4,11 @@ import Foundation
 /// Every message a node sends, made from domain values: SyncNode builds no envelope by
 /// hand. Reading a message back is each domain type's `init(wire:)`, beside its type.
 extension Caresync_V1_Envelope {
-    /// A companion's first message on a connection: who it is and the plan it last followed.
+    /// A companion's first message on a connection: who it is, the plan it last followed,
+    /// the features it offers and, for `context-delta`, the context it holds.
     public static func hello(
-        nodeID: String, role: DeviceRole, softwareVersion: String, planID: String?, displayName: String
+        nodeID: String, role: DeviceRole, softwareVersion: String, planID: String?, displayName: String,
+        features: [String] = [], holding held: ApplicationContext? = nil
     ) -> Self {
         .with {
             $0.hello = .with {
@@ -16,6 +18,8 @@ extension Caresync_V1_Envelope {
                 $0.softwareVersion = softwareVersion
                 $0.planID = planID ?? ""
                 $0.displayName = displayName
+                $0.features = features
+                if let held { $0.heldContext = held.held.wire }
             }
         }
     }
@@ -23,11 +27,12 @@ extension Caresync_V1_Envelope {
     /// The primary's acceptance of a Hello, with the version chosen and the connection's limits.
     public static func helloAck(
         version: UInt32, nodeID: String, softwareVersion: String, planID: String, displayName: String,
-        pingInterval: Duration, idleTimeout: Duration, maximumFrameBytes: Int
+        features: [String] = [], pingInterval: Duration, idleTimeout: Duration, maximumFrameBytes: Int
     ) -> Self {
         .with {
             $0.helloAck = .with {
                 $0.protocolVersion = version
+                $0.features = features
                 $0.nodeID = nodeID
                 $0.role = .primary
                 $0.softwareVersion = softwareVersion
@@ -96,6 +101,16 @@ extension Caresync_V1_Envelope {
     /// Today's (and the following days') plan for a companion.
     public static func context(_ context: ApplicationContext) -> Self {
         .with { $0.applicationContext = context.wire }
+    }
+
+    /// What changed since the context a companion holds.
+    public static func contextDelta(_ delta: ContextDelta) -> Self {
+        .with { $0.contextDelta = delta.wire }
+    }
+
+    /// Asks for a whole context next.
+    public static var contextRequest: Self {
+        .with { $0.contextRequest = .init() }
     }
 
     /// A reminder for a watch.

@@ -70,6 +70,8 @@ extension Caresync_V1_Envelope {
         case .pairAccept: "pair_accept"
         case .historyRequest: "history_request"
         case .historyPage: "history_page"
+        case .contextDelta: "context_delta"
+        case .contextRequest: "context_request"
         case nil: "empty message"
         }
     }

@@ -1,3 +1,9 @@
+/// Optional capabilities a Hello offers and a HelloAck accepts, by name (protocol section 1).
+public enum ProtocolFeature {
+    /// The companion applies ContextDelta messages (protocol section 10).
+    public static let contextDelta = "context-delta"
+}
+
 /// Protocol versions and their negotiation.
 public enum ProtocolVersion {
     /// Every version this implementation speaks.

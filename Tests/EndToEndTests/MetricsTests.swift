@@ -42,13 +42,21 @@ struct MetricsTests {
         #expect(sample(body, #"caresync_primary_completions_total{status="accepted"}"#) == 1)
         #expect(sample(body, "caresync_primary_completion_seconds_count") == 1)
         #expect((sample(body, "caresync_primary_fanout_seconds_count") ?? 0) >= 2)
-        #expect((sample(body, "caresync_primary_contexts_sent_total") ?? 0) >= 3)
+        // The first context whole, the two changes as deltas, each smaller on average.
+        #expect((sample(body, #"caresync_primary_contexts_sent_total{form="snapshot"}"#) ?? 0) >= 1)
+        #expect((sample(body, #"caresync_primary_contexts_sent_total{form="delta"}"#) ?? 0) >= 2)
+        let meanBytes = { (form: String) -> Double in
+            (sample(body, "caresync_primary_context_bytes_sum{form=\"\(form)\"}") ?? .nan)
+                / (sample(body, "caresync_primary_context_bytes_count{form=\"\(form)\"}") ?? .nan)
+        }
+        #expect(meanBytes("delta") * 2 < meanBytes("snapshot"), "\(body)")
 
         let companion = try await scrape(watchPort).body
         #expect(sample(companion, "caresync_companion_connected") == 1, "\(companion)")
         #expect(sample(companion, "caresync_companion_outbox_depth") == 0)
         #expect(sample(companion, "caresync_companion_round_trip_seconds_count") == 1)
-        #expect((sample(companion, "caresync_companion_contexts_received_total") ?? 0) >= 3)
+        #expect((sample(companion, #"caresync_companion_contexts_received_total{form="snapshot"}"#) ?? 0) >= 1)
+        #expect((sample(companion, #"caresync_companion_contexts_received_total{form="delta"}"#) ?? 0) >= 2)
 
         #expect(await watch.quit())
         #expect(try await waitUntil { sample(try await scrape(primaryPort).body, #"caresync_primary_connections{role="watch"}"#) == 0 })

@@ -46,9 +46,9 @@ final class TestPrimary: Sendable {
 
     /// A companion paired with this primary through the real exchange.
     func pairedCompanion(
-        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false
+        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true
     ) async throws -> CompanionNode {
-        let companion = try await makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory)
+        let companion = try await makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas)
         _ = try await companion.pair(code: try openCode(role, mayRecord: mayRecord))
         return companion
     }
@@ -66,10 +66,13 @@ final class TestPrimary: Sendable {
 }
 
 /// A companion node in this process with its own state directory.
-func makeCompanion(_ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil) async throws -> CompanionNode {
+func makeCompanion(
+    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, contextDeltas: Bool = true
+) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
     var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: directory, endpoint: endpoint)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
+    configuration.contextDeltas = contextDeltas
     return try await CompanionNode(configuration: configuration)
 }

@@ -21,9 +21,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let envelope = try? Frame.decode(ByteBuffer(bytes: input.rest())) else { return 0 }
     switch envelope.body {
     case .applicationContext(let wire): check(wire)
+    case .contextDelta(let wire): check(wire)
     case .completion(let wire): check(wire)
     case .historyPage(let page): for entry in page.entries { entry.values.forEach(check) }
-    case .hello(let hello): check(offered: hello.protocolVersions)
+    case .hello(let hello):
+        check(offered: hello.protocolVersions)
+        if hello.hasHeldContext { check(hello.heldContext) }
     case .pairRequest(let request): check(offered: request.protocolVersions)
     default: break
     }
@@ -40,6 +43,40 @@ private func check(_ wire: Caresync_V1_ApplicationContext) {
     }
     requireSame(context.wire, wire)
     requireJSONRoundTrip(context)
+}
+
+/// A delta converts as a context does; applied to the context it names (days of the
+/// events it changes, in order), it gives a context that carries its revision and changes.
+private func check(_ wire: Caresync_V1_ContextDelta) {
+    let delta: ContextDelta
+    do {
+        delta = try ContextDelta(wire: wire)
+    } catch {
+        return requireMalformed(error)
+    }
+    requireSame(delta.wire, wire)
+    guard Date.wireMilliseconds.contains(delta.base.generatedAtMs) else { return }
+    let days = delta.base.days.map { day in
+        ApplicationContext.Day(day: day, events: delta.changedEvents.filter { $0.day == day }.flatMap(\.events))
+    }
+    let base = ApplicationContext(
+        revision: delta.base.revision, planID: "fuzz", planTitle: "", timeZone: "", days: days,
+        generatedAt: Date(timeIntervalSince1970: Double(delta.base.generatedAtMs) / 1000), clock: nil)
+    guard base.held == delta.base, let applied = delta.applied(to: base) else { return }
+    require(applied.revision == delta.revision && applied.held.days == delta.base.days, "\(delta) gave \(applied)")
+    for changes in delta.changedEvents where !delta.replacedDays.contains(where: { $0.day == changes.day }) {
+        for event in changes.events {
+            require(applied.item(event.key) != nil, "\(event.key) lost applying \(delta)")
+        }
+    }
+}
+
+private func check(_ wire: Caresync_V1_HeldContext) {
+    do {
+        requireSame(try HeldContext(wire: wire).wire, wire)
+    } catch {
+        requireMalformed(error)
+    }
 }
 
 private func check(_ wire: Caresync_V1_Completion) {

@@ -55,6 +55,10 @@ public struct CompanionConfiguration: Sendable {
     /// 5 s, each shortened by up to 30 % so that companions do not reconnect in lockstep.
     public var backoff = Backoff(first: .milliseconds(100), maximum: .seconds(5), jitter: 0.3)
     public var maximumFrameBytes = Frame.defaultMaximumBytes
+    /// Whether to offer the `context-delta` feature: receive what changed since the context
+    /// held rather than every context whole (protocol section 10). Off, the companion
+    /// speaks as a client that understands only snapshots.
+    public var contextDeltas = true
     /// The wall clock, for completions' device time and clocks.
     public var now: @Sendable () -> Date = { Date() }
     /// Waits between retries and pings; tests can pass their own.

@@ -13,6 +13,10 @@ struct CompanionMetrics: Sendable {
     let outboxDepth = Gauge(label: "caresync_companion_outbox_depth")
     /// From sending a completion to its answer.
     let roundTrip = Timer(label: "caresync_companion_round_trip_seconds", preferredDisplayUnit: .seconds)
-    /// Contexts received.
-    let contextsReceived = Counter(label: "caresync_companion_contexts_received_total")
+    /// Contexts received, by form: whole (`snapshot`) or a ContextDelta applied (`delta`);
+    /// keyed by whether it was a delta.
+    let contextsReceived: [Bool: Counter] = [
+        false: Counter(label: "caresync_companion_contexts_received_total", dimensions: [("form", "snapshot")]),
+        true: Counter(label: "caresync_companion_contexts_received_total", dimensions: [("form", "delta")]),
+    ]
 }

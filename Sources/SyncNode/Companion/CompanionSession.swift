@@ -61,6 +61,7 @@ struct CompanionSession: Sendable {
                     throw error
                 }
                 established = true
+                let appliesDeltas = configuration.contextDeltas && ack.features.contains(ProtocolFeature.contextDelta)
                 let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 // Everything the session sends goes through one writer, in the order it was queued.
                 let (outgoing, post) = AsyncStream<Caresync_V1_Envelope>.makeStream()
@@ -89,7 +90,7 @@ struct CompanionSession: Sendable {
                     group.addTask { finish(await lost { try await keepAlive(handle, every: ping) }) }
                     defer { group.cancelAll() }
                     do {
-                        finish(try await receive(&frames))
+                        finish(try await receive(&frames, handle, appliesDeltas: appliesDeltas))
                     } catch let error as ProtocolError {
                         await outbound.sendLast(error.envelope(), logger: configuration.logger)
                         throw error
@@ -116,9 +117,12 @@ struct CompanionSession: Sendable {
     private func handshake(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws -> Caresync_V1_HelloAck {
+        let held = node.context
         try await outbound.send(.hello(
             nodeID: node.nodeID, role: configuration.role, softwareVersion: configuration.softwareVersion,
-            planID: node.context?.planID, displayName: configuration.name))
+            planID: held?.planID, displayName: configuration.name,
+            features: configuration.contextDeltas ? [ProtocolFeature.contextDelta] : [],
+            holding: configuration.contextDeltas ? held : nil))
         guard let answer = try await frames.nextEnvelope() else {
             throw ProtocolError(.notReachable, "the primary closed the connection during the handshake")
         }
@@ -138,16 +142,28 @@ struct CompanionSession: Sendable {
     }
 
     /// Contexts, replies and reminders from the primary, until it closes or says Goodbye.
-    private func receive(_ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator) async throws -> End {
+    /// With `appliesDeltas` (both offered `context-delta`), ContextDeltas too.
+    private func receive(
+        _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ session: CompanionNode.SessionHandle,
+        appliesDeltas: Bool
+    ) async throws -> End {
         while let payload = try await frames.next() {
             let envelope = try Frame.decode(payload)
             switch envelope.body {
             case .applicationContext(let wire):
-                let context = try ApplicationContext(wire: wire)
-                if let reading = context.clock { node.clock.observe(reading) }
-                try await node.state.cache(context, frame: Array(payload.readableBytesView))
-                node.metrics.contextsReceived.increment()
-                node.eventSink.yield(.context(context))
+                try await adopt(try ApplicationContext(wire: wire), frame: Array(payload.readableBytesView), isDelta: false)
+            case .contextDelta(let wire) where appliesDeltas:
+                let delta = try ContextDelta(wire: wire)
+                guard let held = node.context, let context = delta.applied(to: held) else {
+                    // Not the context this companion holds (it lost it, say): ask for a whole one.
+                    configuration.logger.info("a context delta does not apply to the context held; asking for a whole one", metadata: [
+                        "revision": "\(delta.revision)", "base": "\(delta.base.revision)",
+                        "held": "\(node.context.map { "\($0.revision)" } ?? "none")",
+                    ])
+                    try session.send(.contextRequest)
+                    continue
+                }
+                try await adopt(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes(), isDelta: true)
             case .completionReply(let reply):
                 node.replies.resolve(reply.messageID, .reply(reply))
             case .historyPage(let page):
@@ -165,11 +181,22 @@ struct CompanionSession: Sendable {
                 return End(reason: "the primary said goodbye (\(goodbye.detail.isEmpty ? "\(goodbye.reason)" : goodbye.detail))", wasEstablished: true)
             case .pong, .ping, nil:
                 continue
-            case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest:
+            case .contextDelta:
+                throw ProtocolError.unexpected(envelope, "without the context-delta feature")
+            case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest:
                 throw ProtocolError.unexpected(envelope, "from the primary")
             }
         }
         return End(reason: "the primary closed the connection", wasEstablished: true)
+    }
+
+    /// Makes `context` the one the companion holds: kept on disk as `frame` (the payload of
+    /// an ApplicationContext message), its clock observed, and reported.
+    private func adopt(_ context: ApplicationContext, frame: [UInt8], isDelta: Bool) async throws {
+        if let reading = context.clock { node.clock.observe(reading) }
+        try await node.state.cache(context, frame: frame)
+        node.metrics.contextsReceived[isDelta]?.increment()
+        node.eventSink.yield(.context(context))
     }
 
     /// Delivers the outbox in order, one completion at a time, each removed only once the

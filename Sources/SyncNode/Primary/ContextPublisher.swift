@@ -7,17 +7,36 @@ import SyncProtocol
 
 /// Builds application contexts from the store and tells connections when a newer one
 /// exists. One context frame is built per revision and day, and shared by every
-/// connection that needs it; a slow connection only ever receives the newest.
+/// connection that needs it; a slow connection only ever receives the newest. For
+/// companions that apply deltas, one ContextDelta frame per context held and newest
+/// context, shared too (protocol section 10).
 final class ContextPublisher: Sendable {
     /// Which context a companion receives.
     struct Variant: Hashable, Sendable {
         var today: CalendarDay
         var includesTomorrow: Bool
+
+        var days: [CalendarDay] { includesTomorrow ? [today, today.adding(days: 1)] : [today] }
     }
 
-    /// A context frame and the generation it was built for.
+    /// A frame to write: the newest context, whole or as a delta from the one a connection holds.
     struct Built: Sendable {
         var frame: ByteBuffer
+        var generation: Int
+        /// The context the companion holds once it has read the frame.
+        var held: HeldContext
+        var isDelta: Bool
+    }
+
+    /// A context and its frame.
+    private struct Snapshot: Sendable {
+        var context: ApplicationContext
+        var frame: ByteBuffer
+    }
+
+    private struct DeltaKey: Hashable {
+        var variant: Variant
+        var base: HeldContext
         var generation: Int
     }
 
@@ -28,7 +47,12 @@ final class ContextPublisher: Sendable {
         var commits: [Int: Date] = [:]
         /// The plan's time zone, read again after every change.
         var timeZone: TimeZone?
-        var frames: [Variant: (generation: Int, frame: Task<ByteBuffer, any Error>)] = [:]
+        var frames: [Variant: (generation: Int, frame: Task<Snapshot, any Error>)] = [:]
+        /// Delta frames of the current generation (`nil`: the whole context is smaller).
+        var deltas: [DeltaKey: Task<ByteBuffer?, any Error>] = [:]
+        /// The last contexts built for each variant of the newest day, by revision: the
+        /// bases deltas are made from.
+        var recent: [Variant: [Int: ApplicationContext]] = [:]
         var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextSubscriber = 0
     }
@@ -63,6 +87,11 @@ final class ContextPublisher: Sendable {
         state.withLock { $0.subscribers.removeValue(forKey: id) }?.finish()
     }
 
+    /// Wakes subscriber `id` as if a newer context existed (its companion asked for one).
+    func nudge(_ id: Int) {
+        _ = state.withLock { $0.subscribers[id] }?.yield()
+    }
+
     /// The store changed (a change committed at `committedAt`) or the day rolled over:
     /// every subscriber gets the newer context.
     func invalidate(committedAt: Date? = nil) {
@@ -71,6 +100,7 @@ final class ContextPublisher: Sendable {
             state.commits[state.generation] = committedAt
             state.commits.removeValue(forKey: state.generation - Self.commitsKept)
             state.frames.removeAll()
+            state.deltas.removeAll()
             state.timeZone = nil
             for subscriber in state.subscribers.values { subscriber.yield() }
         }
@@ -113,19 +143,48 @@ final class ContextPublisher: Sendable {
         }
     }
 
-    /// The framed context for `variant`, built once per generation.
-    func frame(_ variant: Variant) async throws -> Built {
-        let (task, generation) = state.withLock { state -> (Task<ByteBuffer, any Error>, Int) in
+    /// How many contexts of a variant are kept as bases for deltas.
+    static let basesKept = 16
+
+    /// The newest context for `variant`: as a ContextDelta from the context `held` if one
+    /// is given, the publisher still has that context (of this variant) and the delta is
+    /// smaller; else whole. Each frame is built once per generation.
+    func frame(_ variant: Variant, holding held: HeldContext? = nil) async throws -> Built {
+        let (snapshot, generation) = try await self.snapshot(variant)
+        let whole = Built(frame: snapshot.frame, generation: generation, held: snapshot.context.held, isDelta: false)
+        guard let held, held.days == variant.days else { return whole }
+        let key = DeltaKey(variant: variant, base: held, generation: generation)
+        let task = state.withLock { state -> Task<ByteBuffer?, any Error>? in
+            if let cached = state.deltas[key] { return cached }
+            guard let base = state.recent[variant]?[held.revision], base.held == held, state.generation == generation else {
+                return nil
+            }
+            let task = Task<ByteBuffer?, any Error> {
+                guard let delta = ContextDelta(from: base, to: snapshot.context) else { return nil }
+                let frame = try Frame.encode(.contextDelta(delta))
+                return frame.readableBytes < snapshot.frame.readableBytes ? frame : nil
+            }
+            state.deltas[key] = task
+            return task
+        }
+        guard let frame = try await task?.value else { return whole }
+        return Built(frame: frame, generation: generation, held: snapshot.context.held, isDelta: true)
+    }
+
+    /// The context for `variant` and its frame, built once per generation and kept as a base.
+    private func snapshot(_ variant: Variant) async throws -> (Snapshot, generation: Int) {
+        let (task, generation) = state.withLock { state -> (Task<Snapshot, any Error>, Int) in
             if let cached = state.frames[variant], cached.generation == state.generation { return (cached.frame, cached.generation) }
             let task = Task { [self] in
                 let context = try await build(variant)
-                return try Frame.encode(.context(context))
+                keep(context, of: variant)
+                return Snapshot(context: context, frame: try Frame.encode(.context(context)))
             }
             state.frames[variant] = (state.generation, task)
             return (task, state.generation)
         }
         do {
-            return Built(frame: try await task.value, generation: generation)
+            return (try await task.value, generation)
         } catch {
             // A failed build is not kept: the next request tries again.
             state.withLock { state in
@@ -135,10 +194,21 @@ final class ContextPublisher: Sendable {
         }
     }
 
+    /// Keeps `context` as a base for deltas: the newest ``basesKept`` of its variant, and
+    /// no variant of an earlier day.
+    private func keep(_ context: ApplicationContext, of variant: Variant) {
+        state.withLock { state in
+            state.recent = state.recent.filter { $0.key.today >= variant.today }
+            var kept = state.recent[variant, default: [:]]
+            kept[context.revision] = context
+            if kept.count > Self.basesKept, let oldest = kept.keys.min() { kept.removeValue(forKey: oldest) }
+            state.recent[variant] = kept
+        }
+    }
+
     /// Reads the plan's events for the variant's days and the revision they reflect.
     func build(_ variant: Variant) async throws -> ApplicationContext {
-        let days = variant.includesTomorrow ? [variant.today, variant.today.adding(days: 1)] : [variant.today]
-        let snapshot = try await store.snapshot(of: days)
+        let snapshot = try await store.snapshot(of: variant.days)
         let instant = now()
         return ApplicationContext(
             revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",

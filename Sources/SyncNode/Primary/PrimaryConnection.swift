@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NodeIdentity
+import Synchronization
 import SyncProtocol
 
 /// One companion's connection to the primary: handshake (or pairing), then completions
@@ -16,6 +17,18 @@ struct PrimaryConnection {
         var role: DeviceRole
         var name: String
         var mayRecord: Bool
+        /// Whether it applies ContextDeltas (it offered `context-delta`).
+        var contextDeltas = false
+        /// The context it holds from an earlier connection, as its Hello named it.
+        var held: HeldContext?
+    }
+
+    /// Set when the companion asks for a whole context (ContextRequest).
+    final class ContextRequested: Sendable {
+        private let flag = Atomic<Bool>(false)
+        func set() { flag.store(true, ordering: .relaxed) }
+        /// Whether it was set, clearing it.
+        func take() -> Bool { flag.exchange(false, ordering: .relaxed) }
     }
 
     let node: PrimaryNode
@@ -102,13 +115,17 @@ struct PrimaryConnection {
     ) async throws {
         // Revoked between the handshake's check and the registration: cut it now.
         guard try await node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
+        let publisher = node.publisher
+        let (subscription, updates) = publisher.subscribe()
+        defer { publisher.unsubscribe(subscription) }
+        let requested = ContextRequested()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // Contexts stop only when the connection cannot carry them, or when
                 // the connection ends (cancelled). A failure closes the connection,
                 // so the companion reconnects rather than wait for contexts that never come.
                 do {
-                    try await sendContexts(to: peer, outbound)
+                    try await sendContexts(to: peer, outbound, on: updates, requested: requested)
                 } catch {
                     guard !Task.isCancelled else { return }
                     logger.warning("closing the connection: no context can be sent", metadata: ["error": "\(error)"])
@@ -116,7 +133,10 @@ struct PrimaryConnection {
                 }
             }
             defer { group.cancelAll() }
-            try await receive(&frames, from: peer, outbound, logger: logger)
+            try await receive(&frames, from: peer, outbound, logger: logger) {
+                requested.set()
+                publisher.nudge(subscription)
+            }
         }
     }
 
@@ -144,7 +164,7 @@ struct PrimaryConnection {
         case .hello(let hello):
             let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
             let peer = try await admit(hello)
-            try await outbound.send(try await helloAck(hello, version: version))
+            try await outbound.send(try await helloAck(hello, version: version, contextDeltas: peer.contextDeltas))
             return peer
         default:
             throw ProtocolError.unexpected(first, "before Hello")
@@ -165,10 +185,13 @@ struct PrimaryConnection {
         guard hello.role == device.role.wire else {
             throw ProtocolError(.notPermitted, "this device was paired as a \(device.role.rawValue), not as \(hello.role)")
         }
-        return Peer(nodeID: fingerprint, role: device.role, name: device.name, mayRecord: device.mayRecord)
+        var peer = Peer(nodeID: fingerprint, role: device.role, name: device.name, mayRecord: device.mayRecord)
+        peer.contextDeltas = hello.features.contains(ProtocolFeature.contextDelta)
+        if peer.contextDeltas, hello.hasHeldContext { peer.held = try HeldContext(wire: hello.heldContext) }
+        return peer
     }
 
-    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32) async throws -> Caresync_V1_Envelope {
+    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32, contextDeltas: Bool) async throws -> Caresync_V1_Envelope {
         let info = try await node.store.planInfo()
         guard hello.planID.isEmpty || hello.planID == info.planID else {
             throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
@@ -176,7 +199,8 @@ struct PrimaryConnection {
         let configuration = node.configuration
         return .helloAck(
             version: version, nodeID: configuration.nodeID, softwareVersion: configuration.softwareVersion,
-            planID: info.planID, displayName: configuration.name, pingInterval: configuration.pingInterval,
+            planID: info.planID, displayName: configuration.name,
+            features: contextDeltas ? [ProtocolFeature.contextDelta] : [], pingInterval: configuration.pingInterval,
             idleTimeout: configuration.idleTimeout, maximumFrameBytes: configuration.maximumFrameBytes)
     }
 
@@ -188,7 +212,7 @@ struct PrimaryConnection {
     /// Handles the companion's messages in order; returns when it says Goodbye or closes.
     private func receive(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, from peer: Peer,
-        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, logger: Logger
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, logger: Logger, contextRequested: () -> Void
     ) async throws {
         while let envelope = try await frames.nextEnvelope() {
             switch envelope.body {
@@ -202,13 +226,16 @@ struct PrimaryConnection {
                 if let refusal = await node.snooze(snooze, from: peer) { try await outbound.send(refusal) }
             case .historyRequest(let request):
                 try await outbound.send(await node.history(request, for: peer))
+            case .contextRequest:
+                contextRequested()
             case .goodbye:
                 return
             case .error(let error):
                 if error.fatal { return }
             case nil:
                 try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
-            case .hello, .helloAck, .applicationContext, .completionReply, .reminder, .pairRequest, .pairAccept, .historyPage:
+            case .hello, .helloAck, .applicationContext, .contextDelta, .completionReply, .reminder, .pairRequest, .pairAccept,
+                 .historyPage:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }
@@ -265,26 +292,31 @@ struct PrimaryConnection {
     }
 
     /// Sends the newest context whenever there may be a newer one; while the companion
-    /// is slow to read, updates coalesce into one.
-    private func sendContexts(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    /// is slow to read, updates coalesce into one. A companion that applies deltas gets a
+    /// ContextDelta from the context it holds when it can (protocol section 10).
+    private func sendContexts(
+        to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, on updates: AsyncStream<Void>,
+        requested: ContextRequested
+    ) async throws {
         let (publisher, metrics) = (node.publisher, node.metrics)
-        let (id, updates) = publisher.subscribe()
-        defer { publisher.unsubscribe(id) }
+        var held = peer.held
         var sent: Int?
         for await _ in updates {
-            let built = try await publisher.frame(await publisher.variant(for: peer.role))
+            let variant = try await publisher.variant(for: peer.role)
+            let built = try await publisher.frame(variant, holding: requested.take() ? nil : held)
             let payload = built.frame.readableBytes - 4
             guard payload <= node.configuration.maximumFrameBytes else {
                 throw ProtocolError.frameTooLarge(announced: payload, limit: node.configuration.maximumFrameBytes)
             }
             try await outbound.write(built.frame)
-            metrics.contextsSent.increment()
-            metrics.contextBytes.record(payload)
+            metrics.contextsSent[built.isDelta]?.increment()
+            metrics.contextBytes[built.isDelta]?.record(payload)
             // The first context of a connection is its snapshot, not a fan-out.
             if let sent, let oldest = publisher.oldestCommit(after: sent, through: built.generation) {
                 metrics.fanOutTime.record(max(0, Date().timeIntervalSince(oldest)))
             }
             sent = built.generation
+            if peer.contextDeltas { held = built.held }
         }
     }
 }

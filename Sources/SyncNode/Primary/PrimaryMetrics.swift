@@ -26,9 +26,16 @@ struct PrimaryMetrics: Sendable {
     /// From the commit of the oldest change a context is the first to carry to its frame
     /// written to a connection: commit-to-fan-out latency.
     let fanOutTime = Timer(label: "caresync_primary_fanout_seconds", preferredDisplayUnit: .seconds)
-    /// Context frames written to connections, and their size.
-    let contextsSent = Counter(label: "caresync_primary_contexts_sent_total")
-    let contextBytes = Recorder(label: "caresync_primary_context_bytes")
+    /// Context frames written to connections, and their size, by form: a whole context
+    /// (`snapshot`) or a ContextDelta (`delta`); keyed by whether it is a delta.
+    let contextsSent: [Bool: Counter] = [
+        false: Counter(label: "caresync_primary_contexts_sent_total", dimensions: [("form", "snapshot")]),
+        true: Counter(label: "caresync_primary_contexts_sent_total", dimensions: [("form", "delta")]),
+    ]
+    let contextBytes: [Bool: Recorder] = [
+        false: Recorder(label: "caresync_primary_context_bytes", dimensions: [("form", "snapshot")]),
+        true: Recorder(label: "caresync_primary_context_bytes", dimensions: [("form", "delta")]),
+    ]
     /// Reminders delivered to watches.
     let reminders = Counter(label: "caresync_primary_reminders_total")
     /// Pairing requests judged, by result.

@@ -464,6 +464,22 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .historyPage(newValue)}
   }
 
+  public var contextDelta: Caresync_V1_ContextDelta {
+    get {
+      if case .contextDelta(let v)? = body {return v}
+      return Caresync_V1_ContextDelta()
+    }
+    set {body = .contextDelta(newValue)}
+  }
+
+  public var contextRequest: Caresync_V1_ContextRequest {
+    get {
+      if case .contextRequest(let v)? = body {return v}
+      return Caresync_V1_ContextRequest()
+    }
+    set {body = .contextRequest(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -482,6 +498,8 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case pairAccept(Caresync_V1_PairAccept)
     case historyRequest(Caresync_V1_HistoryRequest)
     case historyPage(Caresync_V1_HistoryPage)
+    case contextDelta(Caresync_V1_ContextDelta)
+    case contextRequest(Caresync_V1_ContextRequest)
 
   }
 
@@ -515,9 +533,22 @@ public nonisolated struct Caresync_V1_Hello: Sendable {
   /// A human label, e.g. "Kitchen watch".
   public var displayName: String = String()
 
+  /// The context the companion holds from an earlier connection, if any: with the
+  /// "context-delta" feature, the primary may answer with a ContextDelta from it.
+  public var heldContext: Caresync_V1_HeldContext {
+    get {_heldContext ?? Caresync_V1_HeldContext()}
+    set {_heldContext = newValue}
+  }
+  /// Returns true if `heldContext` has been explicitly set.
+  public var hasHeldContext: Bool {self._heldContext != nil}
+  /// Clears the value of `heldContext`. Subsequent reads from it will return its default value.
+  public mutating func clearHeldContext() {self._heldContext = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _heldContext: Caresync_V1_HeldContext? = nil
 }
 
 /// Primary -> companion: the handshake succeeded.
@@ -688,6 +719,84 @@ public nonisolated struct Caresync_V1_ContextDay: Sendable {
   public var day: String = String()
 
   public var events: [Caresync_V1_ContextEvent] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Which context a companion holds: its revision, its days in order, and when the primary
+/// generated it (together they name one context the primary built).
+public nonisolated struct Caresync_V1_HeldContext: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var revision: UInt64 = 0
+
+  public var days: [String] = []
+
+  public var generatedAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Primary -> companion that offered the "context-delta" feature: what changed since the
+/// context it holds. Applied to exactly that context (base_revision and base_generated_at_ms,
+/// with the same days), it gives the context at `revision`; applied to any other, it must be
+/// ignored and a ContextRequest sent.
+public nonisolated struct Caresync_V1_ContextDelta: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The revision of the context the delta applies to.
+  public var baseRevision: UInt64 = 0
+
+  public var revision: UInt64 = 0
+
+  /// The days of the context before and after, in order (a delta never changes them).
+  public var days: [String] = []
+
+  public var planTitle: String = String()
+
+  public var timeZone: String = String()
+
+  /// Days whose events were added, removed or reordered: the whole day, replacing the held one.
+  public var replacedDays: [Caresync_V1_ContextDay] = []
+
+  /// Events that changed on the other days, each replacing the held event with its key.
+  public var changedEvents: [Caresync_V1_ContextDay] = []
+
+  public var generatedAtMs: Int64 = 0
+
+  public var clock: Caresync_V1_HybridTimestamp {
+    get {_clock ?? Caresync_V1_HybridTimestamp()}
+    set {_clock = newValue}
+  }
+  /// Returns true if `clock` has been explicitly set.
+  public var hasClock: Bool {self._clock != nil}
+  /// Clears the value of `clock`. Subsequent reads from it will return its default value.
+  public mutating func clearClock() {self._clock = nil}
+
+  /// When the context it applies to was generated (with base_revision, it names that context).
+  public var baseGeneratedAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _clock: Caresync_V1_HybridTimestamp? = nil
+}
+
+/// Companion -> primary: send a whole ApplicationContext next (the companion holds none, or
+/// a delta did not apply to the one it holds).
+public nonisolated struct Caresync_V1_ContextRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1105,7 +1214,7 @@ nonisolated extension Caresync_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1308,6 +1417,32 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .historyPage(v)
         }
       }()
+      case 16: try {
+        var v: Caresync_V1_ContextDelta?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .contextDelta(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .contextDelta(v)
+        }
+      }()
+      case 17: try {
+        var v: Caresync_V1_ContextRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .contextRequest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .contextRequest(v)
+        }
+      }()
       default: break
       }
     }
@@ -1379,6 +1514,14 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
       guard case .historyPage(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
     }()
+    case .contextDelta?: try {
+      guard case .contextDelta(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+    }()
+    case .contextRequest?: try {
+      guard case .contextRequest(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1393,7 +1536,7 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_versions\0\u{3}node_id\0\u{1}role\0\u{3}software_version\0\u{3}plan_id\0\u{1}features\0\u{3}display_name\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_versions\0\u{3}node_id\0\u{1}role\0\u{3}software_version\0\u{3}plan_id\0\u{1}features\0\u{3}display_name\0\u{3}held_context\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1408,12 +1551,17 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
       case 5: try { try decoder.decodeSingularStringField(value: &self.planID) }()
       case 6: try { try decoder.decodeRepeatedStringField(value: &self.features) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._heldContext) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.protocolVersions.isEmpty {
       try visitor.visitPackedUInt32Field(value: self.protocolVersions, fieldNumber: 1)
     }
@@ -1435,6 +1583,9 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
     if !self.displayName.isEmpty {
       try visitor.visitSingularStringField(value: self.displayName, fieldNumber: 7)
     }
+    try { if let v = self._heldContext {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1446,6 +1597,7 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.planID != rhs.planID {return false}
     if lhs.features != rhs.features {return false}
     if lhs.displayName != rhs.displayName {return false}
+    if lhs._heldContext != rhs._heldContext {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1784,6 +1936,144 @@ nonisolated extension Caresync_V1_ContextDay: SwiftProtobuf.Message, SwiftProtob
   public static func ==(lhs: Caresync_V1_ContextDay, rhs: Caresync_V1_ContextDay) -> Bool {
     if lhs.day != rhs.day {return false}
     if lhs.events != rhs.events {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_HeldContext: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HeldContext"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}days\0\u{3}generated_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.days) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.generatedAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 1)
+    }
+    if !self.days.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.days, fieldNumber: 2)
+    }
+    if self.generatedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.generatedAtMs, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_HeldContext, rhs: Caresync_V1_HeldContext) -> Bool {
+    if lhs.revision != rhs.revision {return false}
+    if lhs.days != rhs.days {return false}
+    if lhs.generatedAtMs != rhs.generatedAtMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_ContextDelta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ContextDelta"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}base_revision\0\u{1}revision\0\u{1}days\0\u{3}plan_title\0\u{3}time_zone\0\u{3}replaced_days\0\u{3}changed_events\0\u{3}generated_at_ms\0\u{1}clock\0\u{3}base_generated_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.baseRevision) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.days) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.planTitle) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.timeZone) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.replacedDays) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.changedEvents) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.generatedAtMs) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._clock) }()
+      case 10: try { try decoder.decodeSingularInt64Field(value: &self.baseGeneratedAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.baseRevision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.baseRevision, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
+    }
+    if !self.days.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.days, fieldNumber: 3)
+    }
+    if !self.planTitle.isEmpty {
+      try visitor.visitSingularStringField(value: self.planTitle, fieldNumber: 4)
+    }
+    if !self.timeZone.isEmpty {
+      try visitor.visitSingularStringField(value: self.timeZone, fieldNumber: 5)
+    }
+    if !self.replacedDays.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.replacedDays, fieldNumber: 6)
+    }
+    if !self.changedEvents.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.changedEvents, fieldNumber: 7)
+    }
+    if self.generatedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.generatedAtMs, fieldNumber: 8)
+    }
+    try { if let v = self._clock {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    if self.baseGeneratedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.baseGeneratedAtMs, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_ContextDelta, rhs: Caresync_V1_ContextDelta) -> Bool {
+    if lhs.baseRevision != rhs.baseRevision {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.days != rhs.days {return false}
+    if lhs.planTitle != rhs.planTitle {return false}
+    if lhs.timeZone != rhs.timeZone {return false}
+    if lhs.replacedDays != rhs.replacedDays {return false}
+    if lhs.changedEvents != rhs.changedEvents {return false}
+    if lhs.generatedAtMs != rhs.generatedAtMs {return false}
+    if lhs._clock != rhs._clock {return false}
+    if lhs.baseGeneratedAtMs != rhs.baseGeneratedAtMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_ContextRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ContextRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_ContextRequest, rhs: Caresync_V1_ContextRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

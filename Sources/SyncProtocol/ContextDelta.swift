@@ -1,0 +1,157 @@
+import CarePlan
+import Foundation
+
+/// Names one context a primary built: its revision, its days and when it was generated
+/// (to the millisecond, as the wire carries it). A companion names the context it holds
+/// so, and a delta the context it applies to.
+public struct HeldContext: Sendable, Hashable {
+    public var revision: Int
+    public var days: [CalendarDay]
+    public var generatedAtMs: Int64
+
+    public init(revision: Int, days: [CalendarDay], generatedAtMs: Int64) {
+        self.revision = revision
+        self.days = days
+        self.generatedAtMs = generatedAtMs
+    }
+}
+
+/// What changed between two contexts with the same days (protocol section 10): days whose
+/// events were added, removed or reordered, whole, and the changed events of the others.
+/// Applied to exactly the context it was made from, it gives the newer context.
+public struct ContextDelta: Sendable, Hashable {
+    /// The context it applies to; its days are the newer context's too.
+    public var base: HeldContext
+    public var revision: Int
+    public var planTitle: String
+    public var timeZone: String
+    /// Days that replace the held day with the same date, whole.
+    public var replacedDays: [ApplicationContext.Day]
+    /// Per day, the events that replace the held events with the same keys.
+    public var changedEvents: [ApplicationContext.Day]
+    public var generatedAt: Date
+    public var clock: HybridTimestamp?
+
+    /// The delta from `base` to `context`, or `nil` when their plans or days differ (a new
+    /// day, or tomorrow joining a watch's context): then only the whole context will do.
+    public init?(from base: ApplicationContext, to context: ApplicationContext) {
+        guard base.days.map(\.day) == context.days.map(\.day), base.planID == context.planID else { return nil }
+        var replaced: [ApplicationContext.Day] = []
+        var changed: [ApplicationContext.Day] = []
+        for (held, new) in zip(base.days, context.days) where held != new {
+            if held.events.map(\.key) != new.events.map(\.key) {
+                replaced.append(new)
+            } else {
+                changed.append(ApplicationContext.Day(day: new.day, events: zip(held.events, new.events).filter { $0 != $1 }.map(\.1)))
+            }
+        }
+        self.init(
+            base: base.held, revision: context.revision, planTitle: context.planTitle, timeZone: context.timeZone,
+            replacedDays: replaced, changedEvents: changed, generatedAt: context.generatedAt, clock: context.clock)
+    }
+
+    init(
+        base: HeldContext, revision: Int, planTitle: String, timeZone: String, replacedDays: [ApplicationContext.Day],
+        changedEvents: [ApplicationContext.Day], generatedAt: Date, clock: HybridTimestamp?
+    ) {
+        self.base = base
+        self.revision = revision
+        self.planTitle = planTitle
+        self.timeZone = timeZone
+        self.replacedDays = replacedDays
+        self.changedEvents = changedEvents
+        self.generatedAt = generatedAt
+        self.clock = clock
+    }
+
+    /// The context this delta gives applied to `held`, or `nil` if it does not apply: `held`
+    /// is another context than its base, or lacks a day or an event the delta changes.
+    public func applied(to held: ApplicationContext) -> ApplicationContext? {
+        guard held.held == base else { return nil }
+        var context = held
+        context.revision = revision
+        context.planTitle = planTitle
+        context.timeZone = timeZone
+        context.generatedAt = generatedAt
+        context.clock = clock
+        for replacement in replacedDays {
+            guard let index = context.days.firstIndex(where: { $0.day == replacement.day }) else { return nil }
+            context.days[index] = replacement
+        }
+        for changes in changedEvents {
+            guard let index = context.days.firstIndex(where: { $0.day == changes.day }) else { return nil }
+            for event in changes.events {
+                guard let position = context.days[index].events.firstIndex(where: { $0.key == event.key }) else { return nil }
+                context.days[index].events[position] = event
+            }
+        }
+        return context
+    }
+}
+
+extension HeldContext {
+    /// The context a Hello names.
+    ///
+    /// - Throws: `MALFORMED_FRAME` for a revision above `Int.max` or a day that is not `YYYY-MM-DD`.
+    public init(wire: Caresync_V1_HeldContext) throws(ProtocolError) {
+        self.init(revision: try Self.revision(wire.revision), days: try Self.days(wire.days), generatedAtMs: wire.generatedAtMs)
+    }
+
+    public var wire: Caresync_V1_HeldContext {
+        .with {
+            $0.revision = UInt64(revision)
+            $0.days = days.map(\.description)
+            $0.generatedAtMs = generatedAtMs
+        }
+    }
+
+    static func revision(_ wire: UInt64) throws(ProtocolError) -> Int {
+        guard let revision = Int(exactly: wire) else { throw .malformed("revision \(wire) is too large") }
+        return revision
+    }
+
+    static func days(_ wire: [String]) throws(ProtocolError) -> [CalendarDay] {
+        var days: [CalendarDay] = []
+        for text in wire {
+            guard let day = CalendarDay(text) else { throw .malformed("day \"\(text)\" is not YYYY-MM-DD") }
+            days.append(day)
+        }
+        return days
+    }
+}
+
+extension ContextDelta {
+    /// The delta a message carries.
+    ///
+    /// - Throws: `MALFORMED_FRAME` for a revision above `Int.max`, a day that is not
+    ///   `YYYY-MM-DD`, or anything ``ApplicationContext/Day/init(wire:)`` refuses.
+    public init(wire: Caresync_V1_ContextDelta) throws(ProtocolError) {
+        let base = HeldContext(
+            revision: try HeldContext.revision(wire.baseRevision), days: try HeldContext.days(wire.days),
+            generatedAtMs: wire.baseGeneratedAtMs)
+        var replaced: [ApplicationContext.Day] = []
+        for day in wire.replacedDays { replaced.append(try ApplicationContext.Day(wire: day)) }
+        var changed: [ApplicationContext.Day] = []
+        for day in wire.changedEvents { changed.append(try ApplicationContext.Day(wire: day)) }
+        self.init(
+            base: base, revision: try HeldContext.revision(wire.revision), planTitle: wire.planTitle, timeZone: wire.timeZone,
+            replacedDays: replaced, changedEvents: changed,
+            generatedAt: try Date(wireMilliseconds: wire.generatedAtMs, of: "generated at"),
+            clock: wire.hasClock ? HybridTimestamp(wire: wire.clock) : nil)
+    }
+
+    public var wire: Caresync_V1_ContextDelta {
+        .with {
+            $0.baseRevision = UInt64(base.revision)
+            $0.baseGeneratedAtMs = base.generatedAtMs
+            $0.days = base.days.map(\.description)
+            $0.revision = UInt64(revision)
+            $0.planTitle = planTitle
+            $0.timeZone = timeZone
+            $0.replacedDays = replacedDays.map(\.wire)
+            $0.changedEvents = changedEvents.map(\.wire)
+            $0.generatedAtMs = generatedAt.millisecondsSince1970
+            if let clock { $0.clock = clock.wire }
+        }
+    }
+}

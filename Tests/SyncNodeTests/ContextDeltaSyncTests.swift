@@ -1,0 +1,84 @@
+import CarePlan
+import Foundation
+import GRDB
+import SyncNode
+import SyncProtocol
+import Testing
+
+/// Companions that apply ContextDeltas (protocol section 10) beside ones that do not.
+@Suite(.serialized) struct ContextDeltaSyncTests {
+    /// Waits until `companion` holds a context at `revision` or later, and returns it.
+    func context(of companion: CompanionNode, atLeast revision: Int) async throws -> ApplicationContext {
+        let reached = await companion.firstEvent(within: .seconds(20)) { event -> ApplicationContext? in
+            if case .context(let context) = event, context.revision >= revision { context } else { nil }
+        }
+        if let reached { return reached }
+        return try #require(companion.context.flatMap { $0.revision >= revision ? $0 : nil }, "no context at revision \(revision)")
+    }
+
+    /// Both see the same events at each revision, whatever form the context travelled in.
+    @Test func aWatchApplyingDeltasShowsWhatASnapshotOnlyWatchShows() async throws {
+        let primary = try await TestPrimary()
+        let applying = try await primary.pairedCompanion(.watch)
+        let wholeOnly = try await primary.pairedCompanion(.watch, contextDeltas: false)
+        let runs = [Task { await applying.run() }, Task { await wholeOnly.run() }]
+        var context = try await context(of: applying, atLeast: 1)
+        for key in context.incomplete.prefix(3).map(\.key) {
+            guard case .accepted(let revision, _, _) = try await applying.complete(key, values: [OutcomeValue(.integer(1))]) else {
+                Issue.record("\(key) was not accepted")
+                break
+            }
+            context = try await self.context(of: applying, atLeast: revision)
+            let whole = try await self.context(of: wholeOnly, atLeast: revision)
+            #expect(context.item(key)?.state == .completed)
+            #expect(context.days == whole.days && context.revision == whole.revision)
+        }
+        #expect(context.incomplete.count == context.days.count * 3 - 3)
+        for companion in [applying, wholeOnly] { await companion.stop() }
+        for run in runs { await run.value }
+        await primary.stop()
+    }
+
+    /// A watch whose cached context lacks an event the primary changes cannot apply the
+    /// delta: it asks for the whole context and shows the change.
+    @Test func aDeltaThatDoesNotApplyIsFollowedByAWholeContext() async throws {
+        let primary = try await TestPrimary()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let watch = try await primary.pairedCompanion(.watch, stateDirectory: directory)
+        var running = Task { await watch.run() }
+        let held = try await context(of: watch, atLeast: 1)
+        await watch.stop()
+        await running.value
+
+        // The cached context loses the second event of today; its name stays the same.
+        let lost = held.days[0].events[1].key
+        let queue = try DatabaseQueue(path: directory + "/companion.sqlite")
+        try await queue.write { db in
+            let stored = try #require(try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"))
+            var envelope = try Caresync_V1_Envelope(serializedBytes: stored)
+            envelope.applicationContext.days[0].events.remove(at: 1)
+            try db.execute(sql: "UPDATE setting SET value = ? WHERE key = 'context'", arguments: [try envelope.serializedData()])
+        }
+        try queue.close()
+
+        // Another watch completes that event while the first is away.
+        let other = try await primary.pairedCompanion(.watch, contextDeltas: false)
+        let otherRun = Task { await other.run() }
+        _ = try await context(of: other, atLeast: 1)
+        guard case .accepted(let revision, _, _) = try await other.complete(lost) else {
+            Issue.record("the completion was not accepted")
+            return
+        }
+
+        let back = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: directory)
+        #expect(back.context?.item(lost) == nil)
+        running = Task { await back.run() }
+        let recovered = try await context(of: back, atLeast: revision)
+        #expect(recovered.item(lost)?.state == .completed)
+        #expect(recovered.days.map(\.events.count) == held.days.map(\.events.count))
+        for companion in [back, other] { await companion.stop() }
+        await running.value
+        await otherRun.value
+        await primary.stop()
+    }
+}
