@@ -12,8 +12,9 @@ struct SyncBenchmark: AsyncParsableCommand {
             For each companion count and each transport: a fresh store, a primary on 127.0.0.1 and \
             that many companions (alternately watches and widgets, each with its own state directory), \
             all in this process. The companions pair over TLS first, a few at a time; then the primary \
-            and companions serve over the transport measured. With both transports, a closing table \
-            gives TLS against plaintext for each companion count. The floor, a loopback TCP round \
+            and companions serve over the transport measured, the companions taking contexts as deltas \
+            or whole. With both transports (or both forms), a closing table gives TLS against plaintext \
+            (deltas against snapshots) for each companion count. The floor, a loopback TCP round \
             trip plus one SQLite commit, is measured in the same run.
             """)
 
@@ -40,6 +41,9 @@ struct SyncBenchmark: AsyncParsableCommand {
 
     @Option(help: "The transport to measure: tls, plaintext (no encryption, to see what TLS costs) or both.")
     var security = SecurityChoice.both
+
+    @Option(help: "What companions receive: deltas (they offer context-delta), snapshots (every context whole) or both.")
+    var contexts = ContextChoice.deltas
 
     /// One at a time by default: the primary checks a proof against each recent code, newest
     /// first, with a scrypt derivation each, so overlapping pairings cost it more derivations;
@@ -100,7 +104,9 @@ struct SyncBenchmark: AsyncParsableCommand {
         var runs: [RunFigures] = []
         for count in counts {
             for transport in security.transports {
-                runs.append(try await measure(companions: count, security: transport, today: today))
+                for deltas in contexts.forms {
+                    runs.append(try await measure(companions: count, security: transport, deltas: deltas, today: today))
+                }
             }
         }
         reportClosing(runs, floor: floor.both)

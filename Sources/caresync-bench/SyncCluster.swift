@@ -16,17 +16,21 @@ final class Cluster {
     let keys: [EventKey]
     let fleet: Fleet
     let security: TransportSecurity
+    /// Whether the companions offer `context-delta`.
+    let deltas: Bool
     private(set) var nodes: [CompanionNode] = []
     private let identity: NodeIdentity
     private var primary: ServingPrimary?
 
     init(
-        companions count: Int, security: TransportSecurity, plan: Plan, today: CalendarDay, companionDirectory root: URL?
+        companions count: Int, security: TransportSecurity, deltas: Bool, plan: Plan, today: CalendarDay,
+        companionDirectory root: URL?
     ) async throws {
         let name = "caresync-bench-sync-\(UUID().uuidString)"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         companionDirectory = root?.appendingPathComponent(name) ?? directory
         self.security = security
+        self.deltas = deltas
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
@@ -53,10 +57,10 @@ final class Cluster {
         let samples: Samples
         let start = ContinuousClock.now
         do {
-            let directory = companionDirectory
+            let (directory, deltas) = (companionDirectory, deltas)
             samples = try await pairAll(fleet.count, width: width, through: store, until: deadline) { index in
                 try await CompanionNode(configuration: Self.configuration(
-                    index, in: directory, port: pairing.port, security: .tls, timeout: timeout))
+                    index, in: directory, port: pairing.port, security: .tls, timeout: timeout, deltas: deltas))
             }
         } catch {
             _ = await Self.stopped(pairing)
@@ -77,7 +81,7 @@ final class Cluster {
         let revision = try await store.revision()
         for index in 0..<fleet.count {
             let node = try await CompanionNode(configuration: Self.configuration(
-                index, in: companionDirectory, port: primary.port, security: security, timeout: timeout))
+                index, in: companionDirectory, port: primary.port, security: security, timeout: timeout, deltas: deltas))
             nodes.append(node)
             let fleet = fleet
             Task { await node.run() }
@@ -121,7 +125,7 @@ final class Cluster {
 
     /// Companion `index`: alternately a watch and a widget, each with its own state directory.
     private static func configuration(
-        _ index: Int, in companionDirectory: URL, port: Int, security: TransportSecurity, timeout: Duration
+        _ index: Int, in companionDirectory: URL, port: Int, security: TransportSecurity, timeout: Duration, deltas: Bool
     ) -> CompanionConfiguration {
         var configuration = CompanionConfiguration(
             role: index % 2 == 0 ? .watch : .widget, name: "Bench companion \(index)",
@@ -129,6 +133,7 @@ final class Cluster {
             endpoint: PrimaryEndpoint(host: "127.0.0.1", port: port))
         configuration.security = security
         configuration.replyTimeout = timeout
+        configuration.contextDeltas = deltas
         return configuration
     }
 }

@@ -9,6 +9,8 @@ import Waiting
 struct RunFigures {
     var companions: Int
     var security: TransportSecurity
+    /// Whether the companions applied deltas (else every context came whole).
+    var deltas: Bool
     /// Each pairing, and all of them from the first code to the last PairAccept.
     var pairing = Samples()
     var pairingTotal = Double.nan
@@ -20,17 +22,20 @@ struct RunFigures {
     /// rose; `nil` where the kernel would not reset the peak.
     var peakRSS: Int?
     var addedRSS: Int?
+
+    var label: String { "\(SyncBenchmark.label(companions)), \(security.label), \(deltas ? "deltas" : "snapshots")" }
 }
 
 extension SyncBenchmark {
-    /// One run: `count` companions paired over TLS, then served over `security`.
-    func measure(companions count: Int, security: TransportSecurity, today: CalendarDay) async throws -> RunFigures {
-        var figures = RunFigures(companions: count, security: security)
+    /// One run: `count` companions paired over TLS, then served over `security`, applying
+    /// deltas or not.
+    func measure(companions count: Int, security: TransportSecurity, deltas: Bool, today: CalendarDay) async throws -> RunFigures {
+        var figures = RunFigures(companions: count, security: security, deltas: deltas)
         let cluster = try await Cluster(
-            companions: count, security: security, plan: Self.plan(occurrences: occurrences, start: today), today: today,
-            companionDirectory: companionDirectory.map { URL(fileURLWithPath: $0) })
+            companions: count, security: security, deltas: deltas, plan: Self.plan(occurrences: occurrences, start: today),
+            today: today, companionDirectory: companionDirectory.map { URL(fileURLWithPath: $0) })
         let watches = (count + 1) / 2
-        print("\(Self.label(count)), \(security.label) (\(watches) watch\(watches == 1 ? "" : "es"), \(count / 2) widget\(count / 2 == 1 ? "" : "s")):")
+        print("\(figures.label) (\(watches) watch\(watches == 1 ? "" : "es"), \(count / 2) widget\(count / 2 == 1 ? "" : "s")):")
         do {
             let clock = ContinuousClock()
             (figures.pairing, figures.pairingTotal) = try await cluster.pair(
@@ -42,9 +47,7 @@ extension SyncBenchmark {
             let connect = try await clock.measure { try await cluster.start(timeout: .seconds(timeout)) }
             report("connect, every first context received", duration(connect.inSeconds))
             if let context = cluster.nodes.first?.context {
-                var envelope = Caresync_V1_Envelope()
-                envelope.applicationContext = context.wire
-                report("context frame sent to each companion", bytes(try Frame.encode(envelope).readableBytes))
+                report("whole context frame", bytes(try Frame.encode(.context(context)).readableBytes))
             }
             let connected = residentMemory() ?? 0
             try await roundTrips(cluster, into: &figures)
@@ -79,6 +82,8 @@ extension SyncBenchmark {
         while n < Self.warmUp + completions && clock.now < deadline {
             let sender = n % cluster.nodes.count
             let key = cluster.keys[n % cluster.keys.count]
+            let observer = cluster.nodes[(sender + 1) % cluster.nodes.count]
+            let before = observer.context
             let start = clock.now
             let result = try await cluster.nodes[sender].complete(key)
             let end = clock.now
@@ -89,6 +94,9 @@ extension SyncBenchmark {
             }
             guard await cluster.fleet.wait(within: .seconds(timeout), until: { $0.allSatisfy { $0.revision >= revision } }) else {
                 throw BenchmarkFailure("not every companion received revision \(revision) within \(duration(timeout))")
+            }
+            if n == 1, let before, let after = observer.context, let delta = ContextDelta(from: before, to: after) {
+                report("delta frame for one completion", bytes(try Frame.encode(.contextDelta(delta)).readableBytes))
             }
             guard n > Self.warmUp else { continue }
             figures.roundTrip.append(start.duration(to: end).inSeconds)

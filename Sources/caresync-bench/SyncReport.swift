@@ -20,32 +20,58 @@ extension TransportSecurity {
     var label: String { self == .tls ? "TLS 1.3" : "plaintext" }
 }
 
-/// The closing tables: each run's round trips against the floor, then, for each companion
-/// count measured over both transports, TLS against plaintext.
+/// The contexts `caresync-bench sync --contexts` has companions receive: deltas (companions
+/// offer `context-delta`), snapshots (every context whole, as a client that knows only
+/// those) or both, one run each.
+enum ContextChoice: String, ExpressibleByArgument, CaseIterable {
+    case deltas, snapshots, both
+
+    /// Whether companions apply deltas, for each run; snapshots first, what deltas are compared against.
+    var forms: [Bool] {
+        switch self {
+        case .deltas: [true]
+        case .snapshots: [false]
+        case .both: [false, true]
+        }
+    }
+}
+
+/// The closing tables: each run's round trips against the floor; then, for each companion
+/// count measured both ways, TLS against plaintext and deltas against snapshots.
 func reportClosing(_ runs: [RunFigures], floor: Samples) {
     print("round trip ÷ floor:")
     for run in runs {
-        report("\(SyncBenchmark.label(run.companions)), \(run.security.label)", String(
+        report(run.label, String(
             format: "p50 %.1f×  p99 %.1f×", run.roundTrip.percentile(50) / floor.percentile(50),
             run.roundTrip.percentile(99) / floor.percentile(99)))
     }
-    let pairs = runs.filter { $0.security == .tls }.compactMap { tls in
-        runs.first { $0.security == .unencrypted && $0.companions == tls.companions }.map { (tls: tls, plain: $0) }
+    compare(runs, "TLS", "plaintext", by: { $0.security == .tls }, same: { $0.deltas == $1.deltas })
+    compare(runs, "deltas", "snapshots", by: \.deltas, same: { $0.security == $1.security })
+}
+
+/// A table of `runs` where `by` holds against their peers where it does not (same companion
+/// count, and `same`): ratios, then what the first adds to the round trip's p50.
+private func compare(
+    _ runs: [RunFigures], _ name: String, _ peerName: String, by isFirst: (RunFigures) -> Bool,
+    same: (RunFigures, RunFigures) -> Bool
+) {
+    let pairs = runs.filter(isFirst).compactMap { run in
+        runs.first { !isFirst($0) && $0.companions == run.companions && same($0, run) }.map { (run, peer: $0) }
     }
     guard !pairs.isEmpty else { return }
-    print("TLS ÷ plaintext (above 1× TLS is slower or larger; for sustained completions, below 1× it serves fewer):")
-    row("", ["round trip", "", "fan-out", "", "sustained", "peak RSS", "RSS added", "TLS adds"])
+    print("\(name) ÷ \(peerName) (above 1× \(name) is slower or larger; for sustained completions, below 1× it serves fewer):")
+    row("", ["round trip", "", "fan-out", "", "sustained", "peak RSS", "RSS added", "\(name) adds"])
     row("", ["p50", "p99", "p50", "p99", "per second", "", "at peak", "to p50"])
-    for (tls, plain) in pairs {
-        row(SyncBenchmark.label(tls.companions), [
-            ratio(tls.roundTrip.percentile(50), plain.roundTrip.percentile(50)),
-            ratio(tls.roundTrip.percentile(99), plain.roundTrip.percentile(99)),
-            ratio(tls.fanOut.percentile(50), plain.fanOut.percentile(50)),
-            ratio(tls.fanOut.percentile(99), plain.fanOut.percentile(99)),
-            ratio(tls.throughput, plain.throughput),
-            ratio(tls.peakRSS.map { Double($0) }, plain.peakRSS.map { Double($0) }),
-            ratio(tls.addedRSS.map { Double($0) }, plain.addedRSS.map { Double($0) }),
-            difference(tls.roundTrip.percentile(50), plain.roundTrip.percentile(50)),
+    for (run, peer) in pairs {
+        row(SyncBenchmark.label(run.companions), [
+            ratio(run.roundTrip.percentile(50), peer.roundTrip.percentile(50)),
+            ratio(run.roundTrip.percentile(99), peer.roundTrip.percentile(99)),
+            ratio(run.fanOut.percentile(50), peer.fanOut.percentile(50)),
+            ratio(run.fanOut.percentile(99), peer.fanOut.percentile(99)),
+            ratio(run.throughput, peer.throughput),
+            ratio(run.peakRSS.map { Double($0) }, peer.peakRSS.map { Double($0) }),
+            ratio(run.addedRSS.map { Double($0) }, peer.addedRSS.map { Double($0) }),
+            difference(run.roundTrip.percentile(50), peer.roundTrip.percentile(50)),
         ])
     }
 }

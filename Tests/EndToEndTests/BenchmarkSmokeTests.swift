@@ -30,6 +30,7 @@ struct BenchmarkSmokeTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.contains("TCP round trip + one commit (the floor)") })
         let sections = ["1 companion, plaintext", "1 companion, TLS 1.3", "3 companions, plaintext", "3 companions, TLS 1.3"]
+            .map { $0 + ", deltas" }
         #expect(result.lines.filter { line in sections.contains { line.hasPrefix($0 + " (") } }.count == 4,
                 "one section per companion count and transport")
         for figure in [
@@ -58,15 +59,25 @@ struct BenchmarkSmokeTests {
         }
     }
 
-    @Test func syncBenchmarkMeasuresOneTransportWhenAsked() async throws {
+    /// One transport, both forms of context: a section each, the delta's size, and deltas
+    /// compared with snapshots.
+    @Test func syncBenchmarkMeasuresOneTransportWhenAskedAndComparesContextForms() async throws {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
         let result = try await CareSyncCommand.run(executable: bench, [
-            "sync", "--security", "tls", "--companions", "2", "--completions", "5", "--seconds", "0.2", "--sustained-limit", "20",
+            "sync", "--security", "tls", "--contexts", "both", "--companions", "2", "--completions", "5", "--seconds", "0.2",
+            "--sustained-limit", "20",
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3 (") })
+        #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3, snapshots (") })
+        #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3, deltas (") })
         #expect(!result.lines.contains { $0.contains("plaintext") })
-        #expect(result.lines.contains { $0.contains("round trip: complete() until .accepted") })
+        #expect(result.lines.filter { $0.contains("round trip: complete() until .accepted") }.count == 2)
+        let whole = try #require(result.lines.first { $0.contains("whole context frame") })
+        let delta = try #require(result.lines.first { $0.contains("delta frame for one completion") })
+        #expect(Self.kibibytes(delta) < Self.kibibytes(whole) / 10, "\(delta) against \(whole)")
+        let comparison = try #require(result.lines.firstIndex { $0.hasPrefix("deltas ÷ snapshots") }, "no comparison table")
+        let row = try #require(result.lines.dropFirst(comparison + 3).first)
+        #expect(row.hasPrefix("  2 companions") && Self.cells(row).first.flatMap(Self.ratio) != nil, "\(row)")
         let refused = try await CareSyncCommand.run(executable: bench, ["sync", "--security", "none"])
         #expect(refused.status != 0)
     }
@@ -80,6 +91,18 @@ struct BenchmarkSmokeTests {
             rest = rest.dropFirst(12)
         }
         return cells
+    }
+
+    /// The size a report line ends with (`812 B`, `18.7 KiB`), in KiB; infinity if none.
+    static func kibibytes(_ line: String) -> Double {
+        let words = line.split(separator: " ")
+        guard words.count >= 2, let value = Double(words[words.count - 2]) else { return .infinity }
+        switch words.last {
+        case "B": return value / 1024
+        case "KiB": return value
+        case "MiB": return value * 1024
+        default: return .infinity
+        }
     }
 
     /// `1.23×` as 1.23, if it is a positive ratio.
