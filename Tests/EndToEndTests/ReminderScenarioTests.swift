@@ -58,7 +58,7 @@ import Testing
     @Test func aReminderDueInTenSecondsReachesTheWatch() async throws {
         let (caresync, primary, watch) = try await watchBeforeEight(secondsBefore: 10)
         defer { primary.terminate(signal: SIGTERM) }
-        let reminders = try await watch.waitFor("reminder", count: 2, timeout: 30)
+        let reminders = try await watch.waitFor("reminder", count: 2, timeout: 60)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(reminders.allSatisfy { $0["time"] as? String == "08:00" && $0["day"] as? String == today })
         // The primary's log has them too (its lines may reach us after the watch's).
