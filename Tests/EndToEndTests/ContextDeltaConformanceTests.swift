@@ -14,12 +14,13 @@ extension ProtocolConformanceTests {
         return envelope
     }
 
-    /// The first frame from index `known` on that `predicate` accepts, waiting up to 10 s.
+    /// The first frame from index `known` on that `predicate` accepts, waiting up to 30 s
+    /// (a TLS handshake beside the whole suite on two cores has taken over 10 s).
     func frame(
         _ peer: TLSPeer, after known: Int, where predicate: (Caresync_V1_Envelope) -> Bool
     ) async throws -> Caresync_V1_Envelope? {
         var found: Caresync_V1_Envelope?
-        _ = try await waitUntil {
+        _ = try await waitUntil(timeout: 30) {
             found = try peer.frames.dropFirst(known).first(where: predicate)
             return found != nil
         }

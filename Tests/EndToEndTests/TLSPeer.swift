@@ -105,7 +105,7 @@ final class TLSPeer {
     }
 
     /// Waits until a frame that satisfies `predicate` has arrived, or `timeout` passes.
-    func waitForFrame(timeout: TimeInterval = 10, where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope? {
+    func waitForFrame(timeout: TimeInterval = 30, where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let frame = try frames.first(where: predicate) { return frame }
