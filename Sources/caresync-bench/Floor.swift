@@ -36,11 +36,28 @@ struct Floor {
             return try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
         guard level == 2 else { throw BenchmarkFailure("the floor's database would not take synchronous = FULL") }
-        for n in 0..<count where clock.now < deadline {
-            floor.commit.append(try clock.measure { try insert(n, into: pool) }.inSeconds)
+        // The commit alone, the round trip alone and both together take turns, so that the
+        // disk's and the machine's moods fall on all three alike.
+        let echo = try await echoServer(committingTo: nil)
+        let committing = try await echoServer(committingTo: pool)
+        do {
+            try await connect(to: echo).executeThenClose { echoReplies, echoRequests in
+                try await connect(to: committing).executeThenClose { committedReplies, committedRequests in
+                    var (echoes, commits) = (echoReplies.makeAsyncIterator(), committedReplies.makeAsyncIterator())
+                    for n in 0..<count where clock.now < deadline {
+                        floor.commit.append(try clock.measure { try insert(n, into: pool) }.inSeconds)
+                        floor.roundTrip.append(try await roundTrip(n, echoRequests, &echoes))
+                        floor.both.append(try await roundTrip(n, committedRequests, &commits))
+                    }
+                }
+            }
+        } catch {
+            try? await echo.close()
+            try? await committing.close()
+            throw error
         }
-        floor.roundTrip = try await echo(count: count, committingTo: nil, until: deadline)
-        floor.both = try await echo(count: count, committingTo: pool, until: deadline)
+        try await echo.close()
+        try await committing.close()
         try pool.close()
         return floor
     }
@@ -49,10 +66,9 @@ struct Floor {
         try pool.write { db in try db.execute(sql: "INSERT INTO request (n) VALUES (?)", arguments: [n]) }
     }
 
-    /// Round trips of an 8-byte request to a fresh echo server on 127.0.0.1, one at a time.
-    private static func echo(count: Int, committingTo pool: DatabasePool?, until deadline: ContinuousClock.Instant) async throws -> Samples {
-        let group = MultiThreadedEventLoopGroup.singleton
-        let server = try await ServerBootstrap(group: group)
+    /// An echo server on 127.0.0.1 for 8-byte requests, committing each first to `pool` if given.
+    private static func echoServer(committingTo pool: DatabasePool?) async throws -> Channel {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
@@ -61,7 +77,10 @@ struct Floor {
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        let client = try await ClientBootstrap(group: group)
+    }
+
+    private static func connect(to server: Channel) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: "127.0.0.1", port: server.localAddress!.port!) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -69,24 +88,17 @@ struct Floor {
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        var samples = Samples()
-        do {
-            try await client.executeThenClose { inbound, outbound in
-                var replies = inbound.makeAsyncIterator()
-                let clock = ContinuousClock()
-                for n in 0..<count where clock.now < deadline {
-                    let start = clock.now
-                    try await outbound.write(ByteBuffer(integer: UInt64(n)))
-                    guard try await replies.next() != nil else { throw BenchmarkFailure("the floor's echo server closed the connection") }
-                    samples.append(start.duration(to: clock.now).inSeconds)
-                }
-            }
-        } catch {
-            try? await server.close()
-            throw error
-        }
-        try await server.close()
-        return samples
+    }
+
+    /// One request and its echo, in seconds.
+    private static func roundTrip(
+        _ n: Int, _ requests: NIOAsyncChannelOutboundWriter<ByteBuffer>, _ replies: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    ) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await requests.write(ByteBuffer(integer: UInt64(n)))
+        guard try await replies.next() != nil else { throw BenchmarkFailure("the floor's echo server closed the connection") }
+        return start.duration(to: clock.now).inSeconds
     }
 }
 

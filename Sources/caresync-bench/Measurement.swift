@@ -65,9 +65,9 @@ func peakResidentMemory() -> Int? {
     memoryStatus("VmHWM:")
 }
 
-/// The process's resident memory now, from /proc (Linux).
-func residentMemory() -> Int? {
-    memoryStatus("VmRSS:")
+/// A process's resident memory now (this one's by default), from /proc (Linux).
+func residentMemory(of process: String = "self") -> Int? {
+    memoryStatus("VmRSS:", of: process)
 }
 
 /// Starts ``peakResidentMemory()`` afresh from the current resident memory (Linux 4.0 and
@@ -76,8 +76,8 @@ func resetPeakResidentMemory() -> Bool {
     (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
 }
 
-private func memoryStatus(_ field: String) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+private func memoryStatus(_ field: String, of process: String = "self") -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
           let kib = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
     return kib * 1024

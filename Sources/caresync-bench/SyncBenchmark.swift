@@ -15,7 +15,9 @@ struct SyncBenchmark: AsyncParsableCommand {
             and companions serve over the transport measured, the companions taking contexts as deltas \
             or whole. With both transports (or both forms), a closing table gives TLS against plaintext \
             (deltas against snapshots) for each companion count. The floor, a loopback TCP round \
-            trip plus one SQLite commit, is measured in the same run.
+            trip plus one SQLite commit, is measured in the same run. Then the peer, a Mosquitto \
+            broker with native libmosquitto clients (Debian's mosquitto and libmosquitto1), runs the \
+            same workload at each companion count, and a last table gives CareSync against it.
             """)
 
     @Option(help: ArgumentHelp("Companion counts, one run each.", valueName: "list"))
@@ -56,6 +58,9 @@ struct SyncBenchmark: AsyncParsableCommand {
         valueName: "dir"))
     var companionDirectory: String?
 
+    @Option(help: "The peer measured on the same workload after CareSync's runs: mosquitto (a broker and native clients, if installed) or none.")
+    var peer = PeerChoice.mosquitto
+
     @OptionGroup var metrics: MetricsOptions
 
     static let activities = 20
@@ -95,12 +100,15 @@ struct SyncBenchmark: AsyncParsableCommand {
             + " \(completions) timed completions per run, then \(duration(seconds)) of concurrent ones")
         print("primary and companions share this process, its cores and its disk"
             + (companionDirectory.map { " (companion state in \($0))" } ?? ""))
-        print("floor (loopback TCP over NIO; SQLite in WAL mode, synchronous = FULL):")
+        print("floor (loopback TCP over NIO; SQLite in WAL mode, synchronous = FULL; the three taking turns):")
         let floor = try await Floor.measure(count: completions, until: .now + .seconds(maxSeconds))
+        report("one commit at NORMAL (GRDB's DatabasePool default)", floor.normalCommit.tailSummary)
         report("TCP round trip", floor.roundTrip.tailSummary)
         report("one commit", floor.commit.tailSummary)
-        report("one commit at NORMAL (GRDB's DatabasePool default)", floor.normalCommit.tailSummary)
         report("TCP round trip + one commit (the floor)", floor.both.tailSummary)
+        report("floor ÷ one commit", String(
+            format: "p50 %.2f×  p99 %.2f×", floor.both.percentile(50) / floor.commit.percentile(50),
+            floor.both.percentile(99) / floor.commit.percentile(99)))
         var runs: [RunFigures] = []
         for count in counts {
             for transport in security.transports {
@@ -109,7 +117,24 @@ struct SyncBenchmark: AsyncParsableCommand {
                 }
             }
         }
-        reportClosing(runs, floor: floor.both)
+        let peers = try await measurePeers(counts: counts, contextBytes: runs.compactMap(\.contextBytes).first)
+        reportClosing(runs, floor: floor.both, peers: peers)
+    }
+
+    /// The peer's runs, one per companion count; none, with a line saying why, where the
+    /// peer is not installed.
+    private func measurePeers(counts: [Int], contextBytes: Int?) async throws -> [PeerFigures] {
+        guard peer == .mosquitto, let contextBytes else { return [] }
+        var peers: [PeerFigures] = []
+        for count in counts {
+            do {
+                peers.append(try await measureMosquitto(clients: count, contextBytes: contextBytes))
+            } catch let unavailable as MosquittoUnavailable {
+                print("Mosquitto: skipped, not installed here (\(unavailable))")
+                return []
+            }
+        }
+        return peers
     }
 
     /// The plan: `activities` interventions, each `occurrences` times a day from `start`, in UTC.

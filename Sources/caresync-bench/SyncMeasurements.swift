@@ -22,6 +22,8 @@ struct RunFigures {
     /// rose; `nil` where the kernel would not reset the peak.
     var peakRSS: Int?
     var addedRSS: Int?
+    /// The size of a whole context frame.
+    var contextBytes: Int?
 
     var label: String { "\(SyncBenchmark.label(companions)), \(security.label), \(deltas ? "deltas" : "snapshots")" }
 }
@@ -47,7 +49,8 @@ extension SyncBenchmark {
             let connect = try await clock.measure { try await cluster.start(timeout: .seconds(timeout)) }
             report("connect, every first context received", duration(connect.inSeconds))
             if let context = cluster.nodes.first?.context {
-                report("whole context frame", bytes(try Frame.encode(.context(context)).readableBytes))
+                figures.contextBytes = try Frame.encode(.context(context)).readableBytes
+                report("whole context frame", bytes(figures.contextBytes!))
             }
             let connected = residentMemory() ?? 0
             try await roundTrips(cluster, into: &figures)

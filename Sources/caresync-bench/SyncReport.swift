@@ -36,9 +36,15 @@ enum ContextChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// The peers `caresync-bench sync --peer` measures on the same workload.
+enum PeerChoice: String, ExpressibleByArgument, CaseIterable {
+    case mosquitto, none
+}
+
 /// The closing tables: each run's round trips against the floor; then, for each companion
-/// count measured both ways, TLS against plaintext and deltas against snapshots.
-func reportClosing(_ runs: [RunFigures], floor: Samples) {
+/// count measured both ways, TLS against plaintext and deltas against snapshots; then each
+/// run against the peer's run of its companion count.
+func reportClosing(_ runs: [RunFigures], floor: Samples, peers: [PeerFigures]) {
     print("round trip ÷ floor:")
     for run in runs {
         report(run.label, String(
@@ -47,6 +53,20 @@ func reportClosing(_ runs: [RunFigures], floor: Samples) {
     }
     compare(runs, "TLS", "plaintext", by: { $0.security == .tls }, same: { $0.deltas == $1.deltas })
     compare(runs, "deltas", "snapshots", by: \.deltas, same: { $0.security == $1.security })
+    guard !peers.isEmpty else { return }
+    print("CareSync ÷ Mosquitto (above 1× CareSync is slower; for sustained completions, below 1× it serves fewer):")
+    row("", ["round trip", "", "fan-out", "", "sustained"], width: 36)
+    row("", ["p50", "p99", "p50", "p99", "per second"], width: 36)
+    for run in runs {
+        guard let peer = peers.first(where: { $0.clients == run.companions }) else { continue }
+        row(run.label, [
+            ratio(run.roundTrip.percentile(50), peer.roundTrip.percentile(50)),
+            ratio(run.roundTrip.percentile(99), peer.roundTrip.percentile(99)),
+            ratio(run.fanOut.percentile(50), peer.fanOut.percentile(50)),
+            ratio(run.fanOut.percentile(99), peer.fanOut.percentile(99)),
+            ratio(run.throughput, peer.throughput),
+        ], width: 36)
+    }
 }
 
 /// A table of `runs` where `by` holds against their peers where it does not (same companion
@@ -88,9 +108,9 @@ private func difference(_ a: Double, _ b: Double) -> String {
     return (a >= b ? "+" : "−") + duration(abs(a - b))
 }
 
-/// A table row: the label as in ``report(_:_:)`` but narrower, then cells 12 wide.
-private func row(_ label: String, _ cells: [String]) {
-    var line = "  " + ([label.padding(toLength: 16, withPad: " ", startingAt: 0)]
+/// A table row: the label `width` wide (narrower than ``report(_:_:)``'s), then cells 12 wide.
+private func row(_ label: String, _ cells: [String], width: Int = 16) {
+    var line = "  " + ([label.padding(toLength: width, withPad: " ", startingAt: 0)]
         + cells.map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }).joined()
     while line.last == " " { line.removeLast() }
     print(line)

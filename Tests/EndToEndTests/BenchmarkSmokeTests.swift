@@ -25,10 +25,13 @@ struct BenchmarkSmokeTests {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
         let result = try await CareSyncCommand.run(executable: bench, [
             "sync", "--companions", "1,3", "--completions", "15", "--seconds", "0.5", "--sustained-limit", "50",
-            "--pairings-at-once", "2",
+            "--pairings-at-once", "2", "--peer", "none",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.contains("TCP round trip + one commit (the floor)") })
+        let floor = try #require(result.lines.first { $0.contains("floor ÷ one commit") })
+        #expect(floor.contains("p50") && floor.contains("×"), "\(floor)")
+        #expect(!result.lines.contains { $0.contains("Mosquitto") }, "--peer none runs no peer")
         let sections = ["1 companion, plaintext", "1 companion, TLS 1.3", "3 companions, plaintext", "3 companions, TLS 1.3"]
             .map { $0 + ", deltas" }
         #expect(result.lines.filter { line in sections.contains { line.hasPrefix($0 + " (") } }.count == 4,
@@ -70,7 +73,7 @@ struct BenchmarkSmokeTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3, snapshots (") })
         #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3, deltas (") })
-        #expect(!result.lines.contains { $0.contains("plaintext") })
+        #expect(!result.lines.contains { $0.hasPrefix("2 companions, plaintext") })
         #expect(result.lines.filter { $0.contains("round trip: complete() until .accepted") }.count == 2)
         let whole = try #require(result.lines.first { $0.contains("whole context frame") })
         let delta = try #require(result.lines.first { $0.contains("delta frame for one completion") })
@@ -80,11 +83,31 @@ struct BenchmarkSmokeTests {
         #expect(row.hasPrefix("  2 companions") && Self.cells(row).first.flatMap(Self.ratio) != nil, "\(row)")
         let refused = try await CareSyncCommand.run(executable: bench, ["sync", "--security", "none"])
         #expect(refused.status != 0)
+        try Self.expectMosquittoCompared(result.lines, companions: 2)
     }
 
-    /// The cells of a row of the comparison table: 12 characters each after an 18-character label.
-    static func cells(_ row: String) -> [String] {
-        var rest = Substring(row.dropFirst(18))
+    /// The peer's section (scripts/test installs Mosquitto) and CareSync against it, for
+    /// each run of that companion count.
+    static func expectMosquittoCompared(_ lines: [String], companions: Int) throws {
+        #expect(lines.contains { $0.hasPrefix("Mosquitto, \(companions) clients, QoS 1 over plaintext TCP:") }, "\(lines)")
+        for figure in ["round trip: 200 B published until PUBACK", "fan-out: 18.7 KiB until every subscriber has it"] {
+            #expect(lines.contains { $0.contains(figure) && $0.contains("p50") }, "\(figure)")
+        }
+        #expect(lines.contains { $0.contains("sustained: every client at once") && $0.contains("/s") })
+        #expect(lines.contains { $0.contains("broker RSS: before → \(companions) connected") })
+        let table = try #require(lines.firstIndex { $0.hasPrefix("CareSync ÷ Mosquitto") }, "no comparison with Mosquitto")
+        let rows = lines.dropFirst(table + 3).prefix { $0.hasPrefix("  \(companions) companions") }
+        #expect(rows.count == 2, "one row per run: \(lines.dropFirst(table))")
+        for row in rows {
+            let cells = Self.cells(row, label: 36)
+            #expect(cells.count == 5 && cells.allSatisfy { Self.ratio($0) != nil }, "\(row)")
+        }
+    }
+
+    /// The cells of a row of a comparison table: 12 characters each after the label
+    /// (`label` wide, indented by two).
+    static func cells(_ row: String, label: Int = 16) -> [String] {
+        var rest = Substring(row.dropFirst(2 + label))
         var cells: [String] = []
         while !rest.isEmpty {
             cells.append(rest.prefix(12).trimmingCharacters(in: .whitespaces))
