@@ -151,7 +151,7 @@ struct CompanionSession: Sendable {
             let envelope = try Frame.decode(payload)
             switch envelope.body {
             case .applicationContext(let wire):
-                try await adopt(try ApplicationContext(wire: wire), frame: Array(payload.readableBytesView), isDelta: false)
+                try await adopt(try ApplicationContext(wire: wire), frame: Data(payload.readableBytesView), isDelta: false)
             case .contextDelta(let wire) where appliesDeltas:
                 let delta = try ContextDelta(wire: wire)
                 guard let held = node.context, let context = delta.applied(to: held) else {
@@ -192,7 +192,7 @@ struct CompanionSession: Sendable {
 
     /// Makes `context` the one the companion holds: kept on disk as `frame` (the payload of
     /// an ApplicationContext message), its clock observed, and reported.
-    private func adopt(_ context: ApplicationContext, frame: [UInt8], isDelta: Bool) async throws {
+    private func adopt(_ context: ApplicationContext, frame: Data, isDelta: Bool) async throws {
         if let reading = context.clock { node.clock.observe(reading) }
         try await node.state.cache(context, frame: frame)
         node.metrics.contextsReceived[isDelta]?.increment()

@@ -95,8 +95,8 @@ final class CompanionState: Sendable {
     }
 
     /// Keeps the newest context, on disk as the frame payload it arrived in (not re-encoded).
-    func cache(_ context: ApplicationContext, frame payload: [UInt8]) async throws {
-        try await commit(Self.setting("context", Data(payload))) { $0.context = context }
+    func cache(_ context: ApplicationContext, frame payload: Data) async throws {
+        try await commit(Self.setting("context", payload)) { $0.context = context }
     }
 
     private static func setting(_ key: String, _ value: some DatabaseValueConvertible & Sendable) -> @Sendable (Database) throws -> Void {

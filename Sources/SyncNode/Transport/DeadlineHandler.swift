@@ -78,7 +78,7 @@ final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func close(_ context: ChannelHandlerContext, _ error: ProtocolError) {
-        if let frame = try? Frame.encode(error.envelope(), allocator: context.channel.allocator) {
+        if let frame = try? Frame.encode(error.envelope()) {
             context.writeAndFlush(NIOAny(frame), promise: nil)
         }
         context.closeAfterWrites()

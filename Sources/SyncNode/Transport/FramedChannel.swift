@@ -60,7 +60,7 @@ extension Channel {
     /// closes the channel if asked, as ``closeAfterWrites()`` does. The outbound writer's
     /// frames are whole buffers, so this one never lands inside another.
     func writeUnwaited(_ envelope: Caresync_V1_Envelope, thenClose: Bool) {
-        guard let frame = try? Frame.encode(envelope, allocator: allocator) else { return }
+        guard let frame = try? Frame.encode(envelope) else { return }
         eventLoop.execute {
             self.writeAndFlush(frame, promise: nil)
             if thenClose { self.closeAfterWrites() }
