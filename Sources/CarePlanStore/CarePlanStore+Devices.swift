@@ -69,10 +69,16 @@ extension CarePlanStore {
         }
     }
 
-    /// Notes that a device connected or disconnected now.
-    public func recordSeen(_ id: String) async throws(CarePlanStoreError) {
+    /// Notes when devices were last seen (connected or disconnected), all in one commit.
+    /// A time earlier than the one recorded is ignored.
+    public func recordSeen(_ seen: [String: Date]) async throws(CarePlanStoreError) {
+        guard !seen.isEmpty else { return }
         try await write { db in
-            try db.run("UPDATE device SET last_seen = ? WHERE id = ?", arguments: [now().timeIntervalSince1970, id])
+            for (id, date) in seen {
+                try db.run(
+                    "UPDATE device SET last_seen = max(coalesce(last_seen, 0), ?) WHERE id = ?",
+                    arguments: [date.timeIntervalSince1970, id])
+            }
         }
     }
 }

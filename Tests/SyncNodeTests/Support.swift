@@ -14,8 +14,12 @@ final class TestPrimary: Sendable {
     let store: CarePlanStore
     let serving: ServingPrimary
 
-    /// - Parameter now: the primary's wall clock (default: the real one).
-    init(activityID: String = "apple", now: (@Sendable () -> Date)? = nil) async throws {
+    /// - Parameters:
+    ///   - now: the primary's wall clock (default: the real one).
+    ///   - configure: any other change to the primary's configuration.
+    init(
+        activityID: String = "apple", now: (@Sendable () -> Date)? = nil, configure: (inout PrimaryConfiguration) -> Void = { _ in }
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-node-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
@@ -30,6 +34,7 @@ final class TestPrimary: Sendable {
             configuration.now = now
             configuration.dayCheckInterval = .milliseconds(20)
         }
+        configure(&configuration)
         serving = try await ServingPrimary.start(PrimaryNode(store: store, configuration: configuration))
     }
 

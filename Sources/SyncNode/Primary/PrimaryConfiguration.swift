@@ -35,6 +35,9 @@ public struct PrimaryConfiguration: Sendable {
     /// How often the primary looks at `now` for a new day (it also wakes at each boundary
     /// it foresees); tests with a clock of their own make it short.
     public var dayCheckInterval: Duration = .seconds(60)
+    /// How often the primary writes when devices were last seen (see `caresync devices`);
+    /// it keeps the times in memory in between, and writes them when it stops.
+    public var lastSeenInterval: Duration = .seconds(10)
     /// Where the primary logs connections, refusals and the failures it recovers from
     /// (with `peer`, `messageID` and `revision` metadata). Silent unless given.
     public var logger = Logger(label: "caresync.primary", factory: { _ in SwiftLogNoOpLogHandler() })

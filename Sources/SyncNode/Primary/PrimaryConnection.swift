@@ -84,16 +84,10 @@ struct PrimaryConnection {
                 await outbound.sendLast(.goodbye(.shutdown, detail: "primary stopping"), logger: logger)
                 return
             }
-            await recordSeen(peer, logger)
-            var failure: (any Error)?
-            do {
-                try await exchange(&frames, with: peer, outbound, close: close, logger: connected)
-            } catch {
-                failure = error
-            }
-            node.connections.remove(registration)
-            await recordSeen(peer, logger)
-            if let failure { throw failure }
+            node.lastSeen.note(peer.nodeID, at: node.configuration.now())
+            defer { node.lastSeen.note(peer.nodeID, at: node.configuration.now()) }
+            defer { node.connections.remove(registration) }
+            try await exchange(&frames, with: peer, outbound, close: close, logger: connected)
         } catch let error as ProtocolError {
             node.metrics.closedWithError(error.code)
             logger.notice("closing the connection with an Error", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
@@ -114,7 +108,7 @@ struct PrimaryConnection {
         _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, close: @escaping ConnectionRegistry.Close, logger: Logger
     ) async throws {
         // Revoked between the handshake's check and the registration: cut it now.
-        guard try await node.store.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
+        guard try await node.devices.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
         let publisher = node.publisher
         let (subscription, updates) = publisher.subscribe()
         defer { publisher.unsubscribe(subscription) }
@@ -137,16 +131,6 @@ struct PrimaryConnection {
                 requested.set()
                 publisher.nudge(subscription)
             }
-        }
-    }
-
-    /// Notes when the device was last seen (for `caresync devices`); a failure costs only that.
-    private func recordSeen(_ peer: Peer, _ logger: Logger) async {
-        do {
-            try await node.store.recordSeen(peer.nodeID)
-        } catch {
-            guard !Task.isCancelled else { return }  // the primary is stopping
-            logger.warning("could not record when the device was seen", metadata: ["error": "\(error)"])
         }
     }
 
@@ -177,7 +161,7 @@ struct PrimaryConnection {
         guard hello.nodeID == fingerprint else {
             throw ProtocolError(.protocolViolation, "the Hello names node \(hello.nodeID), but the certificate is \(fingerprint)")
         }
-        guard let device = try await node.store.device(fingerprint) else {
+        guard let device = try await node.devices.device(fingerprint) else {
             throw ProtocolError(.notPaired, "this device (\(NodeIdentity.display(fingerprint))) is not paired with this primary: "
                 + "make a code with `caresync pair --role ROLE` and give it to the device's `pair CODE`")
         }

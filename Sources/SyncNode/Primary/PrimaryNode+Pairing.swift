@@ -39,6 +39,7 @@ extension PrimaryNode {
             metrics.pairings["refused"]?.increment()
             throw ProtocolError(.pairingFailed, refusal.description)
         case .success(let device):
+            devices.forget()
             metrics.pairings["paired"]?.increment()
             logger.notice("paired a companion", metadata: [
                 "peer": "\(fingerprint.prefix(16))", "role": "\(role.rawValue)", "name": "\(name)",

@@ -25,6 +25,10 @@ public final class PrimaryNode: Service, Sendable {
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
     let connections: ConnectionRegistry
+    /// The paired devices, kept in memory for handshakes.
+    let devices: DeviceDirectory
+    /// When devices were last seen, written to the store now and then.
+    let lastSeen: LastSeen
     let metrics = PrimaryMetrics()
     let pairingThrottle: PairingThrottle
     /// Reminders for events not yet done, if the primary keeps them.
@@ -49,6 +53,8 @@ public final class PrimaryNode: Service, Sendable {
         self.onReminder = onReminder
         pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
         connections = ConnectionRegistry(gauges: metrics.connections)
+        devices = DeviceDirectory(store: store)
+        lastSeen = LastSeen(interval: configuration.lastSeenInterval)
         reminders = policy.map { ReminderScheduler(store: store, policy: $0, now: configuration.now, logger: configuration.logger) }
         clock = HybridClock(node: configuration.nodeID)
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
@@ -107,6 +113,7 @@ public final class PrimaryNode: Service, Sendable {
             if let latest = try await store.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays() }
+            watchers.addTask { await self.lastSeen.run(to: self.store, logger: self.logger) }
             await withDiscardingTaskGroup { sessions in
                 do {
                     try await server.executeThenClose { inbound in
@@ -121,6 +128,7 @@ public final class PrimaryNode: Service, Sendable {
             }
             watchers.cancelAll()
         }
+        await lastSeen.write(to: store, logger: logger)
     }
 
     var logger: Logger { configuration.logger }
@@ -175,10 +183,14 @@ public final class PrimaryNode: Service, Sendable {
     }
 
     /// Every committed change, by this process or another, makes a newer context and
-    /// advances the primary's clock past the change's; a revoked device is cut off at once.
+    /// advances the primary's clock past the change's; a pairing or revocation renews the
+    /// devices kept in memory, and a revoked device is cut off at once.
     private func followStore(after revision: Int) async {
         for await change in changes.changes(after: revision) {
             if let reading = change.outcome?.clock { clock.observe(reading) }
+            if change.kind == .devicePaired || change.kind == .deviceRevoked { devices.forget() }
+            // Forgotten first: a connection registered after the cut finds the revocation
+            // when it looks its device up again (PrimaryConnection's exchange).
             if change.kind == .deviceRevoked, let device = change.pairedDevice {
                 await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
             }
