@@ -128,8 +128,11 @@ struct FHIRExportTests {
         let copy = scripts.appendingPathComponent("fhir-validate")
         try FileManager.default.copyItem(
             at: CareSyncCommand.repository.appendingPathComponent("scripts/fhir-validate"), to: copy)
+        // Run by its interpreter, not exec'd: a process another test forks while the copy is
+        // still open for writing holds that descriptor, and exec'ing the file then fails
+        // with "Text file busy".
         let result = try await CareSyncCommand.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [
-            "PIP_INDEX_URL=http://127.0.0.1:1/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=2", copy.path, "-",
+            "PIP_INDEX_URL=http://127.0.0.1:1/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=2", "python3", copy.path, "-",
         ])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("fhir-validate: cannot prepare \(scratch.path(".build-fhir-venv/env")): "))
