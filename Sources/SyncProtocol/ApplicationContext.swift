@@ -83,6 +83,14 @@ public struct ApplicationContext: Sendable, Hashable, Codable {
 }
 
 extension ApplicationContext.Item {
+    /// Takes `outcome` as the event's outcome, as ``init(_:)`` does from an event that has it.
+    public mutating func recorded(_ outcome: Outcome) {
+        state = outcome.state
+        values = outcome.values
+        recordedBy = outcome.device
+        recordedAt = outcome.recordedAt
+    }
+
     /// The item for a computed event with its outcome.
     public init(_ event: Event) {
         self.init(

@@ -6,10 +6,14 @@ import Synchronization
 import SyncProtocol
 
 /// Builds application contexts from the store and tells connections when a newer one
-/// exists. One context frame is built per revision and day, and shared by every
-/// connection that needs it; a slow connection only ever receives the newest. For
-/// companions that apply deltas, one ContextDelta frame per context held and newest
-/// context, shared too (protocol section 10).
+/// exists. One context is made per revision and day, and its frame encoded once, when a
+/// connection first needs it whole, and shared by every connection that needs it; a slow
+/// connection only ever receives the newest. For companions that apply deltas, one
+/// ContextDelta frame per context held and newest context, shared too (protocol section 10).
+///
+/// A context after outcome changes alone is the one before with those outcomes applied,
+/// not read from the store again: the store is read for the first context of a day and
+/// after any other change (an activity, the plan, a contact, a new day).
 final class ContextPublisher: Sendable {
     /// Which context a companion receives.
     struct Variant: Hashable, Sendable {
@@ -28,11 +32,6 @@ final class ContextPublisher: Sendable {
         var isDelta: Bool
     }
 
-    /// A context and its frame.
-    private struct Snapshot: Sendable {
-        var context: ApplicationContext
-        var frame: ByteBuffer
-    }
 
     private struct DeltaKey: Hashable {
         var variant: Variant
@@ -47,7 +46,16 @@ final class ContextPublisher: Sendable {
         var commits: [Int: Date] = [:]
         /// The plan's time zone, read again after every change.
         var timeZone: TimeZone?
-        var frames: [Variant: (generation: Int, frame: Task<Snapshot, any Error>)] = [:]
+        /// The outcome change that began each recent generation; a generation begun by
+        /// anything else (or by a new day) has none, and its context is read from the store.
+        var outcomeChanges: [Int: StoreChange] = [:]
+        /// The newest context made for each variant, and the generation it was made for.
+        var latest: [Variant: (generation: Int, context: ApplicationContext)] = [:]
+        var contexts: [Variant: (generation: Int, context: Task<ApplicationContext, any Error>)] = [:]
+        /// Whole frames of the current generation.
+        var wholeFrames: [Variant: Task<ByteBuffer, any Error>] = [:]
+        /// The size of the last whole frame of each variant: a delta larger is not sent.
+        var wholeBytes: [Variant: Int] = [:]
         /// Delta frames of the current generation (`nil`: the whole context is smaller).
         var deltas: [DeltaKey: Task<ByteBuffer?, any Error>] = [:]
         /// The last contexts built for each variant of the newest day, by revision: the
@@ -92,14 +100,19 @@ final class ContextPublisher: Sendable {
         _ = state.withLock { $0.subscribers[id] }?.yield()
     }
 
-    /// The store changed (a change committed at `committedAt`) or the day rolled over:
+    /// The store changed (`change` was committed) or the day rolled over (no change):
     /// every subscriber gets the newer context.
-    func invalidate(committedAt: Date? = nil) {
+    func invalidate(after change: StoreChange? = nil) {
         state.withLock { state in
             state.generation += 1
-            state.commits[state.generation] = committedAt
+            state.commits[state.generation] = change?.committedAt
             state.commits.removeValue(forKey: state.generation - Self.commitsKept)
-            state.frames.removeAll()
+            if let change, change.kind == .outcomeRecorded || change.kind == .outcomeSuperseded {
+                state.outcomeChanges[state.generation] = change
+            }
+            state.outcomeChanges.removeValue(forKey: state.generation - Self.commitsKept)
+            state.contexts.removeAll()
+            state.wholeFrames.removeAll()
             state.deltas.removeAll()
             state.timeZone = nil
             for subscriber in state.subscribers.values { subscriber.yield() }
@@ -148,62 +161,105 @@ final class ContextPublisher: Sendable {
 
     /// The newest context for `variant`: as a ContextDelta from the context `held` if one
     /// is given, the publisher still has that context (of this variant) and the delta is
-    /// smaller; else whole. Each frame is built once per generation.
+    /// not larger than the variant's last whole frame; else whole. Each frame is built once
+    /// per generation.
     func frame(_ variant: Variant, holding held: HeldContext? = nil) async throws -> Built {
-        let (snapshot, generation) = try await self.snapshot(variant)
-        let whole = Built(frame: snapshot.frame, generation: generation, held: snapshot.context.held, isDelta: false)
-        guard let held, held.days == variant.days else { return whole }
-        let key = DeltaKey(variant: variant, base: held, generation: generation)
-        let task = state.withLock { state -> Task<ByteBuffer?, any Error>? in
-            if let cached = state.deltas[key] { return cached }
-            guard let base = state.recent[variant]?[held.revision], base.held == held, state.generation == generation else {
-                return nil
+        let (context, generation) = try await self.context(variant)
+        if let held, held.days == variant.days {
+            let key = DeltaKey(variant: variant, base: held, generation: generation)
+            let task = state.withLock { state -> Task<ByteBuffer?, any Error>? in
+                if let cached = state.deltas[key] { return cached }
+                guard let base = state.recent[variant]?[held.revision], base.held == held, state.generation == generation else {
+                    return nil
+                }
+                let wholeBytes = state.wholeBytes[variant] ?? .max
+                let task = Task<ByteBuffer?, any Error> {
+                    guard let delta = ContextDelta(from: base, to: context) else { return nil }
+                    let frame = try Frame.encode(.contextDelta(delta))
+                    return frame.readableBytes < wholeBytes ? frame : nil
+                }
+                state.deltas[key] = task
+                return task
             }
-            let task = Task<ByteBuffer?, any Error> {
-                guard let delta = ContextDelta(from: base, to: snapshot.context) else { return nil }
-                let frame = try Frame.encode(.contextDelta(delta))
-                return frame.readableBytes < snapshot.frame.readableBytes ? frame : nil
+            if let frame = try await task?.value {
+                return Built(frame: frame, generation: generation, held: context.held, isDelta: true)
             }
-            state.deltas[key] = task
-            return task
         }
-        guard let frame = try await task?.value else { return whole }
-        return Built(frame: frame, generation: generation, held: snapshot.context.held, isDelta: true)
+        return Built(frame: try await wholeFrame(of: context, variant, generation), generation: generation, held: context.held, isDelta: false)
     }
 
-    /// The context for `variant` and its frame, built once per generation and kept as a base.
-    private func snapshot(_ variant: Variant) async throws -> (Snapshot, generation: Int) {
-        let (task, generation) = state.withLock { state -> (Task<Snapshot, any Error>, Int) in
-            if let cached = state.frames[variant], cached.generation == state.generation { return (cached.frame, cached.generation) }
-            let task = Task { [self] in
-                let context = try await build(variant)
-                keep(context, of: variant)
-                return Snapshot(context: context, frame: try Frame.encode(.context(context)))
+    /// The frame of the whole context, encoded once per generation.
+    private func wholeFrame(of context: ApplicationContext, _ variant: Variant, _ generation: Int) async throws -> ByteBuffer {
+        let task = state.withLock { state in
+            if state.generation == generation, let cached = state.wholeFrames[variant] { return cached }
+            let task = Task<ByteBuffer, any Error> { try Frame.encode(.context(context)) }
+            if state.generation == generation { state.wholeFrames[variant] = task }
+            return task
+        }
+        let frame = try await task.value
+        state.withLock { $0.wholeBytes[variant] = frame.readableBytes }
+        return frame
+    }
+
+    /// The context for `variant`, made once per generation (from the one before when only
+    /// outcomes changed since) and kept as a base.
+    private func context(_ variant: Variant) async throws -> (ApplicationContext, generation: Int) {
+        let (task, generation) = state.withLock { state -> (Task<ApplicationContext, any Error>, Int) in
+            let generation = state.generation
+            if let cached = state.contexts[variant], cached.generation == generation { return (cached.context, generation) }
+            let base = state.latest[variant].flatMap { latest -> (ApplicationContext, [StoreChange])? in
+                guard latest.generation < generation else { return nil }
+                let changes = (latest.generation + 1...generation).compactMap { state.outcomeChanges[$0] }
+                return changes.count == generation - latest.generation ? (latest.context, changes) : nil
             }
-            state.frames[variant] = (state.generation, task)
-            return (task, state.generation)
+            let task = Task { [self] in
+                let context = if let base { applied(base.1, to: base.0) } else { try await build(variant) }
+                keep(context, of: variant, generation: generation)
+                return context
+            }
+            state.contexts[variant] = (generation, task)
+            return (task, generation)
         }
         do {
             return (try await task.value, generation)
         } catch {
             // A failed build is not kept: the next request tries again.
             state.withLock { state in
-                if state.frames[variant]?.frame == task { state.frames.removeValue(forKey: variant) }
+                if state.contexts[variant]?.context == task { state.contexts.removeValue(forKey: variant) }
             }
             throw error
         }
     }
 
-    /// Keeps `context` as a base for deltas: the newest ``basesKept`` of its variant, and
-    /// no variant of an earlier day.
-    private func keep(_ context: ApplicationContext, of variant: Variant) {
+    /// Keeps `context` as a base for deltas (the newest ``basesKept`` of its variant, and
+    /// no variant of an earlier day) and for the next generation's context.
+    private func keep(_ context: ApplicationContext, of variant: Variant, generation: Int) {
         state.withLock { state in
             state.recent = state.recent.filter { $0.key.today >= variant.today }
+            state.latest = state.latest.filter { $0.key.today >= variant.today }
             var kept = state.recent[variant, default: [:]]
             kept[context.revision] = context
             if kept.count > Self.basesKept, let oldest = kept.keys.min() { kept.removeValue(forKey: oldest) }
             state.recent[variant] = kept
+            if state.latest[variant].map({ $0.generation < generation }) ?? true { state.latest[variant] = (generation, context) }
         }
+    }
+
+    /// `context` with the outcomes of `changes` (in revision order) on its events; a change
+    /// it already reflects (a revision not above its own) is skipped.
+    func applied(_ changes: [StoreChange], to context: ApplicationContext) -> ApplicationContext {
+        var context = context
+        for change in changes where change.revision > context.revision {
+            context.revision = change.revision
+            guard change.kind == .outcomeRecorded, let key = change.event, let outcome = change.outcome,
+                  let day = context.days.firstIndex(where: { $0.day == key.day }),
+                  let item = context.days[day].events.firstIndex(where: { $0.key == key }) else { continue }
+            context.days[day].events[item].recorded(outcome)
+        }
+        let instant = now()
+        context.generatedAt = instant
+        context.clock = clock.tick(now: instant)
+        return context
     }
 
     /// Reads the plan's events for the variant's days and the revision they reflect.

@@ -194,7 +194,7 @@ public final class PrimaryNode: Service, Sendable {
             if change.kind == .deviceRevoked, let device = change.pairedDevice {
                 await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
             }
-            publisher.invalidate(committedAt: change.committedAt)
+            publisher.invalidate(after: change)
         }
     }
 

@@ -1,0 +1,66 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import NIOCore
+import SyncProtocol
+import Testing
+
+@testable import SyncNode
+
+/// A context after outcome changes alone is the one before with those outcomes applied:
+/// it must equal the context read from the store, whatever the outcomes were.
+@Suite struct ContextPatchTests {
+    @Test func contextsMadeFromTheOneBeforeEqualThoseReadFromTheStore() async throws {
+        let primary = try await TestPrimary()
+        let store = primary.store
+        let publisher = ContextPublisher(
+            store: store, clock: HybridClock(node: "primary"), now: { Date() }, tomorrowFrom: TimeOfDay(hour: 20, minute: 0)!)
+        let variant = try await publisher.variant(for: .widget)
+        var revision = try await store.revision()
+        var previous = try await published(publisher, variant)
+        // Completed, not completed and reset, from two devices, some with a clock older than
+        // the standing outcome's (superseded: only the revision moves); a contact saved
+        // midway, after which the context is read from the store again.
+        let states: [EventState] = [.completed, .notCompleted, .initial]
+        var superseded = 0
+        for step in 0..<24 {
+            let key = EventKey(activityID: "apple", day: variant.today, occurrence: step % 3)
+            let physical = Int64(1_000_000 + (step % 5 == 4 ? -step : step) * 1000)
+            let outcome = Outcome(
+                state: states[step % 3], recordedAt: Date(), device: step % 2 == 0 ? "watch" : "widget",
+                clock: HybridTimestamp(physical: physical, node: step % 2 == 0 ? "watch" : "widget"))
+            let receipt = try await store.applyCompletion(messageID: "m\(step)", key: key, outcome: outcome)
+            if receipt.superseded { superseded += 1 }
+            if step == 12 {
+                let contact = try Contact(identifier: "gp", kind: .careTeam, givenName: "Ada")
+                _ = try await store.saveContact(contact, device: "test")
+            }
+            let changes = try await store.history(after: revision)
+            for change in changes { publisher.invalidate(after: change) }
+            revision = try #require(changes.last?.revision)
+            // Compared as companions see them: through the wire (times in whole milliseconds).
+            let fresh = try ApplicationContext(wire: try await publisher.build(variant).wire)
+            let context = try await published(publisher, variant)
+            #expect(context.revision == fresh.revision && context.days == fresh.days, "step \(step): \(Self.difference(context, fresh))")
+            if step != 12 {
+                let patched = try ApplicationContext(wire: publisher.applied(changes, to: previous).wire)
+                #expect(patched.revision == fresh.revision && patched.days == fresh.days, "step \(step), patched")
+            }
+            previous = context
+        }
+        #expect(superseded > 0, "some outcomes lost to the standing one")
+        await primary.stop()
+    }
+
+    static func difference(_ a: ApplicationContext, _ b: ApplicationContext) -> String {
+        zip(a.days.flatMap(\.events), b.days.flatMap(\.events)).filter { $0 != $1 }.map { "\($0)\n≠ \($1)" }.joined(separator: "\n")
+    }
+
+    /// The context the publisher sends a companion holding none.
+    private func published(_ publisher: ContextPublisher, _ variant: ContextPublisher.Variant) async throws -> ApplicationContext {
+        let built = try await publisher.frame(variant)
+        #expect(!built.isDelta)
+        let payload = try #require(built.frame.getSlice(at: built.frame.readerIndex + 4, length: built.frame.readableBytes - 4))
+        return try ApplicationContext(wire: Frame.decode(payload).applicationContext)
+    }
+}
