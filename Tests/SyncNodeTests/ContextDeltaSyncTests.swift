@@ -1,7 +1,7 @@
 import CarePlan
 import Foundation
 import GRDB
-import SyncNode
+@testable import SyncNode
 import SyncProtocol
 import Testing
 
@@ -36,6 +36,35 @@ import Testing
         #expect(context.incomplete.count == context.days.count * 3 - 3)
         for companion in [applying, wholeOnly] { await companion.stop() }
         for run in runs { await run.value }
+        await primary.stop()
+    }
+
+    /// A widget keeps each delta as it came, writes the context whole again after
+    /// `deltasKept` of them, and reads the same context back after a restart.
+    @Test func deltasAreKeptAsTheyCameAndReadBackAfterARestart() async throws {
+        let primary = try await TestPrimary()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let widget = try await primary.pairedCompanion(.widget, stateDirectory: directory)
+        let running = Task { await widget.run() }
+        var context = try await context(of: widget, atLeast: 1)
+        let keys = context.days[0].events.map(\.key)
+        let rounds = CompanionState.deltasKept + 8
+        for round in 0..<rounds {
+            let state: EventState = round % 2 == 0 ? .completed : .notCompleted
+            guard case .accepted(let revision, _, _) = try await widget.complete(keys[round % keys.count], state: state) else {
+                Issue.record("round \(round) was not accepted")
+                break
+            }
+            context = try await self.context(of: widget, atLeast: revision)
+        }
+        await widget.stop()
+        await running.value
+        let queue = try DatabaseQueue(path: directory + "/companion.sqlite")
+        let kept = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM context_delta") ?? -1 }
+        try queue.close()
+        #expect((1..<CompanionState.deltasKept).contains(kept), "\(rounds) deltas, \(kept) kept after the whole context")
+        let back = try await makeCompanion(.widget, endpoint: primary.endpoint, stateDirectory: directory)
+        #expect(back.context?.revision == context.revision && back.context?.days == context.days)
         await primary.stop()
     }
 

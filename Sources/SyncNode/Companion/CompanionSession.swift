@@ -151,7 +151,7 @@ struct CompanionSession: Sendable {
             let envelope = try Frame.decode(payload)
             switch envelope.body {
             case .applicationContext(let wire):
-                try await adopt(try ApplicationContext(wire: wire), frame: Data(payload.readableBytesView), isDelta: false)
+                try await adopt(try ApplicationContext(wire: wire), payload: Data(payload.readableBytesView), isDelta: false)
             case .contextDelta(let wire) where appliesDeltas:
                 let delta = try ContextDelta(wire: wire)
                 guard let held = node.context, let context = delta.applied(to: held) else {
@@ -163,7 +163,7 @@ struct CompanionSession: Sendable {
                     try session.send(.contextRequest)
                     continue
                 }
-                try await adopt(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes(), isDelta: true)
+                try await adopt(context, payload: Data(payload.readableBytesView), isDelta: true)
             case .completionReply(let reply):
                 node.replies.resolve(reply.messageID, .reply(reply))
             case .historyPage(let page):
@@ -190,11 +190,16 @@ struct CompanionSession: Sendable {
         return End(reason: "the primary closed the connection", wasEstablished: true)
     }
 
-    /// Makes `context` the one the companion holds: kept on disk as `frame` (the payload of
-    /// an ApplicationContext message), its clock observed, and reported.
-    private func adopt(_ context: ApplicationContext, frame: Data, isDelta: Bool) async throws {
+    /// Makes `context` the one the companion holds: kept on disk as the `payload` it came in
+    /// (an ApplicationContext message, or a ContextDelta to the context held), its clock
+    /// observed, and reported.
+    private func adopt(_ context: ApplicationContext, payload: Data, isDelta: Bool) async throws {
         if let reading = context.clock { node.clock.observe(reading) }
-        try await node.state.cache(context, frame: frame)
+        if isDelta {
+            try await node.state.cache(context, delta: payload)
+        } else {
+            try await node.state.cache(context, frame: payload)
+        }
         node.metrics.contextsReceived[isDelta]?.increment()
         node.eventSink.yield(.context(context))
     }

@@ -8,7 +8,10 @@ import Waiting
 
 /// What a companion keeps between runs, in one SQLite file in its state directory: the
 /// primary it paired with, the last application context, and the outbox of completions
-/// not yet answered. (Its identity is beside it, in its own files.)
+/// not yet answered. (Its identity is beside it, in its own files.) The context is kept as
+/// the last whole context that arrived and the deltas that followed it, each as it came
+/// off the wire: a delta costs a write of its own size, not the whole context encoded again;
+/// after ``deltasKept`` deltas the context is written whole again.
 ///
 /// The file is read once, when the state is opened; from then on it is only written, and
 /// every read comes from the copy in memory, which follows each write once it commits (on
@@ -17,6 +20,8 @@ final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
         var context: ApplicationContext?
+        /// Deltas written after the whole context.
+        var deltas = 0
         /// The outbox, oldest first.
         var outbox: [OutboxEntry]
     }
@@ -38,19 +43,29 @@ final class CompanionState: Sendable {
                 (
                     primaryID: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'"),
                     context: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"),
+                    deltas: try Data.fetchAll(db, sql: "SELECT payload FROM context_delta ORDER BY sequence"),
                     outbox: try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence")
                 )
             }
             var context: ApplicationContext?
             do {
                 context = try stored.context.map { try ApplicationContext(wire: Caresync_V1_Envelope(serializedBytes: $0).applicationContext) }
+                for payload in stored.deltas {
+                    let delta = try ContextDelta(wire: Caresync_V1_Envelope(serializedBytes: payload).contextDelta)
+                    guard let held = context, let next = delta.applied(to: held) else {
+                        throw ProtocolError.malformed("a kept delta (revision \(delta.revision)) does not apply to the context before it")
+                    }
+                    context = next
+                }
             } catch {
+                context = nil
                 logger.warning("the cached context cannot be read; waiting for the primary's", metadata: [
                     "directory": "\(directory)", "error": "\(error)",
                 ])
             }
             let outbox = try stored.outbox.map { OutboxEntry(try Caresync_V1_Completion(serializedBytes: $0), awaited: false) }
-            return CompanionState(queue: queue, memory: Memory(primaryID: stored.primaryID, context: context, outbox: outbox))
+            return CompanionState(queue: queue, memory: Memory(
+                primaryID: stored.primaryID, context: context, deltas: stored.deltas.count, outbox: outbox))
         }
     }
 
@@ -76,6 +91,9 @@ final class CompanionState: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2 context deltas") { db in
+            try db.execute(sql: "CREATE TABLE context_delta (sequence INTEGER PRIMARY KEY AUTOINCREMENT, payload BLOB NOT NULL)")
+        }
         try migrator.migrate(queue)
         return queue
     }
@@ -94,9 +112,33 @@ final class CompanionState: Sendable {
         memory.withLock { $0.context }
     }
 
-    /// Keeps the newest context, on disk as the frame payload it arrived in (not re-encoded).
+    /// How many deltas are kept after the whole context before it is written whole again.
+    static let deltasKept = 32
+
+    /// Keeps the newest context, which arrived whole: on disk as the payload it arrived in
+    /// (an ApplicationContext message, not re-encoded), in place of the context and deltas kept.
     func cache(_ context: ApplicationContext, frame payload: Data) async throws {
-        try await commit(Self.setting("context", payload)) { $0.context = context }
+        try await commit { db in
+            try Self.setting("context", payload)(db)
+            try db.execute(sql: "DELETE FROM context_delta")
+        } then: { memory in
+            memory.context = context
+            memory.deltas = 0
+        }
+    }
+
+    /// Keeps the newest context, which arrived as a delta to the one kept: on disk as the
+    /// delta's payload (a ContextDelta message), or whole once ``deltasKept`` deltas are.
+    func cache(_ context: ApplicationContext, delta payload: Data) async throws {
+        guard memory.withLock({ $0.deltas }) < Self.deltasKept else {
+            return try await cache(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes())
+        }
+        try await commit { db in
+            try db.execute(sql: "INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
+        } then: { memory in
+            memory.context = context
+            memory.deltas += 1
+        }
     }
 
     private static func setting(_ key: String, _ value: some DatabaseValueConvertible & Sendable) -> @Sendable (Database) throws -> Void {
