@@ -57,10 +57,6 @@ import Waiting
         try? FileManager.default.removeItem(at: quiet.directory)
     }
 
-    private func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
-        await node.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
-    }
-
     /// Checks `condition` every 10 ms until it holds (true) or `timeout` passes (false).
     private func eventually(within timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout

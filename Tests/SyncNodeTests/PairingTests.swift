@@ -8,11 +8,6 @@ import Testing
 
 /// Pairing codes, device roles and revocation, against a real primary over TLS.
 @Suite(.serialized) struct PairingTests {
-    /// The first context a running companion receives, or `nil`.
-    func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
-        await node.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
-    }
-
     /// The first Error a running companion reports, as (code, message).
     func firstError(_ node: CompanionNode) async -> (String, String)? {
         await node.firstEvent(within: .seconds(20)) { if case .error(let code, let message) = $0 { (code, message) } else { nil } }

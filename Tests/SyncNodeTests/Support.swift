@@ -81,3 +81,8 @@ func makeCompanion(
     configuration.contextDeltas = contextDeltas
     return try await CompanionNode(configuration: configuration)
 }
+
+/// The first context a running companion receives, or `nil`.
+func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
+    await node.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
+}
