@@ -96,10 +96,11 @@ private func compare(
     }
 }
 
-/// `a ÷ b` as `1.23×`, or `—` where either is unknown.
+/// `a ÷ b` as `1.23×` (two significant digits below 0.1: `0.0047×`), or `—` where either
+/// is unknown.
 private func ratio(_ a: Double?, _ b: Double?) -> String {
     guard let a, let b, a.isFinite, b.isFinite, b > 0 else { return "—" }
-    return String(format: "%.2f×", a / b)
+    return String(format: a / b < 0.1 ? "%.2g×" : "%.2f×", a / b)
 }
 
 /// `a − b` as a signed duration, or `—` where either is unknown.

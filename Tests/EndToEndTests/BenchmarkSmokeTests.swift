@@ -90,7 +90,8 @@ struct BenchmarkSmokeTests {
     /// each run of that companion count.
     static func expectMosquittoCompared(_ lines: [String], companions: Int) throws {
         #expect(lines.contains { $0.hasPrefix("Mosquitto, \(companions) clients, QoS 1 over plaintext TCP:") }, "\(lines)")
-        for figure in ["round trip: 200 B published until PUBACK", "fan-out: 18.7 KiB until every subscriber has it"] {
+        // The fan-out's size is the run's whole context frame (a watch's holds tomorrow too from 20:00).
+        for figure in ["round trip: 200 B published until PUBACK", "until every subscriber has it"] {
             #expect(lines.contains { $0.contains(figure) && $0.contains("p50") }, "\(figure)")
         }
         #expect(lines.contains { $0.contains("sustained: every client at once") && $0.contains("/s") })
