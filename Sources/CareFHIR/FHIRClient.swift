@@ -37,6 +37,7 @@ public struct FHIRClient: Sendable {
             let data = try await get(url)
             let page = try FHIRInput.parse(data, document: url)
             input.orders += page.orders
+            input.refused += page.refused
             input.patients.merge(page.patients) { first, _ in first }
             next = try? JSONDecoder().decode(JSONValue.self, from: data)["link"]?.array?
                 .first { $0["relation"]?.string == "next" }?["url"]?.string

@@ -16,16 +16,39 @@ public enum FHIRError: Error, Hashable, Sendable, CustomStringConvertible {
     case server(url: String, String)
     /// An error in the document read from a file or a server URL, which it names.
     indirect case inDocument(String, FHIRError)
+    /// Orders a strict import refused (it then writes nothing).
+    case refused([ImportRefusal])
 
     public var description: String {
         switch self {
         case .notJSON(let error): "\(error)"
-        case .invalid(let path, let why): "\(path): \(why)"
-        case .unsupportedResource(let path, let type):
-            "\(path): a \(type) cannot be imported; use a Bundle, MedicationRequest (R4) or MedicationOrder (DSTU2)"
-        case .unsupported(let path, let why): "\(path): unsupported: \(why)"
+        case .invalid(let path, _), .unsupported(let path, _), .unsupportedResource(let path, _): "\(path): \(reason)"
         case .server(let url, let why): "FHIR server \(url): \(why)"
         case .inDocument(let document, let error): "\(document): \(error)"
+        case .refused(let refusals):
+            "\(refusals.count) of the orders cannot be imported (nothing was written): "
+                + refusals.map(\.description).joined(separator: "; ")
+        }
+    }
+
+    /// The FHIR path of the element the error is about, if it names one.
+    public var path: String? {
+        switch self {
+        case .invalid(let path, _), .unsupported(let path, _), .unsupportedResource(let path, _): path
+        case .inDocument(_, let error): error.path
+        case .notJSON, .server, .refused: nil
+        }
+    }
+
+    /// What is wrong, without the path and document.
+    public var reason: String {
+        switch self {
+        case .invalid(_, let why): why
+        case .unsupported(_, let why): "unsupported: \(why)"
+        case .unsupportedResource(_, let type):
+            "a \(type) cannot be imported; use a Bundle, MedicationRequest (R4) or MedicationOrder (DSTU2)"
+        case .inDocument(_, let error): error.reason
+        case .notJSON, .server, .refused: description
         }
     }
 
@@ -33,7 +56,7 @@ public enum FHIRError: Error, Hashable, Sendable, CustomStringConvertible {
     /// it names a document already (a server's own error names its URL).
     func inDocument(_ document: String?) -> FHIRError {
         switch (document, self) {
-        case (nil, _), (_, .inDocument), (_, .server): self
+        case (nil, _), (_, .inDocument), (_, .server), (_, .refused): self
         case (let document?, _): .inDocument(document, self)
         }
     }

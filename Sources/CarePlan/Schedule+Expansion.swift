@@ -34,3 +34,25 @@ extension Schedule {
         return scheduledDays / 7 * perCycle + inLeftOver
     }
 }
+
+extension Schedule {
+    /// The last day with an occurrence: `end`, or the day the `totalCount`-th occurrence
+    /// falls on if that is earlier; `nil` for a schedule that never ends.
+    public var lastDay: CalendarDay? {
+        guard let totalCount else { return end }
+        let stride = daysToSkip + 1
+        // Every 7 scheduled days visit every weekday the stride reaches: at least one
+        // occurrence in each such cycle, or none ever. Past a thousand years it never ends.
+        var low = 0
+        let (cycles, overflow) = totalCount.multipliedReportingOverflow(by: 7 * min(stride, 400_000))
+        var high = overflow ? 400_000 : min(cycles, 400_000)
+        func reached(_ elapsed: Int) -> Bool { occurrences(before: start.adding(days: elapsed + 1)) >= totalCount }
+        guard reached(high) else { return end }
+        while low < high {
+            let middle = (low + high) / 2
+            if reached(middle) { high = middle } else { low = middle + 1 }
+        }
+        let last = start.adding(days: low)
+        return end.map { min($0, last) } ?? last
+    }
+}

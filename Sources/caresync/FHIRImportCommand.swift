@@ -14,7 +14,10 @@ struct FHIRImportCommand: AsyncParsableCommand {
             or searches a FHIR server: GET URL/MedicationRequest?patient=ID. Importing again updates
             the activities (from --effective on), never duplicates them; stopped, cancelled, completed
             and entered-in-error orders end theirs. What cannot be scheduled exactly is reported as a
-            warning. Any malformed order writes nothing.
+            warning. An order that cannot be imported (malformed, or with a modifierExtension, which
+            holds it for review) is refused with its path and reason and the others are imported;
+            the command fails only when nothing could be imported, or with --strict, which imports
+            nothing if any order is refused.
             """)
 
     @OptionGroup var options: StoreOptions
@@ -41,6 +44,9 @@ struct FHIRImportCommand: AsyncParsableCommand {
     @Flag(help: "Print what changed as JSON.")
     var json = false
 
+    @Flag(help: "Import nothing if any order is refused.")
+    var strict = false
+
     func validate() throws {
         guard (file == nil) != (server == nil) else { throw ValidationError("give either FILE or --server URL --patient ID") }
         guard server == nil || patient != nil else { throw ValidationError("--server needs --patient") }
@@ -56,20 +62,29 @@ struct FHIRImportCommand: AsyncParsableCommand {
             let today = effective ?? CalendarDay.containing(Date(), in: zone)
             let mapper = await OrderMapper(
                 today: today, timeZone: zone, routine: try store.planInfo().routine, language: try DosageLanguage("en"))
-            let report = try await FHIRImporter(mapper: mapper, device: options.device).run(input, into: store)
-            if json { return try emitJSON(report) }
-            for id in report.added + report.updated {
-                guard let activity = try await store.activity(id)?.activity else { continue }
-                let verb = report.added.contains(id) ? "added" : "updated"
-                emit("\(verb) \(id)  \"\(activity.title)\"  \(activity.instructions ?? "")")
+            let report = try await FHIRImporter(mapper: mapper, device: options.device).run(input, into: store, strict: strict)
+            if json { try emitJSON(report) } else { try await describe(report, today: today, in: store) }
+            // Refusals alone, nothing imported: the input gave nothing usable.
+            if report.imported == 0, !report.refused.isEmpty {
+                LineOutput.standardError.write(line: "caresync: nothing imported: every order was refused")
+                throw ExitCode.failure
             }
-            for id in report.ended { emit("ended \(id)") }
-            for reference in report.notScheduled { emit("not scheduled \(reference)") }
-            for warning in report.warnings { emit("warning: \(warning)") }
-            emit("Imported \(input.orders.count) orders, effective \(today): \(report.added.count) added, "
-                 + "\(report.updated.count) updated, \(report.ended.count) ended, \(report.unchanged.count) unchanged; "
-                 + "revision \(report.revision)")
         }
+    }
+
+    private func describe(_ report: FHIRImportReport, today: CalendarDay, in store: CarePlanStore) async throws {
+        for id in report.added + report.updated {
+            guard let activity = try await store.activity(id)?.activity else { continue }
+            let verb = report.added.contains(id) ? "added" : "updated"
+            emit("\(verb) \(id)  \"\(activity.title)\"  \(activity.instructions ?? "")")
+        }
+        for id in report.ended { emit("ended \(id)") }
+        for reference in report.notScheduled { emit("not scheduled \(reference)") }
+        for warning in report.warnings { emit("warning: \(warning)") }
+        for refusal in report.refused { emit("refused \(refusal)") }
+        emit("Imported \(report.imported) orders, \(report.refused.count) refused, effective \(today): \(report.added.count) added, "
+             + "\(report.updated.count) updated, \(report.ended.count) ended, \(report.unchanged.count) unchanged; "
+             + "revision \(report.revision)")
     }
 
     private func read() async throws -> FHIRInput {

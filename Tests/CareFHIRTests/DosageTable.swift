@@ -18,9 +18,17 @@ struct DosageRow: Sendable, CustomStringConvertible {
 
     var description: String { "row \(number) (\(version)): \(en.isEmpty ? dosage : en)" }
 
-    /// The row's dosage in an order of its version.
+    /// The row's dosage instructions: one, or several when the cell holds a JSON list.
+    var dosages: [String] {
+        guard dosage.hasPrefix("["), let list = try? JSONSerialization.jsonObject(with: Data(dosage.utf8)) as? [Any] else {
+            return [dosage]
+        }
+        return list.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self) }
+    }
+
+    /// The row's dosages in an order of its version.
     var order: String {
-        version == "DSTU2" ? medicationOrder(dosages: [dosage]) : request(dosages: [dosage])
+        version == "DSTU2" ? medicationOrder(dosages: dosages) : request(dosages: dosages)
     }
 }
 

@@ -137,9 +137,9 @@ struct ImportTests {
              #"MedicationRequest.dosageInstruction[0].timing.repeat.boundsQuantity: not an element of R4 Timing.repeat; R4 spells it "boundsDuration""#),
         ]
         for (order, message) in cases {
-            #expect(throws: FHIRError.invalid(path: String(message.prefix { $0 != ":" }), String(message.drop { $0 != ":" }.dropFirst(2)))) {
-                try parse(order)
-            }
+            let input = try parse(order)
+            #expect(input.orders.isEmpty)
+            #expect(input.refused.map(\.error) == [FHIRError.invalid(path: String(message.prefix { $0 != ":" }), String(message.drop { $0 != ":" }.dropFirst(2)))])
         }
     }
 
@@ -161,12 +161,56 @@ struct ImportTests {
         }
     }
 
-    @Test func aMalformedOrderWritesNothing() async throws {
+    /// One malformed order is refused alone, with its path; strict refuses them all.
+    @Test func aMalformedOrderIsRefusedAlone() async throws {
         try await withStore { store, _ throws in
             let good = request(id: "good", dosages: [Self.daily])
             let bad = request(id: "bad", dosages: [#"{"timing": {"repeat": {"when": ["SOMETIME"]}}}"#])
-            await #expect(throws: FHIRError.self) { try await importer().run(try await parse(bundle([good, bad])), into: store) }
+            let unreadable = request(id: "unreadable", dosages: [#"{"timing": {"repeat": {"frequency": "two"}}}"#])
+            let input = try parse(bundle([good, bad, unreadable]))
+            await #expect(throws: FHIRError.self) { try await importer().run(input, into: store, strict: true) }
             #expect(try await store.activities().isEmpty)
+            let report = try await importer().run(input, into: store)
+            #expect(report.added == ["rx-good"])
+            #expect(report.imported == 1)
+            #expect(report.refused.map(\.path).sorted() == [
+                "Bundle.entry[1].resource.dosageInstruction[0].timing.repeat.when[0]",
+                "Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.frequency"])
+            #expect(report.refused.allSatisfy { $0.kind == .invalid })
+        }
+    }
+
+    /// An order with a modifier extension anywhere is held for review: never scheduled, and
+    /// what an earlier import scheduled from it ends.
+    @Test func aModifierExtensionHoldsTheOrder() async throws {
+        try await withStore { store, _ throws in
+            try await importer().run(try parse(request(dosages: [Self.daily])), into: store)
+            let modified = Self.daily.replacingOccurrences(
+                of: #""text": "with water""#,
+                with: #""text": "with water", "modifierExtension": [{"url": "http://example.org/not-on-fridays", "valueBoolean": true}]"#)
+            let report = try await importer(today: importDay.adding(days: 2)).run(try parse(request(dosages: [modified])), into: store)
+            #expect(report.ended == ["rx-rx1"])
+            #expect(report.refused.map(\.kind) == [.held])
+            #expect(report.refused.first?.path == "MedicationRequest.dosageInstruction[0].modifierExtension[0]")
+            #expect(report.refused.first?.reason.contains("http://example.org/not-on-fridays") == true)
+            #expect(try await store.activities().isEmpty)
+        }
+    }
+
+    /// Orders without id or identifier (Synthea's DSTU2 orders) get a key from their content:
+    /// importing again changes nothing, and stopping the order ends its activity.
+    @Test func ordersWithoutIdAreKeyedByContent() async throws {
+        try await withStore { store, _ throws in
+            let order = medicationOrder(dosages: [#"{"timing": {"repeat": {"frequency": 1, "period": 1, "periodUnits": "d"}}}"#])
+                .replacingOccurrences(of: #""id": "mo1", "#, with: "")
+            let first = try await importer().run(try parse(bundle([order])), into: store)
+            let id = try #require(first.added.first)
+            #expect(id.hasPrefix("rx-order-") && id.count == "rx-order-".count + 16)
+            let again = try await importer(today: importDay.adding(days: 3)).run(try parse(bundle([order])), into: store)
+            #expect(again.unchanged == [id])
+            let stopped = order.replacingOccurrences(of: #""status": "active""#, with: #""status": "stopped""#)
+            let stop = try await importer(today: importDay.adding(days: 5)).run(try parse(bundle([stopped])), into: store)
+            #expect(stop.ended == [id])
         }
     }
 }

@@ -25,10 +25,10 @@ struct FHIRCommandTests {
         #expect(first.lines.contains("added rx-metf/2  \"Metformin 850 mg\"  1 tablet after dinner"))
         #expect(first.lines.contains("not scheduled MedicationRequest/old"))
         #expect(first.lines.contains { $0.hasPrefix("warning: Bundle.entry[5].resource.dosageInstruction[0].timing.repeat: an interval of 5 hours") })
-        #expect(first.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
+        #expect(first.lines.last == "Imported 5 orders, 0 refused, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
 
         let again = try await importBundle(bundle, effective: "2016-08-16")
-        #expect(again.lines.last == "Imported 5 orders, effective 2016-08-16: 0 added, 0 updated, 0 ended, 5 unchanged; revision 6")
+        #expect(again.lines.last == "Imported 5 orders, 0 refused, effective 2016-08-16: 0 added, 0 updated, 0 ended, 5 unchanged; revision 6")
         #expect(try await caresync.run("activities").lines.count == 5)
 
         let stopped = scratch.path("stopped.json")
@@ -42,13 +42,16 @@ struct FHIRCommandTests {
         #expect(try await caresync.run("activities").lines.map { String($0.prefix(while: { $0 != " " })) } == ["rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
     }
 
-    @Test func aMalformedFileWritesNothing() async throws {
+    /// An order that is refused alone is reported with its path and reason; when nothing
+    /// else came in, the command fails and nothing is written.
+    @Test func aFileWhoseOnlyOrderIsRefusedWritesNothingAndFails() async throws {
         let bad = scratch.path("bad.json")
         try #"{"resourceType": "MedicationRequest", "id": "x", "status": "active", "medicationCodeableConcept": {"text": "A"}, "dosageInstruction": [{"timing": {"repeat": {"periodUnit": "fortnight", "period": 1}}}]}"#
             .write(toFile: bad, atomically: true, encoding: .utf8)
         let result = try await caresync.run("fhir", "import", bad, "--time-zone", "Europe/Berlin")
         #expect(result.status == 1)
-        #expect(result.stderr == "caresync: \(bad): MedicationRequest.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
+        #expect(result.lines.contains("refused \(bad): MedicationRequest.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a"))
+        #expect(result.stderr == "caresync: nothing imported: every order was refused\n")
         #expect(try await caresync.run("activities").stdout.isEmpty)
     }
 
@@ -72,6 +75,8 @@ struct FHIRCommandTests {
     /// What a search asks the server to include besides the orders.
     let includes = "_include=MedicationRequest:medication&_include=MedicationRequest:patient"
 
+    /// The other orders are imported; the refused one is named by its page and path, and
+    /// `--strict` imports nothing.
     @Test func aServerImportNamesThePageOfAMalformedOrder() async throws {
         // A sixth order, the third on the server's second page of three, has an unknown unit.
         var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any])
@@ -85,11 +90,18 @@ struct FHIRCommandTests {
         let file = scratch.path("bad-bundle.json")
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: file))
         let server = try await FHIRTestServer(loading: [file], options: .init(pageSize: 3))
-        let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin")
-        #expect(result.status == 1)
-        #expect(result.stderr == "caresync: \(server.base)/MedicationRequest?patient=p1&\(includes)&page=2: "
-            + "Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a\n")
+        let refusal = "\(server.base)/MedicationRequest?patient=p1&\(includes)&page=2: "
+            + "Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.periodUnit: unsupported: unit of time \"fortnight\"; use s, min, h, d, wk, mo or a"
+        let strict = try await caresync.run(
+            "fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin", "--strict")
+        #expect(strict.status == 1)
+        #expect(strict.stderr == "caresync: 1 of the orders cannot be imported (nothing was written): \(refusal)\n")
         #expect(try await caresync.run("activities").stdout.isEmpty)
+        let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin")
+        #expect(result.status == 0)
+        #expect(result.lines.contains("refused \(refusal)"))
+        #expect(result.lines.last?.hasPrefix("Imported 5 orders, 1 refused") == true, "\(result.stdout)")
+        #expect(try await caresync.run("activities").lines.count == 5)
     }
 
     @Test func medsInTwoLanguagesAndTheAdherenceChart() async throws {
@@ -138,7 +150,7 @@ struct FHIRCommandTests {
         let server = try await FHIRTestServer(loading: [bundle], options: .init(pageSize: 4))
         let result = try await caresync.run("fhir", "import", "--server", server.base, "--patient", "p1", "--time-zone", "Europe/Berlin", "--effective", "2016-08-15")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.last == "Imported 5 orders, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
+        #expect(result.lines.last == "Imported 5 orders, 0 refused, effective 2016-08-15: 5 added, 0 updated, 0 ended, 0 unchanged; revision 6")
         // Page by page, with the Medications the orders name and the Patient.
         #expect(server.requests.map(\.path) == ["/fhir/MedicationRequest?patient=p1&\(includes)", "/fhir/MedicationRequest?patient=p1&\(includes)&page=2"])
         #expect(try await caresync.run("plan", "show").lines.first?.hasPrefix("Medications of Anna Muster · Europe/Berlin") == true)

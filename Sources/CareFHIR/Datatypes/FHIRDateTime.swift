@@ -10,6 +10,13 @@ public struct FHIRDateTime: Sendable, Hashable {
     /// The instant, when a time with its offset was given.
     public var instant: Date?
 
+    /// The date `day`, without a time.
+    public init(day: CalendarDay) {
+        self.day = day
+        precision = 3
+        instant = nil
+    }
+
     /// Parses `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)`.
     public init?(_ text: String) {
         let datePart = String(text.prefix(10))

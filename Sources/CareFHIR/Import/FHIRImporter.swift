@@ -8,9 +8,13 @@ public struct FHIRImportReport: Sendable, Codable {
     public var updated: [String] = []
     public var ended: [String] = []
     public var unchanged: [String] = []
-    /// Orders that were not scheduled (not active), by reference.
+    /// Orders that were not scheduled (not active, or held), by reference.
     public var notScheduled: [String] = []
     public var warnings: [ImportWarning] = []
+    /// Orders the import did not take, each with its path and reason: the others were imported.
+    public var refused: [ImportRefusal] = []
+    /// Orders imported: read and mapped (scheduled, ended or not active).
+    public var imported = 0
     /// The store's revision afterwards.
     public var revision = 0
 }
@@ -27,19 +31,37 @@ public struct FHIRImporter: Sendable {
         self.device = device
     }
 
-    /// Maps every order first (nothing is written if one is malformed), then applies them
-    /// in one transaction: changes take effect from `mapper.today`. Activities that an
-    /// earlier import made from an order and that it no longer schedules are ended.
+    /// Maps every order first, then applies them in one transaction: changes take effect
+    /// from `mapper.today`. Activities that an earlier import made from an order and that
+    /// it no longer schedules are ended. An order that cannot be read or mapped is refused
+    /// alone (``FHIRImportReport/refused``), the others are imported; with `strict`, any
+    /// refusal refuses the whole input and nothing is written.
     @discardableResult
-    public func run(_ input: FHIRInput, into store: CarePlanStore) async throws -> FHIRImportReport {
+    public func run(_ input: FHIRInput, into store: CarePlanStore, strict: Bool = false) async throws -> FHIRImportReport {
         var report = FHIRImportReport()
-        let mapped = try input.orders.map { order throws(FHIRError) -> MappedOrder in
+        report.refused = input.refused
+        var mapped: [MappedOrder] = []
+        for order in input.orders {
+            // An order without a date of its own starts on the day it was first imported.
+            let firstImported = order.authoredOn == nil
+                ? try await store.versions(of: OrderMapper.activityID(key: order.key)).first?.effectiveFrom : nil
             do throws(FHIRError) {
-                return try mapper.map(order)
+                let result = try mapper.map(order, firstImported: firstImported)
+                mapped.append(result)
+                if result.disposition == .held {
+                    let found = order.modifierExtensions[0]
+                    let urls = order.modifierExtensions.map { $0.url ?? "without a url" }.joined(separator: ", ")
+                    report.refused.append(ImportRefusal(
+                        .held, reference: order.reference, at: found.path,
+                        "a modifierExtension (\(urls)) changes what the order means and CareSync does not understand it: not scheduled, held for review",
+                        document: order.document))
+                }
             } catch {
-                throw error.inDocument(order.document)
+                report.refused.append(ImportRefusal(error, reference: order.reference, document: order.document))
             }
         }
+        if strict, !report.refused.isEmpty { throw FHIRError.refused(report.refused) }
+        report.imported = mapped.count
         let earlier = Dictionary(grouping: try await store.sources(system: OrderMapper.system), by: \.reference)
             .mapValues { $0.map(\.activityID) }
         var items: [SourcedActivity] = []

@@ -7,16 +7,21 @@ public struct FHIRInput: Sendable {
     public var orders: [ImportedOrder] = []
     /// Patients by reference (`Patient/p1`) and by full URL.
     public var patients: [String: Patient] = [:]
+    /// Orders (and resources they need) that could not be read, each with its path and
+    /// reason: everything else was read.
+    public var refused: [ImportRefusal] = []
 
     public init() {}
 
-    /// Reads `data`, standard JSON only; any element CareSync uses that is malformed fails the
-    /// whole document. Elements it does not know are kept, as FHIR requires. Errors name
-    /// `document` (a file or URL), and so do those of mapping its orders.
+    /// Reads `data`, standard JSON only. A document that is not JSON or not a FHIR resource
+    /// is refused whole; in a Bundle, an order with a malformed element CareSync uses is
+    /// refused alone (``refused``) and the others are read. Elements CareSync does not know
+    /// are kept, as FHIR requires. Errors and refusals name `document` (a file or URL).
     public static func parse(_ data: Data, document: String? = nil) throws(FHIRError) -> FHIRInput {
         do {
             var input = try parse(data)
             for index in input.orders.indices { input.orders[index].document = document }
+            for index in input.refused.indices { input.refused[index].document = document }
             return input
         } catch {
             throw error.inDocument(document)
@@ -41,37 +46,50 @@ public struct FHIRInput: Sendable {
             guard ["MedicationRequest", "MedicationOrder"].contains(type) else {
                 throw .unsupportedResource(path: type, type: type)
             }
-            return try read([(type, root, nil)])
+            return read([(type, root, nil)])
         }
         let entries = (root["entry"]?.array ?? []).enumerated().compactMap { index, entry in
             entry["resource"].map { ("Bundle.entry[\(index)].resource", $0, entry["fullUrl"]?.string) }
         }
-        return try read(entries)
+        return read(entries)
     }
 
-    private static func read(_ resources: [(path: String, value: JSONValue, fullUrl: String?)]) throws(FHIRError) -> FHIRInput {
+    private static func read(_ resources: [(path: String, value: JSONValue, fullUrl: String?)]) -> FHIRInput {
         var input = FHIRInput()
-        var medications: [String: Medication] = [:]
+        var medications: [String: (medication: Medication, modifiers: [ModifierExtension])] = [:]
         for (path, value, fullUrl) in resources {
-            switch value["resourceType"]?.string {
-            case "Medication":
-                let medication = try decode(Medication.self, value, at: path)
-                for key in [medication.id.map { "Medication/\($0)" }, fullUrl].compactMap({ $0 }) { medications[key] = medication }
-            case "Patient":
-                let patient = try decode(Patient.self, value, at: path)
-                for key in [patient.id.map { "Patient/\($0)" }, fullUrl].compactMap({ $0 }) { input.patients[key] = patient }
-            default: continue
+            do throws(FHIRError) {
+                switch value["resourceType"]?.string {
+                case "Medication":
+                    let medication = try decode(Medication.self, value, at: path)
+                    let modifiers = ModifierExtension.find(in: value, at: path)
+                    for key in [medication.id.map { "Medication/\($0)" }, fullUrl].compactMap({ $0 }) {
+                        medications[key] = (medication, modifiers)
+                    }
+                case "Patient":
+                    let patient = try decode(Patient.self, value, at: path)
+                    for key in [patient.id.map { "Patient/\($0)" }, fullUrl].compactMap({ $0 }) { input.patients[key] = patient }
+                default: continue
+                }
+            } catch {
+                input.refused.append(ImportRefusal(error, document: nil))
             }
         }
+        var keys = ContentKeys()
         for (path, value, _) in resources {
-            switch value["resourceType"]?.string {
-            case "MedicationRequest":
-                let request = try decode(MedicationRequest.self, value, at: path)
-                input.orders.append(try ImportedOrder(request, payload: value.data, path: path, medications: medications))
-            case "MedicationOrder":
-                let order = try decode(MedicationOrder.self, value, at: path)
-                input.orders.append(try ImportedOrder(order, payload: value.data, path: path, medications: medications))
-            default: continue
+            guard let type = value["resourceType"]?.string, ["MedicationRequest", "MedicationOrder"].contains(type) else { continue }
+            let contentKey = keys.key(for: value)
+            do throws(FHIRError) {
+                var order = type == "MedicationRequest"
+                    ? try ImportedOrder(decode(MedicationRequest.self, value, at: path), payload: value.data, path: path,
+                                        medications: medications.mapValues(\.medication), contentKey: contentKey)
+                    : try ImportedOrder(decode(MedicationOrder.self, value, at: path), payload: value.data, path: path,
+                                        medications: medications.mapValues(\.medication), contentKey: contentKey)
+                let referenced = value["medicationReference"]?["reference"]?.string.flatMap { medications[$0]?.modifiers } ?? []
+                order.modifierExtensions = ModifierExtension.find(in: value, at: path) + referenced
+                input.orders.append(order)
+            } catch {
+                input.refused.append(ImportRefusal(error, document: nil))
             }
         }
         return input
@@ -84,6 +102,32 @@ public struct FHIRInput: Sendable {
             throw FHIRError(error, at: path)
         } catch {
             throw .invalid(path: path, "\(error)")
+        }
+    }
+}
+
+/// A `modifierExtension`: an element that changes the meaning of the element holding it.
+/// FHIR forbids processing such an element as if it were absent, and CareSync understands
+/// none, so an order with one anywhere (its dosage, its medication) is held for review.
+public struct ModifierExtension: Sendable, Hashable {
+    /// Where it is, such as `Bundle.entry[0].resource.dosageInstruction[0].modifierExtension[0]`.
+    public var path: String
+    public var url: String?
+
+    /// Every modifier extension in `value`, found at any depth.
+    static func find(in value: JSONValue, at path: String) -> [ModifierExtension] {
+        switch value {
+        case .object(let object):
+            return object.sorted { $0.key < $1.key }.flatMap { key, item -> [ModifierExtension] in
+                guard key == "modifierExtension" else { return find(in: item, at: "\(path).\(key)") }
+                return (item.array ?? [item]).enumerated().map { index, found in
+                    ModifierExtension(path: "\(path).modifierExtension[\(index)]", url: found["url"]?.string)
+                }
+            }
+        case .array(let array):
+            return array.enumerated().flatMap { index, item in find(in: item, at: "\(path)[\(index)]") }
+        default:
+            return []
         }
     }
 }

@@ -14,6 +14,15 @@ public struct ImportWarning: Sendable, Hashable, Codable, CustomStringConvertibl
         case unscheduled
         /// An order whose status is neither active nor finished (draft, on-hold, unknown).
         case notImported
+        /// An order that leaves out what its schedule needs, such as a frequency without a
+        /// period: nothing is invented in its place.
+        case incomplete
+        /// An order read as a pharmacist reads it where it leaves a choice: twice a day
+        /// before meals is before breakfast and dinner; three times a week is Monday,
+        /// Wednesday and Friday.
+        case interpreted
+        /// A dosage that follows one (a lower `sequence`) without an end: scheduled beside it.
+        case sequence
     }
 
     public var kind: Kind

@@ -3,12 +3,14 @@ import Foundation
 /// One medication order as read for import, R4 `MedicationRequest` and DSTU2
 /// `MedicationOrder` alike, with its medication resolved.
 public struct ImportedOrder: Sendable, Hashable {
-    /// `MedicationRequest/abc`, or a conditional reference by identifier for orders without an id.
+    /// `MedicationRequest/abc`, or a conditional reference by identifier for orders without an
+    /// id: their business identifier's, else CareSync's key from their content
+    /// (`MedicationOrder?identifier=urn:caresync:order-content|order-…`).
     public var reference: String
     /// The order's business identifier: its official one, else its first with a value.
     public var identifier: Identifier?
-    /// The order's business identifier (official first) or, lacking one, its id: what the
-    /// activity's identifier is made from.
+    /// The order's business identifier (official first) or, lacking one, its id, else a key
+    /// from its content: what the activity's identifier is made from.
     public var key: String
     public var status: String
     /// The medication's concept: the order's own, or the code of the Medication it references.
@@ -26,30 +28,40 @@ public struct ImportedOrder: Sendable, Hashable {
     public var path: String
     /// The file or URL the order was read from, for messages.
     public var document: String?
+    /// The `modifierExtension`s in the order or its medication: an order with any is held
+    /// for review, never scheduled as if they were absent.
+    public var modifierExtensions: [ModifierExtension] = []
+
+    /// The identifier system of keys made from an order's content, for orders without id or identifier.
+    public static let contentKeySystem = "urn:caresync:order-content"
 }
 
 extension ImportedOrder {
-    init(_ request: MedicationRequest, payload: Data, path: String, medications: [String: Medication]) throws(FHIRError) {
+    init(_ request: MedicationRequest, payload: Data, path: String, medications: [String: Medication],
+         contentKey: String) throws(FHIRError) {
         try self.init(
             type: "MedicationRequest", id: request.id, identifiers: request.identifier ?? [], status: request.status,
             concept: request.medicationCodeableConcept, medicationReference: request.medicationReference,
             contained: request.contained ?? [], subject: request.subject, authoredOn: request.authoredOn,
-            dosages: request.dosageInstruction ?? [], payload: payload, path: path, medications: medications)
+            dosages: request.dosageInstruction ?? [], payload: payload, path: path, medications: medications,
+            contentKey: contentKey)
     }
 
-    init(_ order: MedicationOrder, payload: Data, path: String, medications: [String: Medication]) throws(FHIRError) {
+    init(_ order: MedicationOrder, payload: Data, path: String, medications: [String: Medication],
+         contentKey: String) throws(FHIRError) {
         guard let status = order.status else { throw .invalid(path: path + ".status", "required, but missing") }
         try self.init(
             type: "MedicationOrder", id: order.id, identifiers: order.identifier ?? [], status: status,
             concept: order.medicationCodeableConcept, medicationReference: order.medicationReference,
             contained: order.contained ?? [], subject: order.patient, authoredOn: order.dateWritten,
-            dosages: (order.dosageInstruction ?? []).map(\.r4), payload: payload, path: path, medications: medications)
+            dosages: (order.dosageInstruction ?? []).map(\.r4), payload: payload, path: path, medications: medications,
+            contentKey: contentKey)
     }
 
     private init(
         type: String, id: String?, identifiers: [Identifier], status: String, concept: CodeableConcept?,
         medicationReference: Reference?, contained: [ContainedResource], subject: Reference?, authoredOn: String?,
-        dosages: [Dosage], payload: Data, path: String, medications: [String: Medication]
+        dosages: [Dosage], payload: Data, path: String, medications: [String: Medication], contentKey: String
     ) throws(FHIRError) {
         let identifier = identifiers.first { $0.use == "official" && $0.value != nil } ?? identifiers.first { $0.value != nil }
         if let id {
@@ -57,9 +69,9 @@ extension ImportedOrder {
         } else if let identifier, let value = identifier.value {
             reference = "\(type)?identifier=" + [identifier.system, value].compactMap { $0 }.joined(separator: "|")
         } else {
-            throw .invalid(path: path, "an order needs an id or an identifier to be imported again later")
+            reference = "\(type)?identifier=\(Self.contentKeySystem)|\(contentKey)"
         }
-        key = identifier?.value ?? id!
+        key = identifier?.value ?? id ?? contentKey
         self.identifier = identifier
         self.status = status
         let referenced = medicationReference?.reference.flatMap { reference in

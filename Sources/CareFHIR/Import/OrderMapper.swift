@@ -11,6 +11,9 @@ public struct MappedOrder: Sendable {
         case ended
         /// Draft, on hold or unknown: not scheduled (activities from earlier imports end).
         case notActive
+        /// Carries a `modifierExtension`: held for review, not scheduled (activities from
+        /// earlier imports end).
+        case held
     }
 
     public var order: ImportedOrder
@@ -55,7 +58,9 @@ public struct OrderMapper: Sendable {
         return order.dosages.indices.contains(index) ? order.dosages[index] : nil
     }
 
-    public func map(_ order: ImportedOrder) throws(FHIRError) -> MappedOrder {
+    /// What `order` becomes. An order without a date of its own starts on `firstImported`,
+    /// the day an earlier import first scheduled it, else on ``today``.
+    public func map(_ order: ImportedOrder, firstImported: CalendarDay? = nil) throws(FHIRError) -> MappedOrder {
         switch order.status {
         case "active":
             break
@@ -67,34 +72,54 @@ public struct OrderMapper: Sendable {
         default:
             throw .invalid(path: order.path + ".status", "unknown status \"\(order.status)\"")
         }
+        if !order.modifierExtensions.isEmpty {
+            return MappedOrder(order: order, disposition: .held, activities: [], warnings: [])
+        }
         guard let title = order.medicationName else {
             throw .invalid(path: order.path, "the medication has no name: give a coding display, a text or a reference display")
         }
-        let scheduler = DosageScheduler(
-            start: order.authoredOn?.day(in: timeZone) ?? today, today: today, timeZone: timeZone, routine: routine)
-        let dosages = order.dosages.enumerated().sorted { ($0.element.sequence ?? 0, $0.offset) < ($1.element.sequence ?? 0, $1.offset) }
+        let orderStart = order.authoredOn?.day(in: timeZone) ?? firstImported ?? today
         var activities: [(Activity, CalendarDay)] = []
         var warnings: [ImportWarning] = []
-        let instructions = dosages.isEmpty ? [(0, Dosage())] : dosages.map { ($0.offset, $0.element) }
-        for (position, (index, dosage)) in instructions.enumerated() {
-            let path = order.path + (dosages.isEmpty ? ".dosageInstruction" : ".dosageInstruction[\(index)]")
-            let (schedule, found) = try scheduler.schedule(dosage, at: path)
-            warnings += found
-            guard let schedule else { continue }
-            let coding = order.medication?.coding?.first
-            do {
-                activities.append((try Activity(
-                    identifier: Self.activityID(key: order.key, dosage: position),
-                    groupIdentifier: instructions.count > 1 ? Self.activityID(key: order.key) : nil,
-                    kind: .intervention, title: title, text: dosage.text,
-                    instructions: DosageText(language: language).sentence(for: dosage),
-                    tags: ["medication"] + (dosage.isAsNeeded ? ["as-needed"] : []),
-                    userInfo: dosages.isEmpty ? [:] : [Self.dosageIndexKey: String(index)],
-                    medication: MedicationLink(request: order.reference, system: coding?.system, code: coding?.code, display: title),
-                    schedule: schedule), schedule.start))
-            } catch {
-                throw .invalid(path: path, error.description)
+        let steps = DosageSequence(order.dosages)
+        var chain = DosageSequence.End.none
+        var position = 0
+        for step in steps.steps {
+            var ends = DosageSequence.End.on(nil)
+            for (index, dosage) in step.dosages {
+                defer { position += 1 }
+                let path = order.path + (steps.isEmpty ? ".dosageInstruction" : ".dosageInstruction[\(index)]")
+                var start = orderStart
+                if step.sequence != nil, dosage.timing?.repeat?.boundsPeriod?.start == nil {
+                    switch chain {
+                    case .none, .on(nil): break
+                    case .on(let day?): start = max(orderStart, day.adding(days: 1))
+                    case .never:
+                        // Nothing can follow what never ends: the prescriber meant them together.
+                        warnings.append(.init(.sequence, at: path + ".sequence", "follows a dosage with a lower sequence that has no end: scheduled beside it, from the order's start"))
+                    }
+                }
+                let scheduler = DosageScheduler(start: start, today: today, timeZone: timeZone, routine: routine)
+                let (schedule, found) = try scheduler.schedule(dosage, at: path)
+                warnings += found
+                guard let schedule else { continue }
+                ends = ends.including(schedule.lastDay)
+                let coding = order.medication?.coding?.first
+                do {
+                    activities.append((try Activity(
+                        identifier: Self.activityID(key: order.key, dosage: position),
+                        groupIdentifier: steps.count > 1 ? Self.activityID(key: order.key) : nil,
+                        kind: .intervention, title: title, text: dosage.text,
+                        instructions: DosageText(language: language, timeZone: timeZone).sentence(for: dosage),
+                        tags: ["medication"] + (dosage.isAsNeeded ? ["as-needed"] : []),
+                        userInfo: steps.isEmpty ? [:] : [Self.dosageIndexKey: String(index)],
+                        medication: MedicationLink(request: order.reference, system: coding?.system, code: coding?.code, display: title),
+                        schedule: schedule), schedule.start))
+                } catch {
+                    throw .invalid(path: path, error.description)
+                }
             }
+            if step.sequence != nil { chain = ends }
         }
         return MappedOrder(order: order, disposition: .scheduled, activities: activities, warnings: warnings)
     }

@@ -31,7 +31,10 @@ struct DosageScheduler {
         }
         let built: Schedule
         do throws(ScheduleError) {
-            if !pattern.hasPattern {
+            if pattern.lacksPeriod, !pattern.namesWhen, !asNeeded {
+                warnings.append(.init(.incomplete, at: path + ".repeat.period", "a frequency without a period: the order is incomplete; doses can be recorded, none is due"))
+                built = try .daily(occurrences: Self.asNeededSlotsPerDay, start: bounds.start, end: bounds.end, asNeeded: true)
+            } else if !pattern.hasPattern {
                 if !asNeeded { warnings.append(.init(.unscheduled, at: path, "no timing: doses can be recorded, none is due")) }
                 built = try .daily(occurrences: Self.asNeededSlotsPerDay, start: bounds.start, end: bounds.end, asNeeded: true)
             } else {
@@ -44,10 +47,14 @@ struct DosageScheduler {
     }
 
     private func repeating(
-        _ pattern: TimingPattern, dosage: Dosage, bounds: ScheduleBounds, path: String, warnings: inout [ImportWarning]
+        _ given: TimingPattern, dosage: Dosage, bounds: ScheduleBounds, path: String, warnings: inout [ImportWarning]
     ) throws(ScheduleError) -> Schedule {
+        var pattern = given
         let asNeeded = dosage.isAsNeeded
         let r = dosage.timing?.repeat
+        if !asNeeded, pattern.lacksPeriod {
+            warnings.append(.init(.incomplete, at: path + ".repeat.period", "a frequency without a period: read as a day, since the order names when"))
+        }
         if !asNeeded, pattern.frequencyMax != nil || pattern.periodMax != nil {
             warnings.append(.init(.range, at: path + ".repeat", "a range: scheduled at its fewest doses"))
         }
@@ -65,6 +72,10 @@ struct DosageScheduler {
             if frequency % pattern.weekdays.count != 0 || (weeks != 1 && stride == 1) {
                 warnings.append(.init(.inexact, at: path + ".repeat", "the frequency does not match the days of the week: scheduled \(perDay) each day, every week"))
             }
+        } else if !asNeeded, pattern.weekdays.isEmpty, let days = Self.weekdays(spreading: pattern) {
+            pattern.weekdays = days
+            let names = days.map { $0.name.capitalized }
+            warnings.append(.init(.interpreted, at: path + ".repeat", "\(days.count) times a week without days of the week: scheduled on \(names.dropLast().joined(separator: ", ")) and \(names.last!)"))
         } else if rate.perDay > 1 {
             perDay = Self.rounded(rate.perDay)
             if !rate.perDay.isWhole {
@@ -79,6 +90,11 @@ struct DosageScheduler {
         // Before any times are placed: a day has 1440 minutes, and a schedule at most so many doses.
         guard perDay <= Schedule.maximumOccurrencesPerDay else { throw .occurrencesOutOfRange(perDay) }
         var times = pattern.times(in: routine)
+        if !asNeeded, pattern.frequency != nil, times.count > perDay, rate.perDay.isWhole || rate.perDay < 1 {
+            let chosen = Self.spread(perDay, over: times.count).map { times[$0] }
+            warnings.append(.init(.interpreted, at: path + ".repeat.when", "\(perDay) \(perDay == 1 ? "dose" : "doses") a day at \(times.count) times named: scheduled at \(chosen.map(\.description).joined(separator: " and ")), the first and last (twice a day before meals: before breakfast and dinner)"))
+            times = chosen
+        }
         if times.count == 1, perDay > 1, rate.perDay.isWhole, (1440 / rate.perDay).isWhole {
             let step = Self.rounded(1440 / rate.perDay)
             times = (0..<perDay).map { times[0].adding(minutes: $0 * step) }.sorted()
@@ -104,6 +120,26 @@ struct DosageScheduler {
         return try .daily(
             occurrences: perDay, times: times, start: first, end: bounds.end, daysToSkip: stride - 1,
             weekdays: weekdays.isEmpty ? nil : weekdays, totalCount: r?.count ?? r?.countMax, asNeeded: asNeeded)
+    }
+
+    /// The days a pharmacist gives a dose N times a week when the order names none.
+    static let weeklyDays: [Int: [Weekday]] = [
+        2: [.monday, .thursday], 3: [.monday, .wednesday, .friday], 4: [.monday, .tuesday, .thursday, .friday],
+        5: [.monday, .tuesday, .wednesday, .thursday, .friday], 6: [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday],
+    ]
+
+    /// The days of the week for 2 to 6 doses a week (one period of exactly a week).
+    static func weekdays(spreading pattern: TimingPattern) -> [Weekday]? {
+        let period = pattern.period ?? 1
+        guard let frequency = pattern.frequency, pattern.periodMax == nil,
+              (pattern.unit == .wk && period == 1) || (pattern.unit == .d && period == 7) else { return nil }
+        return weeklyDays[frequency]
+    }
+
+    /// `count` indices of `total` spread evenly, the first and (for two or more) the last included.
+    static func spread(_ count: Int, over total: Int) -> [Int] {
+        guard count > 1 else { return [0] }
+        return (0..<count).map { ($0 * (total - 1) + (count - 1) / 2) / (count - 1) }
     }
 
     /// `value` to the nearest whole number, held within ±10⁹ so that no rate traps (a

@@ -18,10 +18,13 @@ struct ScheduleBounds {
         if let duration = r.boundsDuration {
             end = try Self.lastDay(after: start, lasting: duration, path + ".boundsDuration")
         }
-        if let range = r.boundsRange, let longest = range.high ?? range.low {
-            let which = range.high == nil ? "low" : "high"
-            end = try Self.lastDay(after: start, lasting: longest, path + ".boundsRange." + which)
-            if range.high != nil, range.low != nil {
+        if let range = r.boundsRange, let low = range.low, range.high == nil {
+            // "For at least 5 days": the course has no known end.
+            let first = try Self.lastDay(after: start, lasting: low, path + ".boundsRange.low")
+            warnings.append(.init(.range, at: path + ".boundsRange", "at least until \(first), with no end given: scheduled without an end"))
+        } else if let range = r.boundsRange, let high = range.high {
+            end = try Self.lastDay(after: start, lasting: high, path + ".boundsRange.high")
+            if range.low != nil {
                 warnings.append(.init(.range, at: path + ".boundsRange", "a range of durations: scheduled until \(end!), its longest"))
             }
         }

@@ -72,6 +72,12 @@ struct TimingPattern {
         frequency != nil || period != nil || count != nil || !clock.isEmpty || !events.isEmpty || !weekdays.isEmpty
     }
 
+    /// Whether a frequency is given without a period (nor a code that gives one).
+    var lacksPeriod: Bool { (frequency != nil || frequencyMax != nil) && period == nil }
+
+    /// Whether the timing names when doses fall: times of day, day parts or days of the week.
+    var namesWhen: Bool { !clock.isEmpty || !events.isEmpty || !weekdays.isEmpty }
+
     /// Whether the period is shorter than a day: doses around the clock, not over the waking day.
     var isInterval: Bool { unit.map { $0.minutes < TimeUnit.d.minutes } ?? false }
 

@@ -18,8 +18,12 @@ extension DosageText {
                 .map { language.phrase(["forDuration"], ["duration": $0]) }
         }
         if let range = r?.boundsRange, let any = range.high ?? range.low {
-            return span(range.low?.value ?? range.high?.value, range.high?.value, try? TimeUnit.parse(quantity: any, at: ""))
-                .map { language.phrase(["forDuration"], ["duration": $0]) }
+            let unit = try? TimeUnit.parse(quantity: any, at: "")
+            switch (range.low?.value, range.high?.value) {
+            case let (low?, nil): return span(low, nil, unit).map { language.phrase(["forAtLeast"], ["duration": $0]) }
+            case let (nil, high?): return span(high, nil, unit).map { language.phrase(["forUpTo"], ["duration": $0]) }
+            case let (low, high): return span(low, high, unit).map { language.phrase(["forDuration"], ["duration": $0]) }
+            }
         }
         let start = r?.boundsPeriod?.start.flatMap(FHIRDateTime.init).map(date)
         let end = r?.boundsPeriod?.end.flatMap(FHIRDateTime.init).map(date)
@@ -57,11 +61,17 @@ extension DosageText {
 
     /// `at most 6 tablets a day`, `at most 4 tablets in 12 hours`.
     func maximum(_ ratio: Ratio?) -> String? {
-        guard let numerator = ratio?.numerator, let dose = quantity(numerator), let denominator = ratio?.denominator,
+        ratio.flatMap(perTime).map { language.phrase(["maximum"], ["dose": $0]) }
+    }
+
+    /// `6 tablets a day`, `4 tablets in 12 hours`: an amount per span of time; `nil` unless
+    /// the denominator is a time.
+    func perTime(_ ratio: Ratio) -> String? {
+        guard let numerator = ratio.numerator, let dose = quantity(numerator), let denominator = ratio.denominator,
               let unit = try? TimeUnit.parse(quantity: denominator, at: "") else { return nil }
         let value = denominator.value ?? 1
-        if value == 1 { return language.phrase(["maximumPer"], ["dose": dose, "per": language.phrase(["per", unit.rawValue])]) }
+        if value == 1 { return language.phrase(["amountPer"], ["amount": dose, "per": language.phrase(["per", unit.rawValue])]) }
         let duration = amount(value, language.phrase(["timeUnits", unit.rawValue], count: value))
-        return language.phrase(["maximumIn"], ["dose": dose, "duration": duration])
+        return language.phrase(["amountIn"], ["amount": dose, "duration": duration])
     }
 }

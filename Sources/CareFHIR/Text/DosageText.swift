@@ -2,13 +2,17 @@ import CarePlan
 import Foundation
 
 /// Dosage instructions as a sentence, generated from the structured fields in the order it
-/// reads: dose, frequency and period, event timing, duration, bounds, as needed, maximum.
-/// `Dosage.text` is not used: it is shown beside the sentence, never instead of it.
+/// reads: method, dose, rate, route, site, frequency and period, event timing, dates,
+/// duration, count, bounds, as needed, maxima; then supplemental instructions and the
+/// patient's own. `Dosage.text` is not used: it is shown beside the sentence, never instead.
 public struct DosageText: Sendable {
     public var language: DosageLanguage
+    /// The zone that times of `Timing.event` are shown in (the patient's); as written without one.
+    public var timeZone: TimeZone?
 
-    public init(language: DosageLanguage) {
+    public init(language: DosageLanguage, timeZone: TimeZone? = nil) {
         self.language = language
+        self.timeZone = timeZone
     }
 
     /// The sentence for `dosage`; parts the dosage does not give are left out.
@@ -18,21 +22,54 @@ public struct DosageText: Sendable {
         let pattern = try? TimingPattern(r, code: timing?.code, path: "")
         // A single dose has no frequency: "once only", on its day.
         let once = r?.count == 1 && (r?.countMax ?? 1) == 1
-        var parts: [String?] = [dose(dosage.doseAndRate?.first), route(dosage.route)]
+        let doseAndRate = dosage.doseAndRate?.first
+        var parts: [String?] = [dose(doseAndRate), rate(doseAndRate), route(dosage.route), site(dosage.site)]
         if let pattern { parts += [once ? nil : frequency(pattern, asNeeded: dosage.isAsNeeded), eventTiming(pattern)] }
+        parts.append(eventDates(timing?.event))
         let unit = r?.durationUnit.flatMap(TimeUnit.init(rawValue:))
         parts.append(span(r?.duration, r?.durationMax, unit).map { language.phrase(["duration"], ["duration": $0]) })
         parts += [count(r), bounds(r, once: once), asNeeded(dosage)]
-        let sentence = parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        guard let maximum = maximum(dosage.maxDosePerPeriod) else { return sentence }
-        return sentence.isEmpty ? maximum : sentence + language.phrase(["maximumSeparator"]) + maximum
+        var sentence = method(dosage.method, parts.compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " "))
+        let maxima = [maximum(dosage.maxDosePerPeriod), maximum(perDose: dosage.maxDosePerAdministration),
+                      maximum(lifetime: dosage.maxDosePerLifetime)].compactMap { $0 }
+        if !maxima.isEmpty {
+            let joined = maxima.joined(separator: language.phrase(["maximumSeparator"]))
+            sentence = sentence.isEmpty ? joined : sentence + language.phrase(["maximumSeparator"]) + joined
+        }
+        let notes = (dosage.additionalInstruction ?? []).compactMap(instruction) + [dosage.patientInstruction].compactMap { $0 }
+        return ([sentence] + notes.map(note)).filter { !$0.isEmpty }.joined(separator: language.phrase(["noteSeparator"]))
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// The sentence for an order's dosages, in sequence: those with the same `sequence`
+    /// apply together ("… and …"), a higher one follows (", then …"), and those without a
+    /// sequence apply beside them all ("; …").
+    public func sentence(for dosages: [Dosage]) -> String {
+        let steps = DosageSequence(dosages).steps
+        let numbered = steps.filter { $0.sequence != nil }.map { step in
+            step.dosages.map { sentence(for: $0.dosage) }.joined(separator: language.phrase(["together"]))
+        }
+        let unnumbered = steps.filter { $0.sequence == nil }.flatMap { $0.dosages.map { sentence(for: $0.dosage) } }
+        let sequential = numbered.joined(separator: language.phrase(["then"]))
+        return ([sequential].filter { !$0.isEmpty } + unnumbered).joined(separator: language.phrase(["beside"]))
     }
 
     func dose(_ dose: Dosage.DoseAndRate?) -> String? {
         if let quantity = dose?.doseQuantity { return self.quantity(quantity) }
-        guard let range = dose?.doseRange, let low = range.low?.value, let high = range.high?.value else { return nil }
-        return language.phrase(["range"], ["low": language.number(low), "high": language.number(high),
-                                           "unit": unit(range.high!, count: high)])
+        return dose?.doseRange.flatMap(range)
+    }
+
+    /// `1 to 2 tablets`; an open range `at least 1 tablet` or `up to 2 tablets`.
+    func range(_ range: Range) -> String? {
+        switch (range.low, range.high) {
+        case let (low?, high?):
+            guard let lowValue = low.value, let highValue = high.value else { return nil }
+            return language.phrase(["range"], ["low": language.number(lowValue), "high": language.number(highValue),
+                                               "unit": unit(high, count: highValue)])
+        case let (low?, nil): return quantity(low).map { language.phrase(["atLeast"], ["amount": $0]) }
+        case let (nil, high?): return quantity(high).map { language.phrase(["upToAmount"], ["amount": $0]) }
+        case (nil, nil): return nil
+        }
     }
 
     /// `2 tablets`; `half a tablet` where the language has words for the amount of such a unit.
@@ -61,7 +98,7 @@ public struct DosageText: Sendable {
     }
 
     func frequency(_ p: TimingPattern, asNeeded: Bool) -> String? {
-        guard p.frequency != nil || p.period != nil else { return nil }
+        guard p.frequency != nil || p.frequencyMax != nil || p.period != nil else { return nil }
         let unit = (p.unit ?? .d).rawValue
         let upper = p.frequencyMax ?? p.frequency ?? 1
         // As needed, a single dose per period is its minimum interval: "every 4 hours when required".
@@ -69,11 +106,15 @@ public struct DosageText: Sendable {
             language.phrase(["times"], count: 1)
         } else if asNeeded {
             language.phrase(["upTo"], ["times": language.phrase(["times"], count: Decimal(upper))])
-        } else if let max = p.frequencyMax {
-            language.phrase(["timesRange"], count: Decimal(max), ["low": "\(p.frequency ?? 1)", "high": "\(max)"])
+        } else if let max = p.frequencyMax, let low = p.frequency {
+            language.phrase(["timesRange"], count: Decimal(max), ["low": "\(low)", "high": "\(max)"])
+        } else if p.frequencyMax != nil {
+            language.phrase(["upTo"], ["times": language.phrase(["times"], count: Decimal(upper))])
         } else {
             language.phrase(["times"], count: Decimal(upper))
         }
+        // A frequency without a period says how often, not in what time: nothing is invented.
+        if p.lacksPeriod { return times }
         let period = p.period ?? 1
         // One dose an hour is "every hour"; one a day stays "once a day".
         if period == 1, p.periodMax == nil, !(upper == 1 && p.isInterval) {
@@ -104,10 +145,10 @@ public struct DosageText: Sendable {
         for event in events {
             guard let (relation, which) = event.meal else {
                 // An offset from a day part: "30 minutes before bedtime", where the language has the phrase.
-                let phrase = offset.flatMap { minutes in
-                    language.entry(["whenOffset", event.code]).map { _ in
-                        language.phrase(["whenOffset", event.code], ["offset": self.minutes(minutes)])
-                    }
+                let phrase = offset.map { minutes in
+                    language.entry(["whenOffset", event.code]) != nil
+                        ? language.phrase(["whenOffset", event.code], ["offset": self.minutes(minutes)])
+                        : language.phrase(["whenOffsetOther"], ["when": language.phrase(["when", event.code]), "offset": self.minutes(minutes)])
                 }
                 others.append(phrase ?? language.phrase(["when", event.code]))
                 continue
@@ -129,7 +170,7 @@ public struct DosageText: Sendable {
     }
 
     /// `30 minutes`.
-    private func minutes(_ count: Int) -> String {
+    func minutes(_ count: Int) -> String {
         amount(Decimal(count), language.phrase(["timeUnits", "min"], count: Decimal(count)))
     }
 
