@@ -32,13 +32,18 @@ struct MedsCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try await options.open()
                 let language = try DosageLanguage(lang)
-                let text = DosageText(language: language)
+                let text = DosageText(language: language, timeZone: try await store.planInfo().timeZone)
                 var medications: [MedicationJSON] = []
                 for version in try await store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded)) {
                     medications.append(try await MedicationJSON(version.activity, store: store, text: text))
                 }
                 if json { return try emitJSON(medications) }
+                var ordersShown: Set<String> = []
                 for medication in medications {
+                    // An order of several dosages is read whole once, before its first.
+                    if let order = medication.order, let whole = medication.orderInstructions, ordersShown.insert(order).inserted {
+                        emit("\(order): \(whole)")
+                    }
                     emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (\(language.phrase("asNeeded")))" : ""))
                     emit("    \(medication.instructions)" + (medication.text.map { "  — \"\($0)\"" } ?? ""))
                 }
@@ -59,10 +64,14 @@ struct MedicationJSON: Encodable {
     var asNeeded: Bool
     /// The order, such as `MedicationRequest/abc`.
     var order: String?
+    /// The whole order's instructions when it has several dosages ("…, then …").
+    var orderInstructions: String?
 
     init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) async throws {
         let source = try await store.source(of: activity.identifier)
-        let dosage = source.flatMap { OrderMapper.dosage(of: activity, in: $0) }
+        let dosages = source.map(OrderMapper.dosages(in:)) ?? []
+        let dosage = OrderMapper.dosage(of: activity, among: dosages)
+        orderInstructions = dosages.count > 1 ? generator.sentence(for: dosages) : nil
         id = activity.identifier
         title = activity.title
         instructions = dosage.map(generator.sentence(for:)) ?? activity.instructions ?? ""
@@ -71,7 +80,7 @@ struct MedicationJSON: Encodable {
         order = source?.reference ?? activity.medication?.request
     }
 
-    enum CodingKeys: CodingKey { case id, title, instructions, text, asNeeded, order }
+    enum CodingKeys: CodingKey { case id, title, instructions, text, asNeeded, order, orderInstructions }
 
     /// Absent values are written as `null` so every medication has every key.
     func encode(to encoder: any Encoder) throws {
@@ -82,5 +91,6 @@ struct MedicationJSON: Encodable {
         try c.encode(text, forKey: .text)
         try c.encode(asNeeded, forKey: .asNeeded)
         try c.encode(order, forKey: .order)
+        try c.encode(orderInstructions, forKey: .orderInstructions)
     }
 }

@@ -111,10 +111,18 @@ struct FHIRCommandTests {
         #expect(german.lines.contains("    1 Kapsel 3-mal täglich 10 Tage lang  — \"Take with food\""))
         #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Schmerzen, höchstens 3 Tabletten täglich"))
         #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (bei Bedarf)"))
-        struct Medication: Decodable { var id: String; var instructions: String; var text: String?; var asNeeded: Bool; var order: String? }
+        // Metformin's two dosages (sequence 1 and 2, neither ending) are read as one order, once.
+        #expect(german.lines.filter { $0.hasPrefix("MedicationRequest/metf") }
+            == ["MedicationRequest/metf: 1 Tablette nach dem Frühstück und 1 Tablette nach dem Abendessen"])
+        struct Medication: Decodable {
+            var id: String; var instructions: String; var text: String?; var asNeeded: Bool; var order: String?; var orderInstructions: String?
+        }
         let english = try await caresync.json([Medication].self, "meds", "--json")
         #expect(english.map(\.id) == ["rx-RX-1001", "rx-ibu-prn", "rx-metf", "rx-metf/2", "rx-salb"])
         #expect(english.first?.order == "MedicationRequest/amox")
+        #expect(english.first?.orderInstructions == nil)
+        #expect(english.filter { $0.id.hasPrefix("rx-metf") }.map(\.orderInstructions)
+            == Array(repeating: "1 tablet after breakfast and 1 tablet after dinner", count: 2))
         #expect(english.last?.instructions == "2 puffs every 5 hours")
         #expect(try await caresync.run("meds", "--lang", "xx").stderr.hasPrefix("caresync: no language \"xx\": available are de, en"))
 

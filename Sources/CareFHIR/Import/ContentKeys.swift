@@ -17,10 +17,13 @@ struct ContentKeys {
 
     private var seen: [String: Int] = [:]
 
-    /// The key of `order` (used only if it has neither an id nor an identifier).
+    /// The key of `order`, used only if it has neither an id nor an identifier: only such
+    /// orders count towards the suffix of equal ones.
     mutating func key(for order: JSONValue) -> String {
         let identifying = JSONValue.object((order.object ?? [:]).filter { Self.identifying.contains($0.key) })
         let key = "order-" + String(format: "%016llx", Self.fnv1a(identifying.data))
+        let identified = order["id"]?.string != nil || (order["identifier"]?.array ?? []).contains { $0["value"]?.string != nil }
+        guard !identified else { return key }
         seen[key, default: 0] += 1
         return seen[key]! == 1 ? key : "\(key)-\(seen[key]!)"
     }

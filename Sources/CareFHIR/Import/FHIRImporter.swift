@@ -13,7 +13,7 @@ public struct FHIRImportReport: Sendable, Codable {
     public var warnings: [ImportWarning] = []
     /// Orders the import did not take, each with its path and reason: the others were imported.
     public var refused: [ImportRefusal] = []
-    /// Orders imported: read and mapped (scheduled, ended or not active).
+    /// Orders imported: read and mapped (scheduled, ended, not active or held).
     public var imported = 0
     /// The store's revision afterwards.
     public var revision = 0
@@ -48,14 +48,7 @@ public struct FHIRImporter: Sendable {
             do throws(FHIRError) {
                 let result = try mapper.map(order, firstImported: firstImported)
                 mapped.append(result)
-                if result.disposition == .held {
-                    let found = order.modifierExtensions[0]
-                    let urls = order.modifierExtensions.map { $0.url ?? "without a url" }.joined(separator: ", ")
-                    report.refused.append(ImportRefusal(
-                        .held, reference: order.reference, at: found.path,
-                        "a modifierExtension (\(urls)) changes what the order means and CareSync does not understand it: not scheduled, held for review",
-                        document: order.document))
-                }
+                if result.disposition == .held { report.refused.append(ImportRefusal(holding: order)) }
             } catch {
                 report.refused.append(ImportRefusal(error, reference: order.reference, document: order.document))
             }

@@ -38,6 +38,15 @@ public struct ImportRefusal: Sendable, Hashable, Codable, CustomStringConvertibl
         self.error = error
     }
 
+    /// The refusal of an order held for its modifier extensions (it has at least one).
+    init(holding order: ImportedOrder) {
+        let urls = order.modifierExtensions.map { $0.url ?? "without a url" }.joined(separator: ", ")
+        self.init(
+            .held, reference: order.reference, at: order.modifierExtensions[0].path,
+            "a modifierExtension (\(urls)) changes what the order means and CareSync does not understand it: not scheduled",
+            document: order.document)
+    }
+
     public var description: String {
         [document, path].compactMap { $0 }.joined(separator: ": ") + ": " + (kind == .held ? "held for review: " : "") + reason
     }

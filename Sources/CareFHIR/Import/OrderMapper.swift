@@ -53,9 +53,18 @@ public struct OrderMapper: Sendable {
 
     /// The dosage instruction `activity` was made from, read back from its source.
     public static func dosage(of activity: Activity, in source: ActivitySource) -> Dosage? {
-        guard let order = try? FHIRInput.parse(source.payload).orders.first else { return nil }
+        dosage(of: activity, among: dosages(in: source))
+    }
+
+    /// The dosage instructions of the order `source` keeps (none if it cannot be read).
+    public static func dosages(in source: ActivitySource) -> [Dosage] {
+        (try? FHIRInput.parse(source.payload).orders.first?.dosages) ?? []
+    }
+
+    /// The one of an order's `dosages` that `activity` was made from.
+    public static func dosage(of activity: Activity, among dosages: [Dosage]) -> Dosage? {
         let index = activity.userInfo[dosageIndexKey].flatMap(Int.init) ?? 0
-        return order.dosages.indices.contains(index) ? order.dosages[index] : nil
+        return dosages.indices.contains(index) ? dosages[index] : nil
     }
 
     /// What `order` becomes. An order without a date of its own starts on `firstImported`,
@@ -82,28 +91,26 @@ public struct OrderMapper: Sendable {
         var activities: [(Activity, CalendarDay)] = []
         var warnings: [ImportWarning] = []
         let steps = DosageSequence(order.dosages)
-        var chain = DosageSequence.End.none
+        // The last day of the numbered step before, where the next one starts.
+        var previousEnd: CalendarDay?
         var position = 0
         for step in steps.steps {
-            var ends = DosageSequence.End.on(nil)
+            var stepEnd: CalendarDay?
             for (index, dosage) in step.dosages {
                 defer { position += 1 }
                 let path = order.path + (steps.isEmpty ? ".dosageInstruction" : ".dosageInstruction[\(index)]")
                 var start = orderStart
-                if step.sequence != nil, dosage.timing?.repeat?.boundsPeriod?.start == nil {
-                    switch chain {
-                    case .none, .on(nil): break
-                    case .on(let day?): start = max(orderStart, day.adding(days: 1))
-                    case .never:
-                        // Nothing can follow what never ends: the prescriber meant them together.
-                        warnings.append(.init(.sequence, at: path + ".sequence", "follows a dosage with a lower sequence that has no end: scheduled beside it, from the order's start"))
-                    }
+                if step.followsPrevious, dosage.timing?.repeat?.boundsPeriod?.start == nil, let previousEnd {
+                    start = max(orderStart, previousEnd.adding(days: 1))
+                }
+                if step.besidePrevious {
+                    warnings.append(.init(.sequence, at: path + ".sequence", "follows a dosage with a lower sequence that has no end: scheduled beside it, from the order's start"))
                 }
                 let scheduler = DosageScheduler(start: start, today: today, timeZone: timeZone, routine: routine)
                 let (schedule, found) = try scheduler.schedule(dosage, at: path)
                 warnings += found
                 guard let schedule else { continue }
-                ends = ends.including(schedule.lastDay)
+                if let last = schedule.lastDay { stepEnd = max(stepEnd ?? last, last) }
                 let coding = order.medication?.coding?.first
                 do {
                     activities.append((try Activity(
@@ -119,7 +126,7 @@ public struct OrderMapper: Sendable {
                     throw .invalid(path: path, error.description)
                 }
             }
-            if step.sequence != nil { chain = ends }
+            if step.sequence != nil { previousEnd = stepEnd }
         }
         return MappedOrder(order: order, disposition: .scheduled, activities: activities, warnings: warnings)
     }

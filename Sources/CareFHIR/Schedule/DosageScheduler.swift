@@ -31,11 +31,14 @@ struct DosageScheduler {
         }
         let built: Schedule
         do throws(ScheduleError) {
-            if pattern.lacksPeriod, !pattern.namesWhen, !asNeeded {
-                warnings.append(.init(.incomplete, at: path + ".repeat.period", "a frequency without a period: the order is incomplete; doses can be recorded, none is due"))
-                built = try .daily(occurrences: Self.asNeededSlotsPerDay, start: bounds.start, end: bounds.end, asNeeded: true)
-            } else if !pattern.hasPattern {
-                if !asNeeded { warnings.append(.init(.unscheduled, at: path, "no timing: doses can be recorded, none is due")) }
+            // A frequency alone says how often, not in what time: as without timing, nothing is due.
+            let incomplete = !asNeeded && pattern.lacksPeriod && !pattern.namesWhen
+            if !pattern.hasPattern || incomplete {
+                if incomplete {
+                    warnings.append(.init(.incomplete, at: path + ".repeat.period", "a frequency without a period: the order is incomplete; doses can be recorded, none is due"))
+                } else if !asNeeded {
+                    warnings.append(.init(.unscheduled, at: path, "no timing: doses can be recorded, none is due"))
+                }
                 built = try .daily(occurrences: Self.asNeededSlotsPerDay, start: bounds.start, end: bounds.end, asNeeded: true)
             } else {
                 built = try repeating(pattern, dosage: dosage, bounds: bounds, path: path, warnings: &warnings)
@@ -92,7 +95,7 @@ struct DosageScheduler {
         var times = pattern.times(in: routine)
         if !asNeeded, pattern.frequency != nil, times.count > perDay, rate.perDay.isWhole || rate.perDay < 1 {
             let chosen = Self.spread(perDay, over: times.count).map { times[$0] }
-            warnings.append(.init(.interpreted, at: path + ".repeat.when", "\(perDay) \(perDay == 1 ? "dose" : "doses") a day at \(times.count) times named: scheduled at \(chosen.map(\.description).joined(separator: " and ")), the first and last (twice a day before meals: before breakfast and dinner)"))
+            warnings.append(.init(.interpreted, at: path + ".repeat.when", "\(perDay) \(perDay == 1 ? "dose" : "doses") a day at \(times.count) times named: scheduled at \(chosen.map(\.description).joined(separator: " and ")), spread over them from the first (twice a day before meals: before breakfast and dinner)"))
             times = chosen
         }
         if times.count == 1, perDay > 1, rate.perDay.isWhole, (1440 / rate.perDay).isWhole {

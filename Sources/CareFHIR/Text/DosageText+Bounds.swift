@@ -6,8 +6,7 @@ extension DosageText {
     func span(_ low: Decimal?, _ high: Decimal?, _ unit: TimeUnit?) -> String? {
         guard let low, let unit else { return nil }
         guard let high, high != low else { return amount(low, language.phrase(["timeUnits", unit.rawValue], count: low)) }
-        return language.phrase(["range"], ["low": language.number(low), "high": language.number(high),
-                                           "unit": language.phrase(["timeUnits", unit.rawValue], count: high)])
+        return amount(from: low, to: high, language.phrase(["timeUnits", unit.rawValue], count: high))
     }
 
     /// `for 10 days`, `for 5 to 10 days`, `from 2016-08-01 to 2016-08-31`; for a single dose

@@ -38,20 +38,24 @@ public struct DosageText: Sendable {
         }
         let notes = (dosage.additionalInstruction ?? []).compactMap(instruction) + [dosage.patientInstruction].compactMap { $0 }
         return ([sentence] + notes.map(note)).filter { !$0.isEmpty }.joined(separator: language.phrase(["noteSeparator"]))
-            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
-    /// The sentence for an order's dosages, in sequence: those with the same `sequence`
-    /// apply together ("… and …"), a higher one follows (", then …"), and those without a
-    /// sequence apply beside them all ("; …").
+    /// The sentence for an order's dosages, as ``DosageSequence`` reads them: those that
+    /// apply together joined by "and", a step that follows by ", then", and those without a
+    /// sequence after a "; ".
     public func sentence(for dosages: [Dosage]) -> String {
-        let steps = DosageSequence(dosages).steps
-        let numbered = steps.filter { $0.sequence != nil }.map { step in
-            step.dosages.map { sentence(for: $0.dosage) }.joined(separator: language.phrase(["together"]))
+        var numbered = ""
+        var unnumbered: [String] = []
+        for step in DosageSequence(dosages).steps {
+            let together = step.dosages.map { sentence(for: $0.dosage) }.joined(separator: language.phrase(["together"]))
+            if step.sequence == nil {
+                unnumbered.append(together)
+            } else {
+                let joint = numbered.isEmpty ? "" : language.phrase([step.followsPrevious ? "then" : "together"])
+                numbered += joint + together
+            }
         }
-        let unnumbered = steps.filter { $0.sequence == nil }.flatMap { $0.dosages.map { sentence(for: $0.dosage) } }
-        let sequential = numbered.joined(separator: language.phrase(["then"]))
-        return ([sequential].filter { !$0.isEmpty } + unnumbered).joined(separator: language.phrase(["beside"]))
+        return ([numbered].filter { !$0.isEmpty } + unnumbered).joined(separator: language.phrase(["beside"]))
     }
 
     func dose(_ dose: Dosage.DoseAndRate?) -> String? {
@@ -64,8 +68,7 @@ public struct DosageText: Sendable {
         switch (range.low, range.high) {
         case let (low?, high?):
             guard let lowValue = low.value, let highValue = high.value else { return nil }
-            return language.phrase(["range"], ["low": language.number(lowValue), "high": language.number(highValue),
-                                               "unit": unit(high, count: highValue)])
+            return amount(from: lowValue, to: highValue, unit(high, count: highValue))
         case let (low?, nil): return quantity(low).map { language.phrase(["atLeast"], ["amount": $0]) }
         case let (nil, high?): return quantity(high).map { language.phrase(["upToAmount"], ["amount": $0]) }
         case (nil, nil): return nil
@@ -80,13 +83,27 @@ public struct DosageText: Sendable {
 
     /// `2 tablets`: a number and a word already in the right form (the number alone without one).
     func amount(_ value: Decimal, _ word: String) -> String {
-        word.isEmpty ? language.number(value) : language.phrase(["quantity"], ["count": language.number(value), "unit": word])
+        amount(number: language.number(value), word)
+    }
+
+    /// `1 to 2 tablets`, `30 to 60 minutes`: a range of numbers and a word for the higher one.
+    func amount(from low: Decimal, to high: Decimal, _ word: String) -> String {
+        amount(number: language.phrase(["numberRange"], ["low": language.number(low), "high": language.number(high)]), word)
+    }
+
+    /// A number as written, with its word when it has one (never a trailing space).
+    private func amount(number: String, _ word: String) -> String {
+        word.isEmpty ? number : language.phrase(["quantity"], ["count": number, "unit": word])
     }
 
     /// A dose unit's word for `count`, by its code or name (`tablet`, `TAB`, `{tbl}`); an
     /// unknown unit is written as given.
+    /// UCUM's unity (`1`) and a blank unit are no word at all.
     func unit(_ quantity: Quantity, count: Decimal) -> String {
-        guard let key = unitKey(quantity) else { return quantity.unit ?? quantity.code ?? "" }
+        guard let key = unitKey(quantity) else {
+            let given = [quantity.unit, quantity.code].lazy.compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+            return given == "1" ? "" : given ?? ""
+        }
         return language.phrase(["units", key], count: count)
     }
 
