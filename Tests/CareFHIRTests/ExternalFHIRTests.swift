@@ -37,10 +37,12 @@ struct ExternalFHIRTests {
         #expect(Self.files.count >= 61)
     }
 
-    /// Every file imports (a refusal only with a path and reason), and importing it again,
-    /// the same day or a week later, changes nothing.
+    /// Every file imports (a refusal only with a path and reason); importing it again, the
+    /// same day or a week later, changes nothing; and for each active order the doses a day
+    /// its dosage implies (``ExpectedDoses``) are the events CareSync makes on three sample
+    /// days. One test per file, so that each (up to 2.7 MB) is read once.
     @Test(.enabled(if: !files.isEmpty, "../shared/external-fhir is not here"), arguments: files)
-    func importsAndImportsAgainUnchanged(_ file: URL) async throws {
+    func importsWholeAndAsTheDosageSays(_ file: URL) async throws {
         let input = try FHIRInput.parse(Self.contents(file), document: file.lastPathComponent)
         try await withStore { store, _ throws in
             let first = try await importer(Self.importDay).run(input, into: store)
@@ -56,15 +58,7 @@ struct ExternalFHIRTests {
                 #expect(again.revision == first.revision)
             }
         }
-    }
-
-    /// For each active order, the doses a day its dosage implies (``ExpectedDoses``) are the
-    /// events CareSync makes, on three sample days.
-    @Test(.enabled(if: !files.isEmpty, "../shared/external-fhir is not here"), arguments: files)
-    func dosesADayAreWhatTheDosageSays(_ file: URL) throws {
-        let data = try Self.contents(file)
-        let input = try FHIRInput.parse(data, document: file.lastPathComponent)
-        let mapper = OrderMapper(today: Self.importDay, timeZone: berlin, language: try DosageLanguage("en"))
+        let mapper = try importer(Self.importDay).mapper
         for order in input.orders where order.status == "active" {
             guard let expected = ExpectedDoses(order: order, zone: berlin, today: Self.importDay) else { continue }
             let activities = try mapper.map(order).activities.map(\.activity)

@@ -8,9 +8,10 @@ struct TimestampFormatTests {
     @Test func everyCommandsJSONWritesInstantsInUTCWithMilliseconds() async throws {
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
         let day = "2026-11-23"
+        // The history holds the set-up's commits too, which a loaded machine may spread over minutes.
+        let started = Date()
         try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"), "--effective", "2026-11-01")
         try await caresync.run("fhir", "import", CareSyncCommand.example("fhir/medications-bundle.json"), "--effective", "2026-11-01")
-        let started = Date()
         #expect(try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "3", "--date", day).status == 0)
         #expect(try await caresync.run("complete", "rx-metf", "--occurrence", "0", "--date", day).status == 0)
 
