@@ -219,7 +219,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore"]),
+        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore", "Waiting"]),
         .testTarget(
             name: "CarePlanStoreTests",
             dependencies: ["CarePlanStore", "CarePlanDocument", "Waiting", .product(name: "Logging", package: "swift-log")]
