@@ -14,7 +14,9 @@ public final class StoreChangeFeed: Service, Sendable {
     private struct Subscriber {
         /// The newest revision it has had (`nil`: none yet, it starts at the next read).
         var after: Int?
-        let continuation: AsyncStream<StoreChange>.Continuation
+        /// Hands it the new changes of one read, in revision order.
+        let deliver: @Sendable (ArraySlice<StoreChange>) -> Void
+        let finish: @Sendable () -> Void
     }
 
     private struct State {
@@ -44,10 +46,27 @@ public final class StoreChangeFeed: Service, Sendable {
     /// order; without a revision, every change after the newest when the feed next reads.
     /// It ends when the feed stops or the consumer stops iterating.
     public func changes(after revision: Int? = nil) -> AsyncStream<StoreChange> {
-        let (stream, continuation) = AsyncStream<StoreChange>.makeStream()
+        subscribe(after: revision) { continuation, changes in
+            for change in changes { continuation.yield(change) }
+        }
+    }
+
+    /// The same changes as ``changes(after:)``, as the feed reads them: each element holds
+    /// the changes one read found (one commit's, or several that came together), so that a
+    /// consumer can do once per batch what it would otherwise do per change.
+    public func batches(after revision: Int? = nil) -> AsyncStream<[StoreChange]> {
+        subscribe(after: revision) { continuation, changes in continuation.yield(Array(changes)) }
+    }
+
+    private func subscribe<Element: Sendable>(
+        after revision: Int?,
+        _ yield: @escaping @Sendable (AsyncStream<Element>.Continuation, ArraySlice<StoreChange>) -> Void
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream()
+        let subscriber = Subscriber(after: revision, deliver: { yield(continuation, $0) }, finish: { continuation.finish() })
         let id = state.withLock { state in
             state.nextID += 1
-            state.subscribers[state.nextID] = Subscriber(after: revision, continuation: continuation)
+            state.subscribers[state.nextID] = subscriber
             return state.nextID
         }
         continuation.onTermination = { [weak self] _ in
@@ -66,7 +85,7 @@ public final class StoreChangeFeed: Service, Sendable {
                 defer { state.subscribers.removeAll() }
                 return state.subscribers.values
             }
-            for subscriber in subscribers { subscriber.continuation.finish() }
+            for subscriber in subscribers { subscriber.finish() }
         }
         let observation = DatabaseRegionObservation(tracking: Table("change"))
         // Started on GRDB's writer thread, where it starts at once (elsewhere it would block
@@ -112,7 +131,7 @@ public final class StoreChangeFeed: Service, Sendable {
                 state.withLock { state in
                     for (id, subscriber) in state.subscribers {
                         guard let had = subscriber.after, had < last else { continue }
-                        for change in changes where change.revision > had { subscriber.continuation.yield(change) }
+                        subscriber.deliver(changes.drop { $0.revision <= had })
                         state.subscribers[id]?.after = last
                     }
                 }

@@ -111,7 +111,7 @@ public final class ReminderScheduler: Sendable {
     public func run(following changes: StoreChangeFeed, deliver: @escaping @Sendable (Reminder) async -> Void) async {
         await withDiscardingTaskGroup { group in
             group.addTask { [wake] in
-                for await _ in changes.changes() { wake.signal() }
+                for await _ in changes.batches() { wake.signal() }
             }
             await deliverAsDue(deliver)
             group.cancelAll()

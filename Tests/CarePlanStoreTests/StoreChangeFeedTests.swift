@@ -83,6 +83,19 @@ struct StoreChangeFeedTests {
         #expect(fromNow.map(\.revision) == [start + 4])
     }
 
+    @Test func oneCommitsChangesArriveAsOneBatchAndAsSingleChanges() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let start = try await store.revision()
+        let (batch, single) = try await following(feed) {
+            let batches = feed.batches(after: start), changes = feed.changes(after: start)
+            try await store.setOutcomes((0..<5).map { (key($0), done()) })
+            let batch = await withTimeout(.seconds(20)) { await batches.first { _ in true } }
+            return (batch, await first(5, of: changes))
+        }
+        #expect(batch?.map(\.revision) == Array((start + 1)...(start + 5)))
+        #expect(single.map(\.revision) == batch?.map(\.revision))
+    }
+
     @Test func aLongBacklogArrivesWholeInOrder() async throws {
         let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
         let start = try await store.revision()

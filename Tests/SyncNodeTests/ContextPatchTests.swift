@@ -13,8 +13,7 @@ import Testing
     @Test func contextsMadeFromTheOneBeforeEqualThoseReadFromTheStore() async throws {
         let primary = try await TestPrimary()
         let store = primary.store
-        let publisher = ContextPublisher(
-            store: store, clock: HybridClock(node: "primary"), now: { Date() }, tomorrowFrom: TimeOfDay(hour: 20, minute: 0)!)
+        let publisher = Self.publisher(of: store)
         let variant = try await publisher.variant(for: .widget)
         var revision = try await store.revision()
         var previous = try await published(publisher, variant)
@@ -36,7 +35,12 @@ import Testing
                 _ = try await store.saveContact(contact, device: "test")
             }
             let changes = try await store.history(after: revision)
-            for change in changes { publisher.invalidate(after: change) }
+            // One change at a time on odd steps, as the feed may deliver them, else all together.
+            if step % 2 == 1 {
+                for change in changes { publisher.invalidate(after: [change]) }
+            } else {
+                publisher.invalidate(after: changes)
+            }
             revision = try #require(changes.last?.revision)
             // Compared as companions see them: through the wire (times in whole milliseconds).
             let fresh = try ApplicationContext(wire: try await publisher.build(variant).wire)
@@ -50,6 +54,57 @@ import Testing
         }
         #expect(superseded > 0, "some outcomes lost to the standing one")
         await primary.stop()
+    }
+
+    /// Outcomes committed together make one generation (one context for every companion),
+    /// and its context is the store's.
+    @Test func changesThatCameTogetherMakeOneGeneration() async throws {
+        let primary = try await TestPrimary()
+        let store = primary.store
+        let publisher = Self.publisher(of: store)
+        let variant = try await publisher.variant(for: .widget)
+        let revision = try await store.revision()
+        let before = try await publisher.frame(variant)
+        let keys = (0..<3).map { EventKey(activityID: "apple", day: variant.today, occurrence: $0) }
+        _ = try await store.setOutcomes(keys.map { ($0, Outcome(state: .completed, recordedAt: Date(), device: "watch")) })
+        let changes = try await store.history(after: revision)
+        #expect(changes.count == 3)
+        publisher.invalidate(after: changes)
+        let after = try await publisher.frame(variant)
+        #expect(after.generation == before.generation + 1)
+        let context = try await published(publisher, variant)
+        let fresh = try ApplicationContext(wire: try await publisher.build(variant).wire)
+        #expect(context.revision == revision + 3 && context.days == fresh.days, "\(Self.difference(context, fresh))")
+        await primary.stop()
+    }
+
+    /// The plan's time zone is read again only after a change to the plan's settings, not
+    /// after every outcome (every connection used to read it at each generation).
+    @Test func theTimeZoneIsReadAgainOnlyWhenThePlanIsConfigured() async throws {
+        let primary = try await TestPrimary()
+        let store = primary.store
+        // 23:30 UTC: still today in UTC, already tomorrow in Kiritimati (UTC+14).
+        let today = CalendarDay.containing(Date(), in: .gmt)
+        let instant = today.date(at: TimeOfDay(hour: 23, minute: 30)!, in: .gmt)
+        let publisher = Self.publisher(of: store, now: instant)
+        #expect(try await publisher.variant(for: .widget).today == today)
+        let revision = try await store.revision()
+        let title = try await store.planInfo().title ?? ""
+        try await store.configurePlan(title: title, timeZone: try #require(TimeZone(identifier: "Pacific/Kiritimati")), device: "test")
+        let configured = try await store.history(after: revision)
+        let key = EventKey(activityID: "apple", day: today, occurrence: 0)
+        let recorded = try await store.setOutcome(Outcome(state: .completed, recordedAt: instant, device: "test"), for: key)
+        publisher.invalidate(after: [recorded])
+        #expect(try await publisher.variant(for: .widget).today == today, "an outcome keeps the zone read")
+        publisher.invalidate(after: configured)
+        #expect(try await publisher.variant(for: .widget).today == today.adding(days: 1), "the plan's new zone")
+        await primary.stop()
+    }
+
+    /// A publisher of `store`'s contexts, its clock at `now` (the real clock if `nil`).
+    static func publisher(of store: CarePlanStore, now instant: Date? = nil) -> ContextPublisher {
+        ContextPublisher(
+            store: store, clock: HybridClock(node: "primary"), now: { instant ?? Date() }, tomorrowFrom: TimeOfDay(hour: 20, minute: 0)!)
     }
 
     static func difference(_ a: ApplicationContext, _ b: ApplicationContext) -> String {

@@ -41,14 +41,14 @@ final class ContextPublisher: Sendable {
 
     private struct State {
         var generation = 0
-        /// When the change that began each recent generation was committed (day rollovers
-        /// have none), for the fan-out latency.
+        /// When the oldest change that began each recent generation was committed (day
+        /// rollovers have none), for the fan-out latency.
         var commits: [Int: Date] = [:]
-        /// The plan's time zone, read again after every change.
+        /// The plan's time zone, read again after the plan's settings change.
         var timeZone: TimeZone?
-        /// The outcome change that began each recent generation; a generation begun by
+        /// The outcome changes that began each recent generation; a generation begun by
         /// anything else (or by a new day) has none, and its context is read from the store.
-        var outcomeChanges: [Int: StoreChange] = [:]
+        var outcomeChanges: [Int: [StoreChange]] = [:]
         /// The newest context made for each variant, and the generation it was made for.
         var latest: [Variant: (generation: Int, context: ApplicationContext)] = [:]
         var contexts: [Variant: (generation: Int, context: Task<ApplicationContext, any Error>)] = [:]
@@ -100,21 +100,21 @@ final class ContextPublisher: Sendable {
         _ = state.withLock { $0.subscribers[id] }?.yield()
     }
 
-    /// The store changed (`change` was committed) or the day rolled over (no change):
-    /// every subscriber gets the newer context.
-    func invalidate(after change: StoreChange? = nil) {
+    /// The store changed (`changes` were committed, in revision order) or the day rolled
+    /// over (no changes): every subscriber gets the newer context, one generation for all.
+    func invalidate(after changes: [StoreChange] = []) {
         state.withLock { state in
             state.generation += 1
-            state.commits[state.generation] = change?.committedAt
+            state.commits[state.generation] = changes.lazy.map(\.committedAt).min()
             state.commits.removeValue(forKey: state.generation - Self.commitsKept)
-            if let change, change.kind == .outcomeRecorded || change.kind == .outcomeSuperseded {
-                state.outcomeChanges[state.generation] = change
+            if !changes.isEmpty, changes.allSatisfy({ $0.kind == .outcomeRecorded || $0.kind == .outcomeSuperseded }) {
+                state.outcomeChanges[state.generation] = changes
             }
             state.outcomeChanges.removeValue(forKey: state.generation - Self.commitsKept)
             state.contexts.removeAll()
             state.wholeFrames.removeAll()
             state.deltas.removeAll()
-            state.timeZone = nil
+            if changes.contains(where: { $0.kind == .planConfigured }) { state.timeZone = nil }
             for subscriber in state.subscribers.values { subscriber.yield() }
         }
     }
@@ -209,8 +209,8 @@ final class ContextPublisher: Sendable {
             if let cached = state.contexts[variant], cached.generation == generation { return (cached.context, generation) }
             let base = state.latest[variant].flatMap { latest -> (ApplicationContext, [StoreChange])? in
                 guard latest.generation < generation else { return nil }
-                let changes = (latest.generation + 1...generation).compactMap { state.outcomeChanges[$0] }
-                return changes.count == generation - latest.generation ? (latest.context, changes) : nil
+                let batches = (latest.generation + 1...generation).compactMap { state.outcomeChanges[$0] }
+                return batches.count == generation - latest.generation ? (latest.context, batches.flatMap { $0 }) : nil
             }
             let task = Task { [self] in
                 let context = if let base { applied(base.1, to: base.0) } else { try await build(variant) }

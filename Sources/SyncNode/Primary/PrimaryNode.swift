@@ -182,19 +182,22 @@ public final class PrimaryNode: Service, Sendable {
         serverChannel.withLock { $0 }?.close(promise: nil)
     }
 
-    /// Every committed change, by this process or another, makes a newer context and
-    /// advances the primary's clock past the change's; a pairing or revocation renews the
-    /// devices kept in memory, and a revoked device is cut off at once.
+    /// Committed changes, by this process or another, make a newer context (one per batch
+    /// the feed reads, however many changes it holds) and advance the primary's clock past
+    /// theirs; a pairing or revocation renews the devices kept in memory, and a revoked
+    /// device is cut off at once.
     private func followStore(after revision: Int) async {
-        for await change in changes.changes(after: revision) {
-            if let reading = change.outcome?.clock { clock.observe(reading) }
-            if change.kind == .devicePaired || change.kind == .deviceRevoked { devices.forget() }
+        for await batch in changes.batches(after: revision) {
+            for reading in batch.compactMap(\.outcome?.clock) { clock.observe(reading) }
+            if batch.contains(where: { $0.kind == .devicePaired || $0.kind == .deviceRevoked }) { devices.forget() }
             // Forgotten first: a connection registered after the cut finds the revocation
             // when it looks its device up again (PrimaryConnection's exchange).
-            if change.kind == .deviceRevoked, let device = change.pairedDevice {
-                await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
+            for change in batch where change.kind == .deviceRevoked {
+                if let device = change.pairedDevice {
+                    await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
+                }
             }
-            publisher.invalidate(after: change)
+            publisher.invalidate(after: batch)
         }
     }
 
