@@ -60,9 +60,9 @@ func bytes(_ count: Int) -> String {
     count < 1 << 20 ? String(format: "%.1f KiB", Double(count) / 1024) : String(format: "%.1f MiB", Double(count) / 1_048_576)
 }
 
-/// The process's peak resident memory, from /proc (Linux).
-func peakResidentMemory() -> Int? {
-    memoryStatus("VmHWM:")
+/// A process's peak resident memory (this one's by default), from /proc (Linux).
+func peakResidentMemory(of process: String = "self") -> Int? {
+    memoryStatus("VmHWM:", of: process)
 }
 
 /// A process's resident memory now (this one's by default), from /proc (Linux).

@@ -116,34 +116,16 @@ extension SyncBenchmark {
     /// `sustainedLimit` completions; then how far the contexts lag behind. Returns the
     /// accepted completions per second.
     private func sustained(_ cluster: Cluster) async throws -> Double {
-        let clock = ContinuousClock()
         let keys = cluster.keys
         let count = cluster.nodes.count
         let each = max(1, sustainedLimit / count)
         let contextsBefore = cluster.fleet.members.reduce(0) { $0 + $1.contexts }
         let revisionBefore = try await cluster.store.revision()
-        let start = clock.now
-        let deadline = start + .seconds(seconds)
-        let (accepted, other) = await withTaskGroup(of: (accepted: Int, other: Int).self) { group in
-            for (index, node) in cluster.nodes.enumerated() {
-                group.addTask {
-                    var tally = (accepted: 0, other: 0)
-                    var n = 0
-                    while n < each && clock.now < deadline {
-                        let result = try? await node.complete(keys[(index + n * count) % keys.count])
-                        n += 1
-                        if case .accepted = result { tally.accepted += 1 } else { tally.other += 1 }
-                    }
-                    return tally
-                }
-            }
-            return await group.reduce(into: (0, 0)) { $0.0 += $1.accepted; $0.1 += $1.other }
+        let senders = cluster.nodes.map { node in
+            { @Sendable (key: EventKey) async -> Bool in if case .accepted = try? await node.complete(key) { true } else { false } }
         }
-        let end = clock.now
-        let elapsed = start.duration(to: end).inSeconds
-        let throughput = Double(accepted) / elapsed
-        report("sustained completions, all companions at once", String(format: "%.0f/s  (%d accepted in %@)", throughput, accepted, duration(elapsed)))
-        if other > 0 { report("sustained completions not accepted", "\(other)") }
+        let (throughput, end) = await completeAtOnce(
+            senders, keys: keys, each: each, seconds: seconds, label: "sustained completions, all companions at once")
         let revision = try await cluster.store.revision()
         guard await cluster.fleet.wait(within: .seconds(timeout), until: { $0.allSatisfy { $0.revision >= revision } }) else {
             throw BenchmarkFailure("not every companion caught up with revision \(revision) within \(duration(timeout)) after the sustained phase")
@@ -155,4 +137,37 @@ extension SyncBenchmark {
         report("contexts received, per companion", "\(contexts / count) for \(revision - revisionBefore) revisions")
         return throughput
     }
+}
+
+/// Every sender completing one event after another at once, each its own share of `keys`,
+/// until it has sent `each` or `seconds` have passed; reports the accepted completions per
+/// second as `label` (and any not accepted), and returns that rate and when the last
+/// answer came.
+func completeAtOnce(
+    _ senders: [@Sendable (EventKey) async -> Bool], keys: [EventKey], each: Int, seconds: Double, label: String
+) async -> (throughput: Double, end: ContinuousClock.Instant) {
+    let start = ContinuousClock.now
+    let deadline = start + .seconds(seconds)
+    let count = senders.count
+    let (accepted, other) = await withTaskGroup(of: (accepted: Int, other: Int).self) { group in
+        for (index, send) in senders.enumerated() {
+            group.addTask {
+                var tally = (accepted: 0, other: 0)
+                var n = 0
+                while n < each && ContinuousClock.now < deadline {
+                    let accepted = await send(keys[(index + n * count) % keys.count])
+                    n += 1
+                    if accepted { tally.accepted += 1 } else { tally.other += 1 }
+                }
+                return tally
+            }
+        }
+        return await group.reduce(into: (0, 0)) { $0.0 += $1.accepted; $0.1 += $1.other }
+    }
+    let end = ContinuousClock.now
+    let elapsed = start.duration(to: end).inSeconds
+    let throughput = Double(accepted) / elapsed
+    report(label, String(format: "%.0f/s  (%d accepted in %@)", throughput, accepted, duration(elapsed)))
+    if other > 0 { report("sustained completions not accepted", "\(other)") }
+    return (throughput, end)
 }

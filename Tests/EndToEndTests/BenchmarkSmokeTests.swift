@@ -86,6 +86,30 @@ struct BenchmarkSmokeTests {
         try Self.expectMosquittoCompared(result.lines, companions: 2)
     }
 
+    /// A primary in its own process under lightweight companions: every figure, the
+    /// primary's memory per connection, every completion accepted and nobody disconnected.
+    @Test func fleetBenchmarkLoadsAPrimaryInItsOwnProcess() async throws {
+        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
+        let result = try await CareSyncCommand.run(executable: bench, [
+            "fleet", "--companions", "30", "--changes", "3", "--seconds", "0.5", "--sustained-limit", "300",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.first?.hasPrefix("caresync-bench fleet: 30 companions in this process") == true, "\(result.lines)")
+        for figure in [
+            "connect: every companion holds its first context", "round trip: completion until its reply",
+            "fan-out: until each companion has it", "fan-out: until every companion has it",
+            "every companion current, after the last reply", "primary RSS: now, peak",
+        ] {
+            #expect(result.lines.contains { $0.contains(figure) }, "missing \(figure)")
+        }
+        let perConnection = try #require(result.lines.first { $0.contains("primary RSS per connection") })
+        #expect(Self.kibibytes(perConnection).isFinite, "\(perConnection)")
+        #expect(result.lines.contains { $0.contains("fan-out: until each companion has it") && $0.contains("(n=90)") }, "30 × 3")
+        let sustained = try #require(result.lines.first { $0.contains("sustained completions, every companion at once") })
+        #expect(sustained.contains("/s") && sustained.contains("accepted"), "\(sustained)")
+        #expect(!result.lines.contains { $0.contains("not accepted") || $0.contains("disconnected or refused") }, "\(result.lines)")
+    }
+
     /// The peer's section (scripts/test installs Mosquitto) and CareSync against it, for
     /// each run of that companion count.
     static func expectMosquittoCompared(_ lines: [String], companions: Int) throws {

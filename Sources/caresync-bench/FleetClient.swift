@@ -1,0 +1,189 @@
+import CarePlan
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NodeIdentity
+import SyncNode
+import Synchronization
+import SyncProtocol
+
+/// A companion at its lightest, for load: one TLS connection speaking the protocol as a
+/// paired watch or widget does (Hello offering deltas, contexts in, completions out, pings),
+/// with nothing kept on disk and contexts only counted, as Mosquitto's clients persist
+/// nothing. A thousand of them fit in the benchmark's process, so the primary they load
+/// runs in a process of its own and its memory is its own.
+final class FleetClient: Sendable {
+    /// What it has seen, for the benchmark to read.
+    struct Seen: Sendable {
+        var acknowledged = false
+        /// The newest context revision it holds, and when it arrived.
+        var revision = -1
+        var reachedAt = ContinuousClock.now
+        var contexts = 0
+        /// Why the connection ended or what the primary refused, if it did.
+        var problem: String?
+        var closed = false
+    }
+
+    private struct State: Sendable {
+        var seen = Seen()
+        var waiting: [String: CheckedContinuation<CompletionResult, Never>] = [:]
+    }
+
+    let index: Int
+    let identity: NodeIdentity
+    let role: DeviceRole
+    private let state = Mutex(State())
+    private let channel = Mutex<(any Channel)?>(nil)
+    /// Its completions' logical clock: each later than the one before.
+    private let ticks = Mutex<UInt32>(0)
+
+    init(index: Int, identity: NodeIdentity) {
+        self.index = index
+        self.identity = identity
+        role = index % 2 == 0 ? .watch : .widget
+    }
+
+    var seen: Seen { state.withLock { $0.seen } }
+
+    /// Connects to the primary on loopback `port`, pinning its certificate, and says Hello.
+    func connect(port: Int, primary fingerprint: String, group: any EventLoopGroup) async throws {
+        let tls = try NIOSSLContext(configuration: NodeTLS.configuration(identity: identity, server: false))
+        let handler = Handler(client: self)
+        let channel = try await ClientBootstrap(group: group)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let verifier = try NIOSSLClientHandler(context: tls, serverHostname: nil) { certificates, promise in
+                        let presented = certificates.first.flatMap { try? $0.toDERBytes() }.map(NodeIdentity.fingerprint(ofDER:))
+                        promise.succeed(presented == fingerprint ? .certificateVerified : .failed)
+                    }
+                    try channel.pipeline.syncOperations.addHandlers([
+                        verifier, ByteToMessageHandler(FrameDecoder()), handler,
+                    ])
+                }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        self.channel.withLock { $0 = channel }
+        let hello = Caresync_V1_Envelope.hello(
+            nodeID: identity.fingerprint, role: role, softwareVersion: "caresync-bench", planID: nil,
+            displayName: "Fleet companion \(index)", features: [ProtocolFeature.contextDelta])
+        try await channel.writeAndFlush(try Frame.encode(hello)).get()
+    }
+
+    /// Sends a completion of `key` and waits for the primary's answer.
+    func complete(_ key: EventKey) async throws -> CompletionResult {
+        guard let channel = channel.withLock({ $0 }) else { throw BenchmarkFailure("companion \(index) is not connected") }
+        let now = Date()
+        let completion = Caresync_V1_Completion(
+            messageID: UUID().uuidString.lowercased(), key: key, state: .completed, values: [], deviceTime: now,
+            clock: HybridTimestamp(physical: Int64(now.timeIntervalSince1970 * 1000), logical: ticks.withLock { $0 += 1; return $0 },
+                                   node: identity.fingerprint),
+            reason: nil)
+        let frame = try Frame.encode(.completion(completion))
+        return await withCheckedContinuation { continuation in
+            state.withLock { $0.waiting[completion.messageID] = continuation }
+            channel.writeAndFlush(frame).whenFailure { [self] error in
+                answer(completion.messageID, .refused(code: "NOT_SENT", detail: "\(error)"))
+            }
+        }
+    }
+
+    /// Says Goodbye and closes.
+    func close() async {
+        guard let channel = channel.withLock({ $0 }) else { return }
+        if let goodbye = try? Frame.encode(.goodbye(.shutdown, detail: "benchmark done")) {
+            try? await channel.writeAndFlush(goodbye).get()
+        }
+        try? await channel.close()
+    }
+
+    private func answer(_ messageID: String, _ result: CompletionResult) {
+        state.withLock { $0.waiting.removeValue(forKey: messageID) }?.resume(returning: result)
+    }
+
+    /// Everything unanswered is answered as refused once the connection has gone.
+    private func ended(_ problem: String?) {
+        let waiting = state.withLock { state in
+            state.seen.closed = true
+            if state.seen.problem == nil { state.seen.problem = problem }
+            defer { state.waiting.removeAll() }
+            return state.waiting.values
+        }
+        for continuation in waiting {
+            continuation.resume(returning: .refused(code: "DISCONNECTED", detail: problem ?? "the connection closed"))
+        }
+    }
+
+    private func received(_ envelope: Caresync_V1_Envelope, on context: ChannelHandlerContext) {
+        switch envelope.body {
+        case .helloAck(let ack):
+            state.withLock { $0.seen.acknowledged = true }
+            schedulePings(every: .milliseconds(Int64(ack.pingIntervalMs)), on: context.channel)
+        case .applicationContext(let wire):
+            held(revision: Int(wire.revision))
+        case .contextDelta(let wire):
+            held(revision: Int(wire.revision))
+        case .completionReply(let reply):
+            answer(reply.messageID, CompletionResult(reply: reply))
+        case .ping(let ping):
+            if let pong = try? Frame.encode(.pong(nonce: ping.nonce)) { context.writeAndFlush(NIOAny(pong), promise: nil) }
+        case .error(let error):
+            state.withLock { $0.seen.problem = "\(error.code): \(error.message)" }
+        default:
+            break
+        }
+    }
+
+    private func held(revision: Int) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.seen.contexts += 1
+            if revision > state.seen.revision {
+                state.seen.revision = revision
+                state.seen.reachedAt = now
+            }
+        }
+    }
+
+    /// Pings the primary as a companion does, so the idle deadline never closes it.
+    private func schedulePings(every interval: TimeAmount, on channel: any Channel) {
+        guard interval > .zero else { return }
+        channel.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
+            guard channel.isActive, let ping = try? Frame.encode(.ping(nonce: UInt64.random(in: 1...UInt64.max))) else {
+                task.cancel()
+                return
+            }
+            channel.writeAndFlush(ping, promise: nil)
+        }
+    }
+
+    /// The end of the pipeline: frame payloads in.
+    private final class Handler: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let client: FleetClient
+
+        init(client: FleetClient) {
+            self.client = client
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            do {
+                client.received(try Frame.decode(unwrapInboundIn(data)), on: context)
+            } catch {
+                client.ended("an undecodable frame: \(error)")
+                context.close(promise: nil)
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            client.ended(nil)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            client.ended("\(error)")
+            context.close(promise: nil)
+        }
+    }
+}
