@@ -49,7 +49,12 @@ public struct MetricsEndpoint: Service {
     ]
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown { [self] in try await serve() }
+        do {
+            try await cancelWhenGracefulShutdown { [self] in try await serve() }
+        } catch is CancellationError where Task.isShuttingDownGracefully {
+            // Stopped by the graceful shutdown, as asked: not a failure (the process would
+            // exit 1 on SIGTERM otherwise).
+        }
     }
 
     private func serve() async throws {

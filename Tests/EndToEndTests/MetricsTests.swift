@@ -59,7 +59,13 @@ struct MetricsTests {
         #expect((sample(companion, #"caresync_companion_contexts_received_total{form="delta"}"#) ?? 0) >= 2)
 
         #expect(await watch.quit())
+        #expect(watch.process.terminationStatus == 0, "\(watch.process.output)")
         #expect(try await waitUntil { sample(try await scrape(primaryPort).body, #"caresync_primary_connections{role="watch"}"#) == 0 })
         #expect(try await scrape(primaryPort, path: "/").status == "HTTP/1.1 404 Not Found")
+        // SIGTERM stops the endpoint with the rest, cleanly (it used to fail the command
+        // with "caresync: CancellationError()" and exit 1).
+        await primary.stop()
+        #expect(primary.process.terminationStatus == 0, "\(primary.process.output)")
+        #expect(primary.process.output.contains { $0.contains("\"event\":\"stopped\"") })
     }
 }
