@@ -121,8 +121,8 @@ struct FleetBenchmark: AsyncParsableCommand {
         report("primary RSS: idle → \(companions) connected", "\(bytes(idle)) → \(bytes(connected))")
         report("primary RSS per connection", bytes((connected - idle) / companions))
 
-        try await fanOut(clients, keys: keys)
-        try await sustained(clients, keys: keys, store: store)
+        try await fanOut(clients, keys: keys, primary: primary)
+        try await sustained(clients, keys: keys, store: store, primary: primary)
         let memory = primary.memory
         report("primary RSS: now, peak", "\(bytes(memory.now ?? 0)), \(bytes(memory.peak ?? 0))")
         let troubled = clients.filter { $0.seen.problem != nil || $0.seen.closed }
@@ -154,9 +154,11 @@ struct FleetBenchmark: AsyncParsableCommand {
 
     /// Completions one at a time, each from the next companion: the round trip, and how long
     /// until each companion (and the last of them) holds a context with it.
-    private func fanOut(_ clients: [FleetClient], keys: [EventKey]) async throws {
+    private func fanOut(_ clients: [FleetClient], keys: [EventKey], primary: PrimaryProcess) async throws {
         var roundTrip = Samples(), each = Samples(), every = Samples()
+        var before: PrimaryProcess.Timings?
         for change in 0..<(SyncBenchmark.warmUp + changes) {
+            if change == SyncBenchmark.warmUp { before = await primary.timings() }
             let sender = clients[change % clients.count]
             let start = ContinuousClock.now
             guard case .accepted(let revision, _, _) = try await sender.complete(keys[change % keys.count]) else {
@@ -174,15 +176,29 @@ struct FleetBenchmark: AsyncParsableCommand {
         report("round trip: completion until its reply", roundTrip.tailSummary)
         report("fan-out: until each companion has it", each.tailSummary)
         report("fan-out: until every companion has it", every.summary)
+        await reportPrimaryTimings(since: before, primary)
+    }
+
+    /// The primary's own mean timings since `before`, from its metrics: what of a round trip
+    /// is the primary's (the rest is the network, TLS and the companion), and of a fan-out.
+    private func reportPrimaryTimings(since before: PrimaryProcess.Timings?, _ primary: PrimaryProcess) async {
+        guard let before, let after = await primary.timings() else {
+            report("the primary's own timings", "— (its metrics could not be read)")
+            return
+        }
+        let means = after.means(since: before)
+        report("  at the primary: arrival to reply, mean", means.completion)
+        report("  at the primary: commit to frame written, mean", means.fanOut)
     }
 
     /// Every client completing one event after another at once, for `seconds` or
     /// `sustainedLimit` completions; then how long until every companion is current.
-    private func sustained(_ clients: [FleetClient], keys: [EventKey], store: CarePlanStore) async throws {
+    private func sustained(_ clients: [FleetClient], keys: [EventKey], store: CarePlanStore, primary: PrimaryProcess) async throws {
         let count = clients.count
         let each = max(1, sustainedLimit / count)
         let contextsBefore = clients.reduce(0) { $0 + $1.seen.contexts }
         let revisionBefore = try await store.revision()
+        let before = await primary.timings()
         let senders = clients.map { client in
             { @Sendable (key: EventKey) async -> Bool in if case .accepted = try? await client.complete(key) { true } else { false } }
         }
@@ -195,5 +211,6 @@ struct FleetBenchmark: AsyncParsableCommand {
         let lag = seen.map(\.reachedAt).max().map { max(0, end.duration(to: $0).inSeconds) } ?? 0
         report("every companion current, after the last reply", lag > 0 ? "+" + duration(lag) : "already")
         report("contexts received, per companion", "\(contexts / count) for \(revision - revisionBefore) revisions")
+        await reportPrimaryTimings(since: before, primary)
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import Waiting
 
 /// `caresync primary` on a store, in a process of its own, listening on a free port of
 /// 127.0.0.1 (not advertised, no reminders), so that its memory can be read apart from
-/// the load's.
+/// the load's, and serving its metrics on another, so that its own timings can be too.
 final class PrimaryProcess {
     let port: Int
     let fingerprint: String
+    let metricsPort: Int
     private let process: Process
     private let log: URL
 
@@ -27,7 +31,7 @@ final class PrimaryProcess {
         process.executableURL = executable
         process.arguments = [
             "primary", "--store", store, "--host", "127.0.0.1", "--port", "0", "--no-advertise", "--no-reminders", "--json",
-            "--log-level", "warning",
+            "--log-level", "warning", "--metrics-port", "0",
         ]
         let out = Pipe()
         process.standardOutput = out
@@ -36,8 +40,8 @@ final class PrimaryProcess {
         process.standardInput = FileHandle.nullDevice
         try await blocking { try Self.launchWithNoSignalBlocked(process) }
         let reader = out.fileHandleForReading
-        let listening = await withTimeout(timeout) { await blocking { Self.listeningLine(from: reader) } }
-        guard let (port, fingerprint) = listening else {
+        let started = await withTimeout(timeout) { await blocking { Self.startLines(from: reader) } }
+        guard let (port, fingerprint, metricsPort) = started else {
             process.terminate()
             process.waitUntilExit()
             let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -45,12 +49,13 @@ final class PrimaryProcess {
         }
         // Its later lines ("stopped") are read and dropped, so it never blocks on a full pipe.
         Thread { while !reader.availableData.isEmpty {} }.start()
-        return PrimaryProcess(port: port, fingerprint: fingerprint, process: process, log: log)
+        return PrimaryProcess(port: port, fingerprint: fingerprint, metricsPort: metricsPort, process: process, log: log)
     }
 
-    private init(port: Int, fingerprint: String, process: Process, log: URL) {
+    private init(port: Int, fingerprint: String, metricsPort: Int, process: Process, log: URL) {
         self.port = port
         self.fingerprint = fingerprint
+        self.metricsPort = metricsPort
         self.process = process
         self.log = log
     }
@@ -65,10 +70,12 @@ final class PrimaryProcess {
         try process.run()
     }
 
-    /// Reads JSON lines until the one whose event is "listening": its port and fingerprint;
-    /// `nil` if the output ends first.
-    private static func listeningLine(from reader: FileHandle) -> (port: Int, fingerprint: String)? {
+    /// Reads JSON lines until the "listening" line and the "metrics" line have come: the
+    /// port and fingerprint, and the metrics port; `nil` if the output ends first.
+    private static func startLines(from reader: FileHandle) -> (port: Int, fingerprint: String, metricsPort: Int)? {
         var buffer = Data()
+        var listening: (port: Int, fingerprint: String)?
+        var metricsPort: Int?
         while true {
             let chunk = reader.availableData
             if chunk.isEmpty { return nil }
@@ -76,12 +83,48 @@ final class PrimaryProcess {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[buffer.startIndex..<newline]
                 buffer.removeSubrange(buffer.startIndex...newline)
-                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], object["event"] as? String == "listening",
-                   let port = object["port"] as? Int, let fingerprint = object["fingerprint"] as? String {
-                    return (port, fingerprint)
+                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                switch (object["event"] as? String, object["port"] as? Int, object["fingerprint"] as? String) {
+                case ("listening", let port?, let fingerprint?): listening = (port, fingerprint)
+                case ("metrics", let port?, _): metricsPort = port
+                default: break
                 }
+                if let listening, let metricsPort { return (listening.port, listening.fingerprint, metricsPort) }
             }
         }
+    }
+
+    /// The primary's own timers so far, from its metrics: each the sum of its durations, in
+    /// seconds, and how many there were.
+    struct Timings: Sendable {
+        /// From a completion's arrival to its reply (`caresync_primary_completion_seconds`).
+        var completion: (sum: Double, count: Double)
+        /// From a commit to a context frame written to a connection (`caresync_primary_fanout_seconds`).
+        var fanOut: (sum: Double, count: Double)
+
+        /// The mean of each timer over what happened since `earlier`, as text.
+        func means(since earlier: Timings) -> (completion: String, fanOut: String) {
+            func mean(_ now: (sum: Double, count: Double), _ before: (sum: Double, count: Double)) -> String {
+                let count = now.count - before.count
+                return count > 0 ? "\(duration((now.sum - before.sum) / count))  (n=\(Int(count)))" : "—"
+            }
+            return (mean(completion, earlier.completion), mean(fanOut, earlier.fanOut))
+        }
+    }
+
+    /// Reads ``Timings`` from `GET /metrics`; `nil` if the endpoint cannot be read.
+    func timings() async -> Timings? {
+        guard let url = URL(string: "http://127.0.0.1:\(metricsPort)/metrics"),
+              let (data, _) = try? await URLSession.shared.data(from: url) else { return nil }
+        var values: [String: Double] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Double(parts[1]) { values[String(parts[0]), default: 0] += value }
+        }
+        func timer(_ name: String) -> (sum: Double, count: Double) {
+            (values[name + "_sum"] ?? 0, values[name + "_count"] ?? 0)
+        }
+        return Timings(completion: timer("caresync_primary_completion_seconds"), fanOut: timer("caresync_primary_fanout_seconds"))
     }
 
     /// Its resident memory now and at its peak.

@@ -102,6 +102,9 @@ struct BenchmarkSmokeTests {
         ] {
             #expect(result.lines.contains { $0.contains(figure) }, "missing \(figure)")
         }
+        // The primary's own timings, read from its metrics, after each phase.
+        #expect(result.lines.filter { $0.contains("at the primary: arrival to reply, mean") && $0.contains("(n=") }.count == 2)
+        #expect(result.lines.filter { $0.contains("at the primary: commit to frame written, mean") && $0.contains("(n=") }.count == 2)
         let perConnection = try #require(result.lines.first { $0.contains("primary RSS per connection") })
         #expect(Self.kibibytes(perConnection).isFinite, "\(perConnection)")
         #expect(result.lines.contains { $0.contains("fan-out: until each companion has it") && $0.contains("(n=90)") }, "30 × 3")
