@@ -9,6 +9,18 @@ extension CarePlanStore {
         try await read { db in try Self.changes(db, after: revision, activityID: activityID, limit: limit) }
     }
 
+    /// The newest revision and, in the same read, up to `limit` changes after `revision`
+    /// (none without a revision): all a follower of the change log needs at each look.
+    public func newestAndChanges(
+        after revision: Int?, limit: Int
+    ) async throws(CarePlanStoreError) -> (newest: Int, changes: [StoreChange]) {
+        try await read { db in
+            let newest = try Self.revision(db)
+            guard let revision, revision < newest else { return (newest, []) }
+            return (newest, try Self.changes(db, after: revision, activityID: nil, limit: limit))
+        }
+    }
+
     static func changes(_ db: Database, after revision: Int, activityID: String?, limit: Int?) throws -> [StoreChange] {
         var sql = "SELECT \(StoreChange.columns) FROM change WHERE revision > ?"
         var arguments: StatementArguments = [revision]

@@ -113,29 +113,34 @@ public final class StoreChangeFeed: Service, Sendable {
     }
 
     /// Reads the changes after the furthest-behind subscriber's revision and gives each
-    /// subscriber those it has not had. When nothing is new, one look at the revision is all.
+    /// subscriber those it has not had: one read of the store when nothing is new or one
+    /// page holds what is, the newest revision and the changes read together.
     private func deliver() async {
         var after = 0
         do {
-            let newest = try await store.revision()
-            let oldest = state.withLock { state in
+            let oldest = state.withLock { $0.subscribers.values.compactMap(\.after).min() }
+            var read = try await store.newestAndChanges(after: oldest, limit: Self.pageSize)
+            state.withLock { state in
+                // A new subscriber without a revision starts after the newest.
                 for (id, subscriber) in state.subscribers where subscriber.after == nil {
-                    state.subscribers[id]?.after = newest
+                    state.subscribers[id]?.after = read.newest
                 }
-                return state.subscribers.values.compactMap(\.after).min()
             }
-            after = oldest ?? newest
-            while after < newest {
-                let changes = try await store.history(after: after, limit: Self.pageSize)
-                guard let last = changes.last?.revision else { break }
+            after = oldest ?? read.newest
+            while let last = read.changes.last?.revision {
+                let from = after
                 state.withLock { state in
                     for (id, subscriber) in state.subscribers {
-                        guard let had = subscriber.after, had < last else { continue }
-                        subscriber.deliver(changes.drop { $0.revision <= had })
+                        // One that subscribed after this read began from an earlier revision
+                        // than `from` waits for the next read, which starts from its own.
+                        guard let had = subscriber.after, had >= from, had < last else { continue }
+                        subscriber.deliver(read.changes.drop { $0.revision <= had })
                         state.subscribers[id]?.after = last
                     }
                 }
                 after = last
+                guard last < read.newest else { break }
+                read = try await store.newestAndChanges(after: last, limit: Self.pageSize)
             }
             if state.withLock({ $0.failing }) {
                 logger.notice("the store's changes can be read again", metadata: ["revision": "\(after)"])

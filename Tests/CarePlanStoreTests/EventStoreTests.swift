@@ -116,4 +116,20 @@ struct EventStoreTests {
         #expect(try await store.history(activityID: "pain").count == 3)
         #expect(try await store.event(key).outcome?.device == "phone")
     }
+
+    /// What a follower of the change log reads at each look: the newest revision and the
+    /// changes after its own, a page at most, in one read.
+    @Test func theNewestRevisionAndTheChangesAfterOneAreReadTogether() async throws {
+        let start = try await store.revision()
+        for occurrence in 0..<3 {
+            try await store.setOutcome(done(), for: EventKey(activityID: "apple", day: monday, occurrence: occurrence))
+        }
+        let none = try await store.newestAndChanges(after: nil, limit: 10)
+        #expect(none.newest == start + 3 && none.changes.isEmpty)
+        let page = try await store.newestAndChanges(after: start, limit: 2)
+        #expect(page.newest == start + 3 && page.changes.map(\.revision) == [start + 1, start + 2])
+        let rest = try await store.newestAndChanges(after: start + 2, limit: 2)
+        #expect(rest.changes.map(\.revision) == [start + 3])
+        #expect(try await store.newestAndChanges(after: start + 3, limit: 2).changes.isEmpty)
+    }
 }
