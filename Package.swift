@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "Waiting", targets: ["Waiting"]),
         .library(name: "MetricsEndpoint", targets: ["MetricsEndpoint"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
+        .library(name: "CareInsights", targets: ["CareInsights"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -104,6 +105,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // What the record shows: alerts, comparisons and tips, and grouped bar charts. Pure, on
+        // the store's events.
+        .target(name: "CareInsights", dependencies: ["CarePlan"]),
         // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
         .target(
             name: "CareFHIR",
@@ -146,7 +150,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity",
+                "CareFHIR", "CareInsights", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput", "MetricsEndpoint",
+                "NodeIdentity",
                 "PrivateFiles", "Reminders",
                 "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -206,6 +211,7 @@ let package = Package(
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
+        .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),

@@ -14,10 +14,12 @@ public struct Plan: Sendable, Hashable {
     public var routine: DailyRoutine
     public var activities: [Activity]
     public var contacts: [Contact]
+    /// What insights look for: alert thresholds, comparisons, the care team's tips.
+    public var insights: InsightRules
 
     public init(
         title: String, start: CalendarDay? = nil, timeZone: TimeZone, routine: DailyRoutine = .standard,
-        activities: [Activity], contacts: [Contact] = []
+        activities: [Activity], contacts: [Contact] = [], insights: InsightRules = .standard
     ) throws(PlanError) {
         if let duplicate = Self.firstDuplicate(activities.map(\.identifier)) {
             throw .duplicateActivity(duplicate)
@@ -25,12 +27,25 @@ public struct Plan: Sendable, Hashable {
         if let duplicate = Self.firstDuplicate(contacts.map(\.identifier)) {
             throw .duplicateContact(duplicate)
         }
+        try Self.check(insights, against: activities)
         self.title = title
         self.start = start
         self.timeZone = timeZone
         self.routine = routine
         self.activities = activities
         self.contacts = contacts
+        self.insights = insights
+    }
+
+    /// Every activity the insights name exists and is of the kind the rule needs.
+    private static func check(_ insights: InsightRules, against activities: [Activity]) throws(PlanError) {
+        let kinds = Dictionary(activities.map { ($0.identifier, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        let named = insights.ranges.map { ($0.activity, ActivityKind.assessment) }
+            + insights.comparisons.flatMap { [($0.intervention, .intervention), ($0.assessment, .assessment)] }
+        for (id, kind) in named where kinds[id] != kind {
+            throw .insightActivity(id, kind)
+        }
+        if let duplicate = firstDuplicate(insights.tips.map(\.identifier)) { throw .duplicateTip(duplicate) }
     }
 
     private static func firstDuplicate(_ ids: [String]) -> String? {
@@ -44,6 +59,8 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateContact(String)
     case unknownTimeZone(String)
     case unsupportedFormat(String)
+    case insightActivity(String, ActivityKind)
+    case duplicateTip(String)
 
     public var description: String {
         switch self {
@@ -51,12 +68,14 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
         case .duplicateContact(let id): "the contact id \"\(id)\" is used twice"
         case .unknownTimeZone(let name): "unknown time zone \"\(name)\": use an IANA name such as Europe/Vienna"
         case .unsupportedFormat(let format): "unsupported format \"\(format)\": this version reads \(Plan.format)"
+        case .insightActivity(let id, let kind): "the insights name \"\(id)\", which is not an \(kind.rawValue) of this plan"
+        case .duplicateTip(let id): "the tip id \"\(id)\" is used twice"
         }
     }
 }
 
 extension Plan: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, start, timeZone, routine, activities, contacts }
+    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, start, timeZone, routine, activities, contacts, insights }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.fields(CodingKeys.self)
@@ -75,12 +94,17 @@ extension Plan: Codable {
         let routine = try c.decodeIfPresent(DailyRoutine.self, forKey: .routine) ?? .standard
         let activities = try c.decodeIfPresent([Activity].self, forKey: .activities) ?? []
         let contacts = try c.decodeIfPresent([Contact].self, forKey: .contacts) ?? []
+        let insights = try c.decodeIfPresent(InsightRules.self, forKey: .insights) ?? .standard
         do throws(PlanError) {
             try self.init(
                 title: title, start: start, timeZone: timeZone, routine: routine, activities: activities,
-                contacts: contacts)
+                contacts: contacts, insights: insights)
         } catch {
-            let key: CodingKeys = if case .duplicateContact = error { .contacts } else { .activities }
+            let key: CodingKeys = switch error {
+            case .duplicateContact: .contacts
+            case .insightActivity, .duplicateTip: .insights
+            default: .activities
+            }
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: error.description)
         }
     }
@@ -94,5 +118,6 @@ extension Plan: Codable {
         try c.encode(routine, forKey: .routine)
         try c.encode(activities, forKey: .activities)
         try c.encode(contacts, forKey: .contacts)
+        if insights != .standard { try c.encode(insights, forKey: .insights) }
     }
 }

@@ -57,6 +57,33 @@ extension CarePlanStore {
         }
     }
 
+    /// Every activity's events from `first` through `last`, with their outcomes: activity by
+    /// activity in plan order, each day judged by the version that governs it (what insights
+    /// and reports read).
+    public func events(from first: CalendarDay, through last: CalendarDay) async throws(CarePlanStoreError) -> [Event] {
+        guard first <= last else { return [] }
+        return try await read { db in
+            let versions = try db.rows(
+                "SELECT \(Self.versionColumns) FROM activity_version v JOIN activity a ON a.id = v.activity_id"
+                    + " WHERE v.effective_from <= ? AND (v.effective_until IS NULL OR v.effective_until > ?)"
+                    + " ORDER BY a.position, a.id, v.version DESC",
+                arguments: [last.daysSinceEpoch, first.daysSinceEpoch]
+            ).map(version)
+            let byActivity = versions.reduce(into: [[ActivityVersion]]()) { groups, version in
+                if groups.last?.first?.activity.identifier == version.activity.identifier {
+                    groups[groups.count - 1].append(version)
+                } else {
+                    groups.append([version])
+                }
+            }
+            let outcomes = try Self.outcomes(
+                db, sql: "WHERE o.day BETWEEN ? AND ?", arguments: [first.daysSinceEpoch, last.daysSinceEpoch])
+            return byActivity.flatMap { versions in
+                (first...last).flatMap { day in versions.first { $0.governs(day) }?.events(on: day) ?? [] }
+            }.map { $0.with(outcomes[$0.key]) }
+        }
+    }
+
     /// For each day from `first` through `last`: completed and scheduled events, by kind.
     public func completion(from first: CalendarDay, through last: CalendarDay) async throws(CarePlanStoreError) -> [CompletionSummary] {
         let dayCount = first.distance(to: last) + 1

@@ -40,7 +40,8 @@ extension CarePlanStore {
             var report = PlanLoadReport()
             try configurePlan(
                 db, title: plan.title, timeZone: plan.timeZone,
-                start: try plan.start ?? Self.planInfo(db).start ?? effectiveFrom, routine: plan.routine, device: device)
+                start: try plan.start ?? Self.planInfo(db).start ?? effectiveFrom, routine: plan.routine,
+                insights: plan.insights, device: device)
             for (position, activity) in plan.activities.enumerated() {
                 try db.run("UPDATE activity SET position = ? WHERE id = ?", arguments: [position, activity.identifier])
                 let result = try upsert(

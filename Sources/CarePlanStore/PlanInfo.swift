@@ -12,6 +12,8 @@ public struct PlanInfo: Sendable, Hashable {
     public var start: CalendarDay?
     /// The patient's routine: the standard one until a plan sets its own.
     public var routine: DailyRoutine = .standard
+    /// What insights look for: the plan document's rules, or the standard ones.
+    public var insights: InsightRules = .standard
 }
 
 /// The plan and the events of some days at one revision.
@@ -33,30 +35,35 @@ extension CarePlanStore {
         return zone
     }
 
-    /// Sets the plan's title, time zone, start day and routine (unchanged when `nil`);
-    /// records a change if any differs.
+    /// Sets the plan's title, time zone, start day, routine and insight rules (unchanged when
+    /// `nil`); records a change if any differs.
     @discardableResult
     public func configurePlan(
-        title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil, device: String
+        title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil,
+        insights: InsightRules? = nil, device: String
     ) async throws(CarePlanStoreError) -> PlanInfo {
         try await write { db in
-            try configurePlan(db, title: title, timeZone: timeZone, start: start, routine: routine, device: device)
+            try configurePlan(
+                db, title: title, timeZone: timeZone, start: start, routine: routine, insights: insights, device: device)
             return try Self.planInfo(db)
         }
     }
 
     func configurePlan(
-        _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, routine: DailyRoutine?, device: String
+        _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, routine: DailyRoutine?,
+        insights: InsightRules?, device: String
     ) throws {
         let current = try Self.planInfo(db)
         let start = start ?? current.start
         let routine = routine ?? current.routine
+        let insights = insights ?? current.insights
         guard current.title != title || current.timeZone != timeZone || current.start != start
-            || current.routine != routine else { return }
+            || current.routine != routine || current.insights != insights else { return }
         try Self.setInfo(db, "title", title)
         try Self.setInfo(db, "timeZone", timeZone.identifier)
         try Self.setInfo(db, "start", start?.description)
-        try Self.setInfo(db, "routine", routine == .standard ? nil : String(decoding: try JSONEncoder().encode(routine), as: UTF8.self))
+        try Self.setInfo(db, "routine", routine == .standard ? nil : try Self.json(routine))
+        try Self.setInfo(db, "insights", insights == .standard ? nil : try Self.json(insights))
         _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
     }
 
@@ -68,7 +75,14 @@ extension CarePlanStore {
             planID: planID, title: values["title"],
             timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
             start: values["start"].flatMap(CalendarDay.init),
-            routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard)
+            routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard,
+            insights: try values["insights"].map { try JSONDecoder().decode(InsightRules.self, from: Data($0.utf8)) } ?? .standard)
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     private static func setInfo(_ db: Database, _ key: String, _ value: String?) throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareInsights
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -46,7 +47,7 @@ struct MedsShowCommand: AsyncParsableCommand {
             guard first <= last else { throw ValidationError("the first day \(first) is after the last day \(last)") }
             let doses = try await store.events(of: id, from: first, through: last)
                 .filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
-            let chart = AdherenceChart(grouping: group, first: first, last: last, doses: doses)
+            let chart = MedicationAdherence(grouping: group, first: first, last: last, doses: doses)
             if json {
                 return try emitJSON(MedsShowJSON(id: id, title: latest.activity.title, doses: doses.map(EventJSON.init), groups: chart.groups))
             }
@@ -55,7 +56,20 @@ struct MedsShowCommand: AsyncParsableCommand {
             for dose in doses { emit("  " + describe(dose, today: today, zone: zone)) }
             if doses.isEmpty { emit("  none") }
             emit("Adherence by \(group.rawValue)")
-            for line in chart.lines { emit("  " + line) }
+            for line in lines(of: chart) { emit("  " + line) }
+        }
+    }
+
+    /// `2016-W34  ████████████░░░░░░░░  12/20  60%`: each group, empty ones included.
+    private func lines(of chart: MedicationAdherence) -> [String] {
+        let widest = chart.groups.map(\.group.count).max() ?? 0
+        return zip(chart.groups, chart.fractions).map { group, fraction in
+            let figures = switch group.scheduled {
+            case 0?: "no doses"
+            case let scheduled?: "\(group.taken)/\(scheduled)  \(Int((fraction * 100).rounded()))%"
+            case nil: "\(group.taken) taken"
+            }
+            return "\(TerminalBar.pad(group.group, to: widest))  \(TerminalBar.bar(fraction))  \(figures)"
         }
     }
 
@@ -76,5 +90,5 @@ struct MedsShowJSON: Encodable {
     var id: String
     var title: String
     var doses: [EventJSON]
-    var groups: [AdherenceChart.Group]
+    var groups: [MedicationAdherence.Group]
 }

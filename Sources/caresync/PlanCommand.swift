@@ -67,7 +67,8 @@ struct PlanCommand: AsyncParsableCommand {
                 let versions = try await store.activities()
                 let plan = try Plan(
                     title: info.title ?? "", start: info.start, timeZone: zone, routine: info.routine,
-                    activities: versions.map(\.activity), contacts: try await store.contacts())
+                    activities: versions.map(\.activity), contacts: try await store.contacts(),
+                    insights: info.insights.naming(only: versions.map(\.activity)))
                 if json {
                     emit(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))
                     return

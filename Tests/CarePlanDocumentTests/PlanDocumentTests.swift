@@ -24,6 +24,11 @@ struct PlanDocumentTests {
         #expect(mood.schedule.weeklyOccurrences == [0, 2, 1, 2, 1, 2, 0])
         let pressure = try #require(plan.activities.first { $0.identifier == "blood-pressure" })
         #expect(pressure.result == .number(unit: "mmHg", components: ["systolic", "diastolic"]))
+        #expect(plan.insights.ranges == [RangeRule(activity: "pain", atOrAbove: 7, days: 3)])
+        #expect(plan.insights.comparisons == [Comparison(intervention: "z-cure", assessment: "pain")])
+        #expect(plan.insights.tips.map(\.until) == [CalendarDay("2026-11-29")])
+        // The blood pressure gets the default range.
+        #expect(plan.insights.ranges(for: pressure).map(\.atOrAbove) == [140, 90])
     }
 
     @Test func encodingAndDecodingAgain() throws {
@@ -62,6 +67,22 @@ struct PlanDocumentTests {
         (#"{"title": "T", "timeZone": "UTC", "contacts": [{"id": "c", "kind": "personal", "givenName": "C", "email": "none"}]}"#,
          "$.contacts[0].email", "invalid email"),
         (#"{"format": "caresync-plan/9", "title": "T", "timeZone": "UTC"}"#, "$.format", "unsupported format"),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"adherence": {"below": 80}}}"#,
+         "$.insights.adherence.below", "expected a fraction from 0 to 1 (0.8 is 80 %), found 80"),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"missedDaysRuning": 3}}"#,
+         "$.insights.missedDaysRuning", #"did you mean "missedDaysRunning""#),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"missedDaysRunning": 1.5}}"#,
+         "$.insights.missedDaysRunning", "expected a whole number from 1 to 366, found 1.5"),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"ranges": [{"activity": "pain", "days": 3}]}}"#,
+         "$.insights.ranges[0]", "a range needs atOrAbove, atOrBelow or both"),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"ranges": [{"activity": "pain", "atOrAbove": 7}]}}"#,
+         "$.insights", #"the insights name "pain", which is not an assessment of this plan"#),
+        (#"{"title": "T", "timeZone": "UTC", "activities": [{"id": "a", "kind": "intervention", "title": "A", "schedule": {"occurrences": 1}}], "insights": {"comparisons": [{"intervention": "a", "assessment": "a"}]}}"#,
+         "$.insights", #"the insights name "a", which is not an assessment of this plan"#),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"tips": [{"id": "t", "title": "T", "text": "x", "from": "2026-11-02", "until": "2026-11-01"}]}}"#,
+         "$.insights.tips[0].until", "2026-11-01 is before from (2026-11-02)"),
+        (#"{"title": "T", "timeZone": "UTC", "insights": {"tips": [{"id": "t", "title": "T", "text": "x"}, {"id": "t", "title": "U", "text": "y"}]}}"#,
+         "$.insights", #"the tip id "t" is used twice"#),
     ]
 
     @Test(arguments: broken)

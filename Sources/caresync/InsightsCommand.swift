@@ -1,0 +1,111 @@
+import ArgumentParser
+import CareInsights
+import CarePlan
+import CarePlanStore
+import Foundation
+import LineOutput
+
+/// `caresync insights`: the messages and the chart of a week or a range of days.
+struct InsightsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insights",
+        abstract: "Show what the record says: alerts, comparisons and tips, and a chart per day or week.",
+        discussion: """
+            The rules (thresholds, comparisons, tips) are the plan document's "insights"; without them,
+            the standard alerts. An event counts once it is due, so today's later doses are not missed yet.
+            """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: ArgumentHelp("Show the week (Monday to Sunday) holding this day (default: this week).", valueName: "YYYY-MM-DD"))
+    var week: CalendarDay?
+
+    @Option(help: ArgumentHelp("The first day of a range (with --to).", valueName: "YYYY-MM-DD"))
+    var from: CalendarDay?
+
+    @Option(help: ArgumentHelp("The last day of a range (default: today).", valueName: "YYYY-MM-DD"))
+    var to: CalendarDay?
+
+    @Option(help: "Chart by day or by week (default: by day up to 14 days, else by week).")
+    var by: DayGrouping?
+
+    @Flag(help: "Print the messages and the chart as JSON, with every number.")
+    var json = false
+
+    func validate() throws {
+        if week != nil, from != nil || to != nil { throw ValidationError("give --week or --from/--to, not both") }
+        if let by, ![.day, .week].contains(by) { throw ValidationError("--by takes day or week") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = try await options.open()
+            let (info, zone) = try await store.configuredPlan()
+            let now = Date()
+            let days = try range(today: CalendarDay.containing(now, in: zone))
+            let read = Insights.daysToRead(for: days, rules: info.insights)
+            let insights = Insights(
+                days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound),
+                rules: info.insights, timeZone: zone, now: now,
+                grouping: by ?? (days.count > 14 ? .week : .day))
+            if json { return try emitJSON(insights) }
+            for line in InsightsText(title: info.title ?? "Care plan", zone: zone, insights: insights).lines { emit(line) }
+        }
+    }
+
+    private func range(today: CalendarDay) throws -> ClosedRange<CalendarDay> {
+        if from != nil || to != nil {
+            let last = to ?? today
+            let first = from ?? last.adding(days: -6)
+            guard first <= last else { throw ValidationError("the first day \(first) is after the last day \(last)") }
+            return first...last
+        }
+        let day = week ?? today
+        let monday = day.adding(days: -((day.weekday.rawValue + 6) % 7))
+        return monday...monday.adding(days: 6)
+    }
+}
+
+/// Insights as terminal lines: the messages, then one block of bars per series.
+struct InsightsText {
+    let title: String
+    let zone: TimeZone
+    let insights: Insights
+
+    var lines: [String] {
+        var lines = ["\(title) · insights \(insights.first) – \(insights.last) · \(zone.identifier)", "", "Messages"]
+        if insights.messages.isEmpty { lines.append("  none") }
+        for message in insights.messages {
+            let mark = switch message.kind {
+            case .alert: "!"
+            case .comparison: "≈"
+            case .tip: "i"
+            }
+            lines += ["  \(mark) \(message.title)", "    \(message.text)"]
+        }
+        let chart = insights.chart
+        lines += ["", "Chart by \(chart.grouping.rawValue)"]
+        let labels = chart.groups.map { group in
+            chart.grouping == .day ? "\(group.first.weekday.name.prefix(3).capitalized) \(group.first)" : group.identifier
+        }
+        let widest = labels.map(\.count).max() ?? 0
+        for series in chart.series {
+            lines.append("  \(series.title)  (\(Self.describe(series)))")
+            for (label, (value, fraction)) in zip(labels, zip(series.values, series.normalized)) {
+                let figure = value.map { Self.number($0) + (series.unit.map { $0 == "%" ? " %" : " \($0)" } ?? "") } ?? "no data"
+                lines.append("    \(TerminalBar.pad(label, to: widest))  \(TerminalBar.bar(fraction))  \(figure)")
+            }
+        }
+        return lines
+    }
+
+    /// `adherence, 0–100 %`, `mean, 0 (none) – 10 (worst)`.
+    static func describe(_ series: ChartSeries) -> String {
+        let axis = series.axis
+        let low = number(axis.minimum) + (axis.minimumLabel.map { " (\($0))" } ?? "")
+        let high = number(axis.maximum) + (axis.maximumLabel.map { " (\($0))" } ?? "")
+        return "\(series.measure.rawValue), \(low)–\(high)\(series.unit.map { " \($0)" } ?? "")"
+    }
+
+    static func number(_ value: Double) -> String { InsightFormat.number(value) }
+}
