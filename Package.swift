@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MetricsEndpoint", targets: ["MetricsEndpoint"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .library(name: "CareInsights", targets: ["CareInsights"]),
+        .library(name: "CareLanguage", targets: ["CareLanguage"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -105,17 +106,18 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // The words of each language from its data file: phrases, CLDR plural forms, numbers.
+        .target(name: "CareLanguage", resources: [.copy("Languages")]),
         // What the record shows: alerts, comparisons and tips, and grouped bar charts. Pure, on
         // the store's events.
-        .target(name: "CareInsights", dependencies: ["CarePlan"]),
+        .target(name: "CareInsights", dependencies: ["CarePlan", "CareLanguage"]),
         // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
         .target(
             name: "CareFHIR",
             dependencies: [
-                "CarePlan", "CarePlanStore", "StrictJSON", "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: [.copy("Languages")]
+                "CareLanguage", "CarePlan", "CarePlanStore", "StrictJSON", "Waiting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The process's metrics in Prometheus's text format over HTTP on loopback (--metrics-port).
         .target(
@@ -150,7 +152,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CareInsights", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput", "MetricsEndpoint",
+                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput",
+                "MetricsEndpoint",
                 "NodeIdentity",
                 "PrivateFiles", "Reminders",
                 "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
@@ -211,7 +214,7 @@ let package = Package(
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
-        .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CarePlan", "CarePlanStore"]),
+        .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
@@ -226,7 +229,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CarePlan", "CarePlanStore", "Waiting"]),
+        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "Waiting"]),
+        .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
         .testTarget(
             name: "CarePlanStoreTests",
             dependencies: ["CarePlanStore", "CarePlanDocument", "Waiting", .product(name: "Logging", package: "swift-log")]

@@ -50,6 +50,7 @@ let package = Package(
         fuzzTarget("fuzz-fhir-import", [
             .product(name: "CarePlan", package: "CareSync"),
             .product(name: "CareFHIR", package: "CareSync"),
+            .product(name: "CareLanguage", package: "CareSync"),
         ]),
         fuzzTarget("fuzz-pairing", [
             .product(name: "NodeIdentity", package: "CareSync"),

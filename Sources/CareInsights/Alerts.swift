@@ -5,6 +5,7 @@ import CarePlan
 struct Alerts {
     let record: InsightRecord
     let rules: InsightRules
+    let wording: Wording
     /// The days the insights are about.
     let days: ClosedRange<CalendarDay>
     /// The last day of the adherence window: the last of `days`, or today if that is earlier.
@@ -33,8 +34,8 @@ struct Alerts {
         guard let fraction = tally.fraction, fraction < rule.below else { return nil }
         return InsightMessage(
             kind: .alert, rule: "adherence", activities: [activity.identifier],
-            title: Wording.adherenceTitle(activity),
-            text: Wording.adherence(activity, tally: tally, days: rule.days, below: rule.below),
+            title: wording.adherenceTitle(activity),
+            text: wording.adherence(tally: tally, days: rule.days, below: rule.below),
             days: window.filter { record.day($0, of: activity).counted > 0 },
             figures: [
                 Figure("completed", Double(tally.completed)), Figure("due", Double(tally.total)),
@@ -59,7 +60,7 @@ struct Alerts {
         let missed = run.map(\.missed).reduce(0, +)
         return InsightMessage(
             kind: .alert, rule: "missedDaysRunning", activities: [activity.identifier],
-            title: Wording.missedTitle(activity), text: Wording.missed(activity, days: run.map(\.day), missed: missed),
+            title: wording.missedTitle(activity), text: wording.missed(days: run.map(\.day), missed: missed),
             days: run.map(\.day),
             figures: [Figure("days", Double(run.count)), Figure("missed", Double(missed)),
                       Figure("threshold", Double(rules.missedDaysRunning))])
@@ -83,8 +84,8 @@ struct Alerts {
         let allDays = Set(broken.flatMap(\.days)).sorted()
         return InsightMessage(
             kind: .alert, rule: "range", activities: [activity.identifier],
-            title: Wording.rangeTitle(activity),
-            text: Wording.range(activity, broken.map { ($0.rule, $0.days.count, $0.extreme) }, unit: unit, days: allDays.count),
+            title: wording.rangeTitle(activity),
+            text: wording.range(broken.map { ($0.rule, $0.days.count, $0.extreme) }, unit: unit, days: allDays.count),
             days: allDays,
             figures: broken.flatMap { item in
                 let name = item.rule.component.map { "\($0) " } ?? ""

@@ -5,6 +5,7 @@ import CarePlan
 struct Comparisons {
     let record: InsightRecord
     let rules: InsightRules
+    let wording: Wording
     let days: ClosedRange<CalendarDay>
 
     /// The fewest days on each side that a comparison rests on.
@@ -34,8 +35,8 @@ struct Comparisons {
         let unit = assessment.result.flatMap { if case .number(let unit, _) = $0 { unit } else { nil } }
         return InsightMessage(
             kind: .comparison, rule: "comparison", activities: [intervention.identifier, assessment.identifier],
-            title: Wording.comparisonTitle(intervention, assessment),
-            text: Wording.comparison(intervention, assessment, done: (done.count, doneMean), other: (other.count, otherMean), unit: unit),
+            title: wording.comparisonTitle(intervention, assessment),
+            text: wording.comparison(intervention, assessment, done: (done.count, doneMean), other: (other.count, otherMean), unit: unit),
             days: (done + other).map(\.0).sorted(),
             figures: [
                 Figure("days done in full", Double(done.count)), Figure("mean on those days", doneMean, unit: unit),

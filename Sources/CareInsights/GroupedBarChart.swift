@@ -91,16 +91,18 @@ extension DayGrouping: Encodable {
 
 extension GroupedBarChart {
     /// The chart of `record` over `days` by `grouping`: every activity but text assessments.
-    init(_ record: InsightRecord, days: ClosedRange<CalendarDay>, grouping: DayGrouping) {
+    init(_ record: InsightRecord, days: ClosedRange<CalendarDay>, grouping: DayGrouping, wording: Wording) {
         let groups = grouping.groups(from: days.lowerBound, through: days.upperBound).map {
             ChartGroup(identifier: $0.identifier, first: $0.days.lowerBound, last: $0.days.upperBound)
         }
         self.init(
             grouping: grouping, groups: groups,
-            series: record.activities.flatMap { Self.series(of: $0, in: record, groups: groups) })
+            series: record.activities.flatMap { Self.series(of: $0, in: record, groups: groups, wording: wording) })
     }
 
-    private static func series(of activity: Activity, in record: InsightRecord, groups: [ChartGroup]) -> [ChartSeries] {
+    private static func series(
+        of activity: Activity, in record: InsightRecord, groups: [ChartGroup], wording: Wording
+    ) -> [ChartSeries] {
         let facts = groups.map { group in (group.first...group.last).map { record.day($0, of: activity) } }
         func make(_ component: String?, _ title: String, _ measure: ChartSeries.Measure, _ unit: String?,
                   _ axis: ChartAxis?, _ value: ([ActivityDay]) -> Double?) -> ChartSeries {
@@ -117,7 +119,7 @@ extension GroupedBarChart {
         }
         switch (activity.kind, activity.result) {
         case (.intervention, _) where activity.schedule.asNeeded:
-            return [make(nil, activity.title, .taken, "doses", nil) { Double($0.map(\.takenAsNeeded).reduce(0, +)) }]
+            return [make(nil, activity.title, .taken, wording.doses, nil) { Double($0.map(\.takenAsNeeded).reduce(0, +)) }]
         case (.intervention, _), (.assessment, nil):
             return [make(nil, activity.title, .adherence, "%", .percent) { days in
                 let tally = days.reduce(Tally()) { $0 + Tally(completed: $1.completed, total: $1.counted) }
@@ -128,7 +130,7 @@ extension GroupedBarChart {
             return [make(nil, activity.title, .mean, nil, axis, mean(nil))]
         case (.assessment, .number(let unit, let components)?):
             guard !components.isEmpty else { return [make(nil, activity.title, .mean, unit, nil, mean(nil))] }
-            return components.map { make($0, "\(activity.title) (\($0))", .mean, unit, nil, mean($0)) }
+            return components.map { make($0, wording.series(activity.title, component: $0), .mean, unit, nil, mean($0)) }
         case (.assessment, .boolean?):
             return [make(nil, activity.title, .yes, "%", .percent) { days in
                 let answers = days.flatMap { $0.numbers(nil) }

@@ -1,3 +1,4 @@
+import CareLanguage
 import CarePlan
 import Foundation
 
@@ -11,10 +12,10 @@ public struct Insights: Sendable, Encodable {
     public var chart: GroupedBarChart
 
     /// Insights of `days`, from `events` of at least ``daysToRead(for:rules:)``, as of `now`
-    /// in the plan's time zone: an event counts once due (see ``ActivityDay``).
+    /// in the plan's time zone (an event counts once due: see ``ActivityDay``), worded in `language`.
     public init(
         days: ClosedRange<CalendarDay>, events: [Event], rules: InsightRules, timeZone: TimeZone, now: Date,
-        grouping: DayGrouping = .day
+        grouping: DayGrouping = .day, language: Language
     ) {
         let record = InsightRecord(events: events, now: now, timeZone: timeZone)
         first = days.lowerBound
@@ -25,9 +26,10 @@ public struct Insights: Sendable, Encodable {
                 days: [tip.from, tip.until].compactMap { $0 }, figures: [])
         }
         let today = CalendarDay.containing(now, in: timeZone)
-        messages = Alerts(record: record, rules: rules, days: days, windowEnd: min(days.upperBound, today)).messages
-            + Comparisons(record: record, rules: rules, days: days).messages + tips
-        chart = GroupedBarChart(record, days: days, grouping: grouping)
+        let wording = Wording(language: language)
+        messages = Alerts(record: record, rules: rules, wording: wording, days: days, windowEnd: min(days.upperBound, today)).messages
+            + Comparisons(record: record, rules: rules, wording: wording, days: days).messages + tips
+        chart = GroupedBarChart(record, days: days, grouping: grouping, wording: wording)
     }
 
     /// The days whose events the insights of `days` need: the adherence window (the last days

@@ -1,64 +1,90 @@
+import CareLanguage
 import CarePlan
 import Foundation
 
-/// The English sentences of the messages. Each says what was seen and on which numbers, and
-/// none claims a cause.
-enum Wording {
-    static func adherenceTitle(_ activity: Activity) -> String { "\(activity.title): below target" }
+/// The sentences of the messages, in one language (the `insights` table of its file). Each
+/// says what was seen and on which numbers, and none claims a cause.
+struct Wording {
+    let language: Language
 
-    static func adherence(_ activity: Activity, tally: Tally, days: Int, below: Double) -> String {
-        "\(tally.completed) of \(tally.total) due \(plural(tally.total, "event", "events")) done in the last \(days) "
-            + "\(plural(days, "day", "days")) (\(percent(tally.fraction ?? 0))), below the target of \(percent(below))."
+    private func phrase(_ key: String, count: Int? = nil, _ values: [String: String] = [:]) -> String {
+        language.phrase(["insights", key], count: count.map { Decimal($0) }, values)
     }
 
-    static func missedTitle(_ activity: Activity) -> String { "\(activity.title): missed days running" }
+    func adherenceTitle(_ activity: Activity) -> String { phrase("adherenceTitle", ["activity": activity.title]) }
 
-    static func missed(_ activity: Activity, days: [CalendarDay], missed: Int) -> String {
-        "\(missed) due \(plural(missed, "event", "events")) not done on \(days.count) scheduled days running (\(list(days.map(label))))."
+    func adherence(tally: Tally, days: Int, below: Double) -> String {
+        phrase("adherence", [
+            "completed": "\(tally.completed)", "due": phrase("dueEvents", count: tally.total), "days": phrase("days", count: days),
+            "percent": percent(tally.fraction ?? 0), "target": percent(below),
+        ])
     }
 
-    static func rangeTitle(_ activity: Activity) -> String { "\(activity.title): outside the usual range" }
+    func missedTitle(_ activity: Activity) -> String { phrase("missedTitle", ["activity": activity.title]) }
 
-    static func range(_ activity: Activity, _ broken: [(RangeRule, Int, Double)], unit: String?, days: Int) -> String {
+    func missed(days: [CalendarDay], missed: Int) -> String {
+        phrase("missed", [
+            "missed": phrase("missedEvents", count: missed), "days": phrase("scheduledDays", count: days.count),
+            "list": language.list(days.map(label)),
+        ])
+    }
+
+    func rangeTitle(_ activity: Activity) -> String { phrase("rangeTitle", ["activity": activity.title]) }
+
+    func range(_ broken: [(rule: RangeRule, days: Int, extreme: Double)], unit: String?, days: Int) -> String {
         let parts = broken.map { rule, count, extreme in
-            let name = rule.component.map { "\($0) " } ?? ""
-            let limit = rule.atOrAbove.map { "at or above \(number($0))" } ?? "at or below \(number(rule.atOrBelow!))"
-            let most = rule.atOrAbove != nil ? "highest" : "lowest"
-            return "\(name)\(limit) on \(count) \(plural(count, "day", "days")) (\(most) \(number(extreme))\(unit.map { " \($0)" } ?? ""))"
+            phrase(rule.atOrAbove != nil ? "rangeAbove" : "rangeBelow", [
+                "component": rule.component.map { component($0) + " " } ?? "",
+                "limit": number(rule.atOrAbove ?? rule.atOrBelow!), "days": phrase("days", count: count),
+                "extreme": number(extreme) + (unit.map { " \($0)" } ?? ""),
+            ])
         }
-        return "Recorded outside the usual range on \(days) \(plural(days, "day", "days")): \(list(parts))."
+        return phrase("range", ["days": phrase("days", count: days), "parts": language.list(parts)])
     }
 
-    static func comparisonTitle(_ intervention: Activity, _ assessment: Activity) -> String {
-        "\(assessment.title) and \(intervention.title)"
+    func comparisonTitle(_ intervention: Activity, _ assessment: Activity) -> String {
+        phrase("comparisonTitle", ["assessment": assessment.title, "intervention": intervention.title])
     }
 
-    static func comparison(
+    func comparison(
         _ intervention: Activity, _ assessment: Activity, done: (days: Int, mean: Double), other: (days: Int, mean: Double), unit: String?
     ) -> String {
         let difference = done.mean - other.mean
         let unit = unit.map { " \($0)" } ?? ""
-        let relation = difference == 0 ? "the same" : "\(number(abs(difference)))\(unit) \(difference < 0 ? "lower" : "higher")"
-        return "On the \(done.days) days \(intervention.title) was done in full, \(assessment.title.lowercased()) averaged "
-            + "\(number(done.mean))\(unit); on the \(other.days) other days, \(number(other.mean))\(unit) (\(relation)). "
-            + "Seen together, not shown to be cause and effect."
+        let amount = number(abs(difference)) + unit
+        let relation = number(difference) == number(0) ? phrase("same") : phrase(difference < 0 ? "lower" : "higher", ["amount": amount])
+        return phrase("comparison", [
+            "doneDays": phrase("doneDays", count: done.days), "intervention": intervention.title,
+            "assessment": language.runningText(assessment.title), "doneMean": number(done.mean) + unit,
+            "otherDays": phrase("otherDays", count: other.days), "otherMean": number(other.mean) + unit, "relation": relation,
+        ])
     }
 
-    /// `Mon 23 Nov`.
-    static func label(_ day: CalendarDay) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(day.weekday.name.prefix(3).capitalized) \(day.day) \(months[day.month - 1])"
+    /// `systolic`, `systolisch`; a component the file does not name, as it is.
+    func component(_ name: String) -> String {
+        language.entry(["insights", "components", name])?.string ?? name
     }
 
-    static func number(_ value: Double) -> String { InsightFormat.number(value) }
-
-    static func percent(_ fraction: Double) -> String { "\(Int((fraction * 100).rounded())) %" }
-
-    static func plural(_ count: Int, _ one: String, _ other: String) -> String { count == 1 ? one : other }
-
-    /// `a`, `a and b`, `a, b and c`.
-    static func list(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    /// A series of one component: `Blood pressure (systolic)`.
+    func series(_ title: String, component name: String) -> String {
+        phrase("seriesComponent", ["title": title, "component": component(name)])
     }
+
+    /// The unit of as-needed doses taken.
+    var doses: String { phrase("doses") }
+
+    /// `Mon 23 Nov`, `Mo, 23. Nov.`.
+    func label(_ day: CalendarDay) -> String {
+        phrase("dayLabel", [
+            "weekday": language.phrase(["insights", "weekdaysShort", day.weekday.name]), "day": "\(day.day)",
+            "month": language.phrase(["insights", "monthsShort", "\(day.month)"]),
+        ])
+    }
+
+    /// To one decimal, in the language's way: `2.1`, `2,1`, `140`.
+    func number(_ value: Double) -> String {
+        language.number(Decimal(string: InsightFormat.number(value)) ?? 0)
+    }
+
+    func percent(_ fraction: Double) -> String { phrase("percent", ["value": "\(Int((fraction * 100).rounded()))"]) }
 }

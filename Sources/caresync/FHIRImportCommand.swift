@@ -1,5 +1,6 @@
 import ArgumentParser
 import CareFHIR
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -61,7 +62,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
                 device: options.device)
             let today = effective ?? CalendarDay.containing(Date(), in: zone)
             let mapper = await OrderMapper(
-                today: today, timeZone: zone, routine: try store.planInfo().routine, language: try DosageLanguage("en"))
+                today: today, timeZone: zone, routine: try store.planInfo().routine, language: try Language("en"))
             let report = try await FHIRImporter(mapper: mapper, device: options.device).run(input, into: store, strict: strict)
             if json { try emitJSON(report) } else { try await describe(report, today: today, in: store) }
             // Refusals alone, nothing imported: the input gave nothing usable.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CareInsights
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -29,6 +30,9 @@ struct InsightsCommand: AsyncParsableCommand {
     @Option(help: "Chart by day or by week (default: by day up to 14 days, else by week).")
     var by: DayGrouping?
 
+    @Option(help: ArgumentHelp("The language of the messages: en or de.", valueName: "code"))
+    var lang = "en"
+
     @Flag(help: "Print the messages and the chart as JSON, with every number.")
     var json = false
 
@@ -47,7 +51,7 @@ struct InsightsCommand: AsyncParsableCommand {
             let insights = Insights(
                 days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound),
                 rules: info.insights, timeZone: zone, now: now,
-                grouping: by ?? (days.count > 14 ? .week : .day))
+                grouping: by ?? (days.count > 14 ? .week : .day), language: try Language(lang))
             if json { return try emitJSON(insights) }
             for line in InsightsText(title: info.title ?? "Care plan", zone: zone, insights: insights).lines { emit(line) }
         }

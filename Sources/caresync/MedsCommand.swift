@@ -1,5 +1,6 @@
 import ArgumentParser
 import CareFHIR
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -31,7 +32,7 @@ struct MedsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                let language = try DosageLanguage(lang)
+                let language = try Language(lang)
                 let text = DosageText(language: language, timeZone: try await store.planInfo().timeZone)
                 var medications: [MedicationJSON] = []
                 for version in try await store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded)) {

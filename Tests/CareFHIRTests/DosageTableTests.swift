@@ -1,4 +1,5 @@
 import CareFHIR
+import CareLanguage
 import CarePlan
 import Foundation
 import Testing
@@ -6,8 +7,8 @@ import Testing
 /// Every row of `Docs/dosage-instructions.md` through the real import: its sentences in both
 /// languages, its warnings and the doses of its sample days by the real schedule expansion.
 struct DosageTableTests {
-    static let english = try! DosageLanguage("en")
-    static let german = try! DosageLanguage("de")
+    static let english = try! Language("en")
+    static let german = try! Language("de")
 
     @Test func theTableCoversWhatAClinicianChecks() throws {
         let rows = DosageTable.rows

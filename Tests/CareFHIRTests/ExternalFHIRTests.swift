@@ -1,4 +1,5 @@
 import CareFHIR
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -73,6 +74,6 @@ struct ExternalFHIRTests {
     }
 
     func importer(_ day: CalendarDay) throws -> FHIRImporter {
-        FHIRImporter(mapper: OrderMapper(today: day, timeZone: berlin, language: try DosageLanguage("en")), device: "test")
+        FHIRImporter(mapper: OrderMapper(today: day, timeZone: berlin, language: try Language("en")), device: "test")
     }
 }

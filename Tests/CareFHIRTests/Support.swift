@@ -1,4 +1,5 @@
 import CareFHIR
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -29,7 +30,7 @@ func parse(_ json: String) throws -> FHIRInput {
 }
 
 func mapper(today: CalendarDay = importDay) throws -> OrderMapper {
-    OrderMapper(today: today, timeZone: berlin, language: try DosageLanguage("en"))
+    OrderMapper(today: today, timeZone: berlin, language: try Language("en"))
 }
 
 /// The events a schedule has on `day`, by the real expansion: their times, `--:--` for none.

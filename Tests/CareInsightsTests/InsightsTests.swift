@@ -1,4 +1,5 @@
 import CareInsights
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -17,6 +18,7 @@ struct InsightsTests {
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-insights-\(UUID().uuidString)")
     let store: CarePlanStore
+    let english = try! Language("en")
 
     init() async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -83,13 +85,13 @@ struct InsightsTests {
         for (offset, yes) in [true, false, true].enumerated() { try await set("slept-well", offset, 0, .completed, [OutcomeValue(.boolean(yes))]) }
     }
 
-    func insights() async throws -> Insights {
-        try await recordTheWeek()
+    func insights(recorded: Bool = false) async throws -> Insights {
+        if !recorded { try await recordTheWeek() }
         let rules = try await store.planInfo().insights
         let read = Insights.daysToRead(for: Self.week, rules: rules)
         #expect(read == Self.day(-6)...Self.week.upperBound)
         let events = try await store.events(from: read.lowerBound, through: read.upperBound)
-        return Insights(days: Self.week, events: events, rules: rules, timeZone: Self.zone, now: Self.now)
+        return Insights(days: Self.week, events: events, rules: rules, timeZone: Self.zone, now: Self.now, language: english)
     }
 
     /// The same bars, to within rounding.
@@ -165,6 +167,25 @@ struct InsightsTests {
             + "Seen together, not shown to be cause and effect.")
     }
 
+    @Test func inGermanFromTheSameLanguageFile() async throws {
+        try await recordTheWeek()
+        let rules = try await store.planInfo().insights
+        let read = Insights.daysToRead(for: Self.week, rules: rules)
+        let german = Insights(
+            days: Self.week, events: try await store.events(from: read.lowerBound, through: read.upperBound), rules: rules,
+            timeZone: Self.zone, now: Self.now, language: try Language("de"))
+        #expect(try message("adherence", "zcure", in: german).text
+            == "10 von 17 fälligen Aufgaben in den letzten 7 Tagen erledigt (59 %), unter dem Ziel von 80 %.")
+        #expect(try message("missedDaysRunning", "zcure", in: german).text
+            == "4 fällige Aufgaben an 2 geplanten Tagen in Folge nicht erledigt (Fr, 23. Okt. und Sa, 24. Okt.).")
+        #expect(try message("comparison", "zcure", in: german).text
+            == "An den 3 Tagen, an denen Z-Cure vollständig erledigt wurde, lag Pain im Mittel bei 3,7; an den 4 anderen Tagen "
+            + "bei 7,5 (3,8 niedriger). Zusammen beobachtet, nicht als Ursache und Wirkung belegt.")
+        #expect(german.chart.series.map(\.title).contains("Blood pressure (systolisch)"))
+        // The numbers are the same in every language.
+        #expect(try message("range", "bp", in: german).figures == (try message("range", "bp", in: try await insights(recorded: true)).figures))
+    }
+
     @Test func theChartHasOneBarPerDayAndSeriesOnItsOwnAxis() async throws {
         let chart = try await insights().chart
         #expect(chart.groups.map(\.identifier) == Self.week.map(\.description))
@@ -195,7 +216,7 @@ struct InsightsTests {
         let read = Insights.daysToRead(for: Self.week, rules: rules)
         let insights = Insights(
             days: Self.week, events: try await store.events(from: read.lowerBound, through: read.upperBound), rules: rules,
-            timeZone: Self.zone, now: thursdayNoon)
+            timeZone: Self.zone, now: thursdayNoon, language: english)
         let zcure = try message("adherence", "zcure", in: insights)
         #expect(figure("completed", of: zcure) == 6 && figure("due", of: zcure) == 9)
         #expect(zcure.days == (0...3).map(Self.day))
@@ -210,7 +231,7 @@ struct InsightsTests {
         let events = try await store.events(from: october.lowerBound, through: october.upperBound)
         let insights = Insights(
             days: october, events: events, rules: try await store.planInfo().insights, timeZone: Self.zone, now: Self.now,
-            grouping: .week)
+            grouping: .week, language: english)
         #expect(insights.chart.groups.map(\.identifier) == ["2026-W40", "2026-W41", "2026-W42", "2026-W43", "2026-W44"])
         let zcure = try #require(insights.chart.series.first { $0.activity == "zcure" })
         // Nothing before the plan; the week as above (10 of 17); nothing due after now.
@@ -221,7 +242,7 @@ struct InsightsTests {
         try await store.load(try Self.plan(zcureTimes: ["08:00"]), effectiveFrom: Self.day(0), device: "t")
         let before = Self.day(0).start(in: Self.zone).addingTimeInterval(-1)
         let events = try await store.events(from: Self.week.lowerBound, through: Self.week.upperBound)
-        let insights = Insights(days: Self.week, events: events, rules: .standard, timeZone: Self.zone, now: before)
+        let insights = Insights(days: Self.week, events: events, rules: .standard, timeZone: Self.zone, now: before, language: english)
         #expect(insights.messages.isEmpty)
         #expect(insights.chart.series.allSatisfy { series in series.values.allSatisfy { $0 == nil || $0 == 0 } })
     }

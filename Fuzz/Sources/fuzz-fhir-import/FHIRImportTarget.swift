@@ -1,4 +1,5 @@
 import CareFHIR
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -42,8 +43,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 private let today = CalendarDay("2026-11-23")!
 private let zone = TimeZone(identifier: "Europe/Vienna")!
-private let english = OrderMapper(today: today, timeZone: zone, language: try! DosageLanguage("en"))
-private let german = OrderMapper(today: today, timeZone: zone, language: try! DosageLanguage("de"))
+private let english = OrderMapper(today: today, timeZone: zone, language: try! Language("en"))
+private let german = OrderMapper(today: today, timeZone: zone, language: try! Language("de"))
 
 private func requireInputError(_ error: FHIRError, file: StaticString = #fileID, line: UInt = #line) {
     if case .server = error { fuzzFailure("a server error from a file: \(error)", file: file, line: line) }

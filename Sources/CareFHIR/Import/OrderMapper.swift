@@ -1,3 +1,4 @@
+import CareLanguage
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -32,9 +33,9 @@ public struct OrderMapper: Sendable {
     public var timeZone: TimeZone
     /// The times of day parts (`when`) and of doses an order gives no time.
     public var routine: DailyRoutine
-    public var language: DosageLanguage
+    public var language: Language
 
-    public init(today: CalendarDay, timeZone: TimeZone, routine: DailyRoutine = .standard, language: DosageLanguage) {
+    public init(today: CalendarDay, timeZone: TimeZone, routine: DailyRoutine = .standard, language: Language) {
         self.today = today
         self.timeZone = timeZone
         self.routine = routine

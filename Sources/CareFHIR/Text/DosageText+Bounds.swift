@@ -52,7 +52,7 @@ extension DosageText {
     /// known, else as running text.
     func asNeeded(_ dosage: Dosage) -> String? {
         if let concept = dosage.asNeededCodeableConcept,
-           let reason = coded(concept, in: "reasons") ?? concept.displayName.map(runningText) {
+           let reason = coded(concept, in: "reasons") ?? concept.displayName.map(language.runningText) {
             return language.phrase(["asNeededFor"], ["reason": reason])
         }
         return dosage.isAsNeeded ? language.phrase(["asNeeded"]) : nil

@@ -19,7 +19,7 @@ extension DosageText {
     /// A SNOMED CT imperative's verb from its display (`Rinse - dosing instruction imperative`).
     private func imperative(_ concept: CodeableConcept) -> String? {
         guard let display = concept.displayName, let range = display.range(of: " - dosing instruction imperative") else { return nil }
-        return runningText(String(display[..<range.lowerBound]))
+        return language.runningText(String(display[..<range.lowerBound]))
     }
 
     /// `at a rate of 50 mL an hour`, `at a rate of 2 to 5 mL/min`.
@@ -70,7 +70,7 @@ extension DosageText {
         guard values.count <= 4 else {
             return language.phrase(["onDatesRange"], count: Decimal(values.count), ["first": date(first), "last": date(last)])
         }
-        return language.phrase(["onDates"], ["dates": list(values.map(dateAndTime))])
+        return language.phrase(["onDates"], ["dates": language.list(values.map(dateAndTime))])
     }
 
     /// `2016-08-16 at 09:00`, or the date alone when no time is given.
@@ -89,6 +89,6 @@ extension DosageText {
         if let tag = text.range(of: #" \([a-z ]+\)$"#, options: .regularExpression) { text.removeSubrange(tag) }
         if let suffix = text.range(of: " - dosing instruction") { text.removeSubrange(suffix.lowerBound...) }
         if text.hasPrefix("Entire ") { text.removeFirst("Entire ".count) }
-        return runningText ? self.runningText(text) : text
+        return runningText ? language.runningText(text) : text
     }
 }

@@ -18,22 +18,9 @@ extension DosageText {
     func route(_ route: CodeableConcept?) -> String? {
         guard let route else { return nil }
         if let phrase = coded(route, in: "routes") { return phrase }
-        guard var name = route.displayName.map(runningText) else { return nil }
+        guard var name = route.displayName.map(language.runningText) else { return nil }
         if name.hasSuffix(" route") { name.removeLast(" route".count) }
         return language.phrase(["routeOther"], ["route": name])
-    }
-
-    /// Text from a code's display as part of a sentence: in a language that does not
-    /// capitalize nouns, capitalized words are lower-cased ("Pain" → "pain", "COPD" stays).
-    func runningText(_ text: String) -> String {
-        if case .bool(true) = language.entry(["capitalizedNouns"]) { return text }
-        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-            let letters = Array(word)
-            guard letters.count > 1, letters[0].isUppercase, letters.dropFirst().allSatisfy({ !$0.isUppercase }) else {
-                return String(word)
-            }
-            return word.lowercased()
-        }.joined(separator: " ")
     }
 
     /// `half a tablet`, `eine halbe Tablette`: the language's words for this amount of a unit

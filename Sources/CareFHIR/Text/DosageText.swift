@@ -1,3 +1,4 @@
+import CareLanguage
 import CarePlan
 import Foundation
 
@@ -6,11 +7,11 @@ import Foundation
 /// duration, count, bounds, as needed, maxima; then supplemental instructions and the
 /// patient's own. `Dosage.text` is not used: it is shown beside the sentence, never instead.
 public struct DosageText: Sendable {
-    public var language: DosageLanguage
+    public var language: Language
     /// The zone that times of `Timing.event` are shown in (the patient's); as written without one.
     public var timeZone: TimeZone?
 
-    public init(language: DosageLanguage, timeZone: TimeZone? = nil) {
+    public init(language: Language, timeZone: TimeZone? = nil) {
         self.language = language
         self.timeZone = timeZone
     }
@@ -148,10 +149,10 @@ public struct DosageText: Sendable {
         var parts: [String] = []
         if !p.weekdays.isEmpty {
             let mondayFirst = p.weekdays.sorted { ($0.rawValue + 6) % 7 < ($1.rawValue + 6) % 7 }
-            parts.append(language.phrase(["onDays"], ["days": list(mondayFirst.map { language.phrase(["weekdays", $0.name]) })]))
+            parts.append(language.phrase(["onDays"], ["days": language.list(mondayFirst.map { language.phrase(["weekdays", $0.name]) })]))
         }
         if let events = events(p.events, offset: p.offset) { parts.append(events) }
-        if !p.clock.isEmpty { parts.append(language.phrase(["atTimes"], ["times": list(p.clock.sorted().map(\.description))])) }
+        if !p.clock.isEmpty { parts.append(language.phrase(["atTimes"], ["times": language.list(p.clock.sorted().map(\.description))])) }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
@@ -179,22 +180,15 @@ public struct DosageText: Sendable {
             }
         }
         let mealPhrases = meals.map { relation, names in
-            guard let offset else { return language.phrase(["relation", relation.rawValue], ["meals": list(names)]) }
-            return language.phrase(["relationOffset", relation.rawValue], ["meals": list(names), "offset": minutes(offset)])
+            guard let offset else { return language.phrase(["relation", relation.rawValue], ["meals": language.list(names)]) }
+            return language.phrase(["relationOffset", relation.rawValue], ["meals": language.list(names), "offset": minutes(offset)])
         }
         let all = mealPhrases + others
-        return all.isEmpty ? nil : list(all)
+        return all.isEmpty ? nil : language.list(all)
     }
 
     /// `30 minutes`.
     func minutes(_ count: Int) -> String {
         amount(Decimal(count), language.phrase(["timeUnits", "min"], count: Decimal(count)))
-    }
-
-    /// `a, b and c` in this language.
-    func list(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: language.phrase(["listSeparator"]))
-            + language.phrase(["listAnd"]) + items.last!
     }
 }

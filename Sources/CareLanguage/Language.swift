@@ -1,14 +1,14 @@
 import Foundation
 
-/// The words of one language for dosage instructions, read from its data file in the
-/// package's resources (`Languages/CODE.json`); whatever the file lacks comes from English.
-/// Plural forms are chosen by the file's CLDR plural rules, and a form named `=N` wins
-/// for exactly N ("twice").
-public struct DosageLanguage: Sendable {
+/// The words of one language, read from its data file in the package's resources
+/// (`Languages/CODE.json`): dosage instructions, insights and the care report all take their
+/// words from it; whatever the file lacks comes from English. Plural forms are chosen by the
+/// file's CLDR plural rules, and a form named `=N` wins for exactly N ("twice").
+public struct Language: Sendable {
     /// The language's code, such as `de`: its file's name.
     public let code: String
-    private let table: JSONValue
-    private let english: JSONValue
+    private let table: LanguageEntry
+    private let english: LanguageEntry
     private let rules: [(category: String, rule: PluralRule)]
 
     /// The language `code`, from its data file.
@@ -35,13 +35,13 @@ public struct DosageLanguage: Sendable {
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    private static func table(_ code: String) throws(LanguageError) -> JSONValue {
+    private static func table(_ code: String) throws(LanguageError) -> LanguageEntry {
         guard code.allSatisfy({ $0.isLetter || $0 == "-" }),
               let url = Bundle.module.url(forResource: code, withExtension: "json", subdirectory: "Languages"),
               let data = try? Data(contentsOf: url) else {
             throw .unknown(code, available: available)
         }
-        guard let table = try? JSONDecoder().decode(JSONValue.self, from: data), table.object != nil else {
+        guard let table = try? JSONDecoder().decode(LanguageEntry.self, from: data), table.object != nil else {
             throw .malformed(code, "not a JSON object")
         }
         return table
@@ -53,24 +53,24 @@ public struct DosageLanguage: Sendable {
     }
 
     /// The entry at `path` (`["every", "h"]`): this language's, else English's.
-    func entry(_ path: [String]) -> JSONValue? {
+    public func entry(_ path: [String]) -> LanguageEntry? {
         ownEntry(path) ?? path.reduce(Optional(english)) { $0?[$1] }
     }
 
     /// The entry at `path` in this language's own file, never English's: for words that
     /// must agree with the language's other words (`half a` with `Tablette` would not).
-    func ownEntry(_ path: [String]) -> JSONValue? {
+    public func ownEntry(_ path: [String]) -> LanguageEntry? {
         path.reduce(Optional(table)) { $0?[$1] }
     }
 
     /// The plural category of a number written canonically (`1`, `0.5`).
-    func category(_ number: String) -> String {
+    public func category(_ number: String) -> String {
         rules.first { $0.rule.matches(number) }?.category ?? "other"
     }
 
     /// The phrase at `path` for `count`, its placeholders filled: `{count}` is the number as
     /// this language writes it. A plain string entry needs no plural forms.
-    func phrase(_ path: [String], count: Decimal? = nil, _ values: [String: String] = [:]) -> String {
+    public func phrase(_ path: [String], count: Decimal? = nil, _ values: [String: String] = [:]) -> String {
         var values = values
         var template = entry(path)
         if let count {
@@ -85,8 +85,27 @@ public struct DosageLanguage: Sendable {
         }
     }
 
+    /// `a, b and c` in this language.
+    public func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: phrase(["listSeparator"])) + phrase(["listAnd"]) + items.last!
+    }
+
+    /// A name as part of a sentence: in a language that does not capitalize nouns,
+    /// capitalized words are lower-cased ("Pain" → "pain", "COPD" stays).
+    public func runningText(_ text: String) -> String {
+        if case .flag(true) = entry(["capitalizedNouns"]) { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            let letters = Array(word)
+            guard letters.count > 1, letters[0].isUppercase, letters.dropFirst().allSatisfy({ !$0.isUppercase }) else {
+                return String(word)
+            }
+            return word.lowercased()
+        }.joined(separator: " ")
+    }
+
     /// `number` with this language's decimal separator.
-    func number(_ number: Decimal) -> String {
+    public func number(_ number: Decimal) -> String {
         "\(number)".replacingOccurrences(of: ".", with: entry(["decimalSeparator"])?.string ?? ".")
     }
 }
