@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
         .library(name: "CareInsights", targets: ["CareInsights"]),
         .library(name: "CareLanguage", targets: ["CareLanguage"]),
+        .library(name: "CareReport", targets: ["CareReport"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -111,6 +112,9 @@ let package = Package(
         // What the record shows: alerts, comparisons and tips, and grouped bar charts. Pure, on
         // the store's events.
         .target(name: "CareInsights", dependencies: ["CarePlan", "CareLanguage"]),
+        // The care report: one self-contained XHTML document (inline CSS and SVG), and its PDF
+        // by headless Chromium.
+        .target(name: "CareReport", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Waiting"]),
         // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
         .target(
             name: "CareFHIR",
@@ -152,7 +156,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "LineOutput",
+                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "Discovery",
+                "LineOutput",
                 "MetricsEndpoint",
                 "NodeIdentity",
                 "PrivateFiles", "Reminders",
@@ -231,6 +236,10 @@ let package = Package(
         ),
         .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "Waiting"]),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
+        .testTarget(
+            name: "CareReportTests",
+            dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "Waiting"]
+        ),
         .testTarget(
             name: "CarePlanStoreTests",
             dependencies: ["CarePlanStore", "CarePlanDocument", "Waiting", .product(name: "Logging", package: "swift-log")]

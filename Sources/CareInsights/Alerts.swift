@@ -5,7 +5,7 @@ import CarePlan
 struct Alerts {
     let record: InsightRecord
     let rules: InsightRules
-    let wording: Wording
+    let wording: InsightWording
     /// The days the insights are about.
     let days: ClosedRange<CalendarDay>
     /// The last day of the adherence window: the last of `days`, or today if that is earlier.

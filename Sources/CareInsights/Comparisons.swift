@@ -5,7 +5,7 @@ import CarePlan
 struct Comparisons {
     let record: InsightRecord
     let rules: InsightRules
-    let wording: Wording
+    let wording: InsightWording
     let days: ClosedRange<CalendarDay>
 
     /// The fewest days on each side that a comparison rests on.

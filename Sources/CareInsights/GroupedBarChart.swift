@@ -79,7 +79,8 @@ public struct ChartAxis: Sendable, Hashable, Encodable {
         return ChartAxis(minimum: 0, maximum: max(1, top))
     }
 
-    static let percent = ChartAxis(minimum: 0, maximum: 100)
+    /// From 0 to 100 %.
+    public static let percent = ChartAxis(minimum: 0, maximum: 100)
 }
 
 extension DayGrouping: Encodable {
@@ -91,7 +92,7 @@ extension DayGrouping: Encodable {
 
 extension GroupedBarChart {
     /// The chart of `record` over `days` by `grouping`: every activity but text assessments.
-    init(_ record: InsightRecord, days: ClosedRange<CalendarDay>, grouping: DayGrouping, wording: Wording) {
+    init(_ record: InsightRecord, days: ClosedRange<CalendarDay>, grouping: DayGrouping, wording: InsightWording) {
         let groups = grouping.groups(from: days.lowerBound, through: days.upperBound).map {
             ChartGroup(identifier: $0.identifier, first: $0.days.lowerBound, last: $0.days.upperBound)
         }
@@ -101,7 +102,7 @@ extension GroupedBarChart {
     }
 
     private static func series(
-        of activity: Activity, in record: InsightRecord, groups: [ChartGroup], wording: Wording
+        of activity: Activity, in record: InsightRecord, groups: [ChartGroup], wording: InsightWording
     ) -> [ChartSeries] {
         let facts = groups.map { group in (group.first...group.last).map { record.day($0, of: activity) } }
         func make(_ component: String?, _ title: String, _ measure: ChartSeries.Measure, _ unit: String?,

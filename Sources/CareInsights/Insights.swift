@@ -10,6 +10,10 @@ public struct Insights: Sendable, Encodable {
     public var last: CalendarDay
     public var messages: [InsightMessage]
     public var chart: GroupedBarChart
+    /// What the messages and the chart were computed from.
+    public let record: InsightRecord
+
+    enum CodingKeys: String, CodingKey { case first, last, messages, chart }
 
     /// Insights of `days`, from `events` of at least ``daysToRead(for:rules:)``, as of `now`
     /// in the plan's time zone (an event counts once due: see ``ActivityDay``), worded in `language`.
@@ -17,7 +21,7 @@ public struct Insights: Sendable, Encodable {
         days: ClosedRange<CalendarDay>, events: [Event], rules: InsightRules, timeZone: TimeZone, now: Date,
         grouping: DayGrouping = .day, language: Language
     ) {
-        let record = InsightRecord(events: events, now: now, timeZone: timeZone)
+        record = InsightRecord(events: events, now: now, timeZone: timeZone)
         first = days.lowerBound
         last = days.upperBound
         let tips = rules.tips.filter { $0.overlaps(days) }.map { tip in
@@ -26,7 +30,7 @@ public struct Insights: Sendable, Encodable {
                 days: [tip.from, tip.until].compactMap { $0 }, figures: [])
         }
         let today = CalendarDay.containing(now, in: timeZone)
-        let wording = Wording(language: language)
+        let wording = InsightWording(language: language)
         messages = Alerts(record: record, rules: rules, wording: wording, days: days, windowEnd: min(days.upperBound, today)).messages
             + Comparisons(record: record, rules: rules, wording: wording, days: days).messages + tips
         chart = GroupedBarChart(record, days: days, grouping: grouping, wording: wording)

@@ -18,14 +18,7 @@ struct InsightsCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: ArgumentHelp("Show the week (Monday to Sunday) holding this day (default: this week).", valueName: "YYYY-MM-DD"))
-    var week: CalendarDay?
-
-    @Option(help: ArgumentHelp("The first day of a range (with --to).", valueName: "YYYY-MM-DD"))
-    var from: CalendarDay?
-
-    @Option(help: ArgumentHelp("The last day of a range (default: today).", valueName: "YYYY-MM-DD"))
-    var to: CalendarDay?
+    @OptionGroup var period: PeriodOptions
 
     @Option(help: "Chart by day or by week (default: by day up to 14 days, else by week).")
     var by: DayGrouping?
@@ -37,7 +30,6 @@ struct InsightsCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if week != nil, from != nil || to != nil { throw ValidationError("give --week or --from/--to, not both") }
         if let by, ![.day, .week].contains(by) { throw ValidationError("--by takes day or week") }
     }
 
@@ -46,7 +38,7 @@ struct InsightsCommand: AsyncParsableCommand {
             let store = try await options.open()
             let (info, zone) = try await store.configuredPlan()
             let now = Date()
-            let days = try range(today: CalendarDay.containing(now, in: zone))
+            let days = try period.days(today: CalendarDay.containing(now, in: zone))
             let read = Insights.daysToRead(for: days, rules: info.insights)
             let insights = Insights(
                 days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound),
@@ -55,18 +47,6 @@ struct InsightsCommand: AsyncParsableCommand {
             if json { return try emitJSON(insights) }
             for line in InsightsText(title: info.title ?? "Care plan", zone: zone, insights: insights).lines { emit(line) }
         }
-    }
-
-    private func range(today: CalendarDay) throws -> ClosedRange<CalendarDay> {
-        if from != nil || to != nil {
-            let last = to ?? today
-            let first = from ?? last.adding(days: -6)
-            guard first <= last else { throw ValidationError("the first day \(first) is after the last day \(last)") }
-            return first...last
-        }
-        let day = week ?? today
-        let monday = day.adding(days: -((day.weekday.rawValue + 6) % 7))
-        return monday...monday.adding(days: 6)
     }
 }
 

@@ -4,8 +4,12 @@ import Foundation
 
 /// The sentences of the messages, in one language (the `insights` table of its file). Each
 /// says what was seen and on which numbers, and none claims a cause.
-struct Wording {
-    let language: Language
+public struct InsightWording: Sendable {
+    public let language: Language
+
+    public init(language: Language) {
+        self.language = language
+    }
 
     private func phrase(_ key: String, count: Int? = nil, _ values: [String: String] = [:]) -> String {
         language.phrase(["insights", key], count: count.map { Decimal($0) }, values)
@@ -70,11 +74,18 @@ struct Wording {
         phrase("seriesComponent", ["title": title, "component": component(name)])
     }
 
+    /// `23 Nov 2026`, `23. Nov. 2026`.
+    public func date(_ day: CalendarDay) -> String {
+        phrase("date", [
+            "day": "\(day.day)", "month": language.phrase(["insights", "monthsShort", "\(day.month)"]), "year": "\(day.year)",
+        ])
+    }
+
     /// The unit of as-needed doses taken.
     var doses: String { phrase("doses") }
 
     /// `Mon 23 Nov`, `Mo, 23. Nov.`.
-    func label(_ day: CalendarDay) -> String {
+    public func label(_ day: CalendarDay) -> String {
         phrase("dayLabel", [
             "weekday": language.phrase(["insights", "weekdaysShort", day.weekday.name]), "day": "\(day.day)",
             "month": language.phrase(["insights", "monthsShort", "\(day.month)"]),
@@ -82,9 +93,10 @@ struct Wording {
     }
 
     /// To one decimal, in the language's way: `2.1`, `2,1`, `140`.
-    func number(_ value: Double) -> String {
+    public func number(_ value: Double) -> String {
         language.number(Decimal(string: InsightFormat.number(value)) ?? 0)
     }
 
-    func percent(_ fraction: Double) -> String { phrase("percent", ["value": "\(Int((fraction * 100).rounded()))"]) }
+    /// `59 %`.
+    public func percent(_ fraction: Double) -> String { phrase("percent", ["value": "\(Int((fraction * 100).rounded()))"]) }
 }

@@ -1,0 +1,91 @@
+import CareInsights
+
+/// Series of a grouped bar chart drawn as inline SVG: per group, one bar per series side by
+/// side, each as high as its value on its own axis (``ChartSeries/normalized``). Every bar
+/// names its series, group and value (`data-…`), and the drawing its plot height, so a
+/// reader (and the tests) can check each bar against the numbers.
+struct ChartSVG {
+    static let width = 680.0
+    static let height = 190.0
+    static let left = 40.0
+    static let right = 6.0
+    static let top = 8.0
+    static let bottom = 26.0
+    static var plotHeight: Double { height - top - bottom }
+    /// The height of a bar whose value is at its axis's minimum.
+    static let zeroHeight = 1.2
+    static var plotWidth: Double { width - left - right }
+
+    /// Labels of the groups under the bars.
+    let labels: [String]
+    let groups: [ChartGroup]
+    let series: [(series: ChartSeries, color: String)]
+    /// Labels of the grid lines at 0, ½ and 1 of every axis (`0 %`, `50 %`, `100 %`).
+    let gridLabels: [String]
+    let title: String
+
+    func write(to markup: inout Markup) {
+        markup.element("svg", [
+            "xmlns": "http://www.w3.org/2000/svg", "class": "chart", "role": "img", "aria-label": title,
+            "viewBox": "0 0 \(Self.width) \(Self.height)", "width": "\(Self.width)", "height": "\(Self.height)",
+            "data-plot-height": "\(Self.plotHeight)", "data-zero-height": "\(Self.zeroHeight)",
+        ]) { svg in
+            grid(&svg)
+            bars(&svg)
+            groupLabels(&svg)
+        }
+    }
+
+    private func y(_ fraction: Double) -> Double { Self.top + Self.plotHeight * (1 - fraction) }
+
+    private func grid(_ svg: inout Markup) {
+        for (index, fraction) in [0, 0.5, 1].enumerated() {
+            let y = format(y(fraction))
+            svg.empty("line", ["class": "grid", "x1": format(Self.left), "x2": format(Self.width - Self.right), "y1": y, "y2": y])
+            if gridLabels.indices.contains(index) {
+                svg.element("text", ["class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 3),
+                                     "text-anchor": "end"], text: gridLabels[index])
+            }
+        }
+    }
+
+    private func bars(_ svg: inout Markup) {
+        guard !groups.isEmpty, !series.isEmpty else { return }
+        let groupWidth = Self.plotWidth / Double(groups.count)
+        let barWidth = groupWidth * 0.8 / Double(series.count)
+        for (groupIndex, group) in groups.enumerated() {
+            for (seriesIndex, (series, color)) in series.enumerated() {
+                guard let value = series.values[groupIndex], let fraction = series.normalized[groupIndex] else { continue }
+                let x = Self.left + groupWidth * (Double(groupIndex) + 0.1) + barWidth * Double(seriesIndex)
+                // A zero is drawn as a sliver on the axis, so that it is not read as "no data".
+                let height = max(Self.plotHeight * fraction, Self.zeroHeight)
+                svg.element("rect", [
+                    "class": "bar", "data-series": key(series), "data-group": group.identifier, "data-value": format(value),
+                    "x": format(x), "y": format(Self.top + Self.plotHeight - height), "width": format(barWidth * 0.92), "height": format(height), "fill": color,
+                ]) { $0.element("title", text: "\(series.title): \(format(value))\(series.unit.map { " \($0)" } ?? "")") }
+            }
+        }
+    }
+
+    private func groupLabels(_ svg: inout Markup) {
+        guard !groups.isEmpty else { return }
+        let groupWidth = Self.plotWidth / Double(groups.count)
+        for (index, label) in labels.enumerated() {
+            svg.element("text", [
+                "class": "axis", "x": format(Self.left + groupWidth * (Double(index) + 0.5)), "y": format(Self.height - 8),
+                "text-anchor": "middle",
+            ], text: label)
+        }
+    }
+
+    /// `activity` or `activity/component`.
+    func key(_ series: ChartSeries) -> String {
+        series.component.map { "\(series.activity)/\($0)" } ?? series.activity
+    }
+
+    /// Up to two decimals, without trailing zeros: coordinates and values read back exactly enough.
+    private func format(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}
