@@ -10,10 +10,27 @@ extension CarePlanStore {
         }
     }
 
-    /// Adds or replaces a contact.
+    /// Adds or replaces a contact. One saved here (origin `.api`) is not removed by a plan
+    /// document that lacks it; a plan document that lists it makes it the plan's.
     @discardableResult
     public func saveContact(_ contact: Contact, device: String) async throws(CarePlanStoreError) -> StoreChange? {
-        try await write { db in try saveContact(db, contact, position: nil, device: device) }
+        try await write { db in try saveContact(db, contact, position: nil, origin: .api, device: device) }
+    }
+
+    /// Adds or replaces contacts in one transaction, as ``saveContact(_:device:)`` does each;
+    /// for each, whether it changed.
+    public func saveContacts(_ contacts: [Contact], device: String) async throws(CarePlanStoreError) -> [Bool] {
+        try await write { db in
+            try contacts.map { try saveContact(db, $0, position: nil, origin: .api, device: device) != nil }
+        }
+    }
+
+    /// The contact with this identifier, unless removed.
+    public func contact(_ id: String) async throws(CarePlanStoreError) -> Contact? {
+        try await read { db in
+            try db.value(String.self, "SELECT definition FROM contact WHERE id = ? AND removed = 0", arguments: [id])
+                .map { try StoredJSON.decode(Contact.self, from: $0) }
+        }
     }
 
     /// Removes a contact from the list; its past definitions stay in the history.
@@ -23,23 +40,25 @@ extension CarePlanStore {
     }
 
     /// Saves `contact` unless it is stored unchanged; returns the change if one was made.
-    func saveContact(_ db: Database, _ contact: Contact, position: Int?, device: String) throws -> StoreChange? {
+    func saveContact(_ db: Database, _ contact: Contact, position: Int?, origin: ActivityOrigin, device: String) throws -> StoreChange? {
         let definition = try StoredJSON.encode(contact)
         let current = try db.row("SELECT * FROM contact WHERE id = ?", arguments: [contact.identifier])
         let position = try position ?? current?["position"]
             ?? db.value(Int.self, "SELECT COALESCE(MAX(position) + 1, 0) FROM contact")!
+        // A plan's contact stays the plan's when saved one by one; one a plan lists becomes the plan's.
+        let origin = current?["origin"] == ActivityOrigin.plan.rawValue && current?["removed"] == false ? .plan : origin
         if let current, current["definition"] == definition, current["removed"] == false {
-            try db.run("UPDATE contact SET position = ? WHERE id = ?", arguments: [position, contact.identifier])
+            try db.run("UPDATE contact SET position = ?, origin = ? WHERE id = ?", arguments: [position, origin.rawValue, contact.identifier])
             return nil
         }
         let change = try StoreChange(kind: .contactSaved, contactID: contact.identifier, device: device, committedAt: now())
             .append(to: db)
         try db.run("""
-                INSERT INTO contact (id, position, definition, removed, revision) VALUES (?, ?, ?, 0, ?)
+                INSERT INTO contact (id, position, definition, removed, revision, origin) VALUES (?, ?, ?, 0, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET position = excluded.position, definition = excluded.definition,
-                    removed = 0, revision = excluded.revision
+                    removed = 0, revision = excluded.revision, origin = excluded.origin
                 """,
-            arguments: [contact.identifier, position, definition, change.revision])
+            arguments: [contact.identifier, position, definition, change.revision, origin.rawValue])
         return change
     }
 

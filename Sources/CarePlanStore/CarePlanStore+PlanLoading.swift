@@ -57,12 +57,14 @@ extension CarePlanStore {
                 report.ended.append(id)
             }
             for (position, contact) in plan.contacts.enumerated() {
-                if try saveContact(db, contact, position: position, device: device) != nil {
+                if try saveContact(db, contact, position: position, origin: .plan, device: device) != nil {
                     report.contactsSaved.append(contact.identifier)
                 }
             }
             let contactIDs = Set(plan.contacts.map(\.identifier))
-            for id in try db.values(String.self, "SELECT id FROM contact WHERE removed = 0") where !contactIDs.contains(id) {
+            let planContacts = try db.values(
+                String.self, "SELECT id FROM contact WHERE removed = 0 AND origin = ?", arguments: [ActivityOrigin.plan.rawValue])
+            for id in planContacts where !contactIDs.contains(id) {
                 _ = try removeContact(db, id, device: device)
                 report.contactsRemoved.append(id)
             }

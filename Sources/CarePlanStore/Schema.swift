@@ -145,6 +145,10 @@ enum Schema {
                 """)
         }
         registerCursors(&migrator)
+        migrator.registerMigration("v7 contact origins") { db in
+            // Contacts a plan document brought are its to remove; those added one by one are not.
+            try db.execute(sql: "ALTER TABLE contact ADD COLUMN origin TEXT NOT NULL DEFAULT 'plan'")
+        }
         return migrator
     }
 

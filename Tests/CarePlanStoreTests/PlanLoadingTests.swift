@@ -74,3 +74,45 @@ struct PlanLoadingTests {
         #expect(try await store.activity("new-one") == nil)
     }
 }
+
+/// Contacts added one by one (the command line, a vCard import) are not the plan document's:
+/// loading a document that lacks them keeps them, while the document's own go when it drops them.
+struct ContactOriginTests {
+    let scratch = Scratch()
+    let store: CarePlanStore
+    let loadDay = CalendarDay("2026-11-10")!
+
+    init() async throws {
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"))
+    }
+
+    func plan(contacts: [Contact]) throws -> Plan {
+        try Plan(title: "T", timeZone: TimeZone(identifier: "Europe/Vienna")!, activities: [], contacts: contacts)
+    }
+
+    @Test func aPlanRemovesOnlyItsOwnContacts() async throws {
+        let doctor = try Contact(identifier: "doctor", kind: .careTeam, givenName: "Maria")
+        let neighbour = try Contact(identifier: "neighbour", kind: .personal, givenName: "Anna")
+        try await store.load(plan(contacts: [doctor]), effectiveFrom: loadDay, device: "t")
+        #expect(try await store.saveContacts([neighbour], device: "cli") == [true])
+        #expect(try await store.saveContacts([neighbour], device: "cli") == [false])
+        // The document without its doctor: the doctor goes, the neighbour stays.
+        let report = try await store.load(plan(contacts: []), effectiveFrom: loadDay, device: "t")
+        #expect(report.contactsRemoved == ["doctor"])
+        #expect(try await store.contacts().map(\.identifier) == ["neighbour"])
+        #expect(try await store.contact("doctor") == nil)
+        // A document that lists the neighbour makes it the plan's, to remove with the document.
+        try await store.load(plan(contacts: [neighbour]), effectiveFrom: loadDay, device: "t")
+        #expect(try await store.load(plan(contacts: []), effectiveFrom: loadDay, device: "t").contactsRemoved == ["neighbour"])
+    }
+
+    @Test func editingAPlansContactLeavesItThePlans() async throws {
+        let doctor = try Contact(identifier: "doctor", kind: .careTeam, givenName: "Maria")
+        try await store.load(plan(contacts: [doctor]), effectiveFrom: loadDay, device: "t")
+        var edited = doctor
+        edited.email = "maria@example.org"
+        try await store.saveContact(edited, device: "cli")
+        #expect(try await store.contact("doctor")?.email == "maria@example.org")
+        #expect(try await store.load(plan(contacts: []), effectiveFrom: loadDay, device: "t").contactsRemoved == ["doctor"])
+    }
+}
