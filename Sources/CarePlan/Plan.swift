@@ -6,6 +6,8 @@ public struct Plan: Sendable, Hashable {
     public static let format = "caresync-plan/1"
 
     public var title: String
+    /// Whom the plan is for, if the document says.
+    public var patient: Patient?
     /// The start day of schedules that do not give their own.
     public var start: CalendarDay?
     /// The patient's time zone: it decides which calendar day it is.
@@ -18,7 +20,7 @@ public struct Plan: Sendable, Hashable {
     public var insights: InsightRules
 
     public init(
-        title: String, start: CalendarDay? = nil, timeZone: TimeZone, routine: DailyRoutine = .standard,
+        title: String, patient: Patient? = nil, start: CalendarDay? = nil, timeZone: TimeZone, routine: DailyRoutine = .standard,
         activities: [Activity], contacts: [Contact] = [], insights: InsightRules = .standard
     ) throws(PlanError) {
         if let duplicate = Self.firstDuplicate(activities.map(\.identifier)) {
@@ -29,6 +31,7 @@ public struct Plan: Sendable, Hashable {
         }
         try Self.check(insights, against: activities)
         self.title = title
+        self.patient = patient
         self.start = start
         self.timeZone = timeZone
         self.routine = routine
@@ -75,7 +78,7 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Plan: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, start, timeZone, routine, activities, contacts, insights }
+    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, patient, start, timeZone, routine, activities, contacts, insights }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.fields(CodingKeys.self)
@@ -90,6 +93,7 @@ extension Plan: Codable {
                 forKey: .timeZone, in: c, debugDescription: PlanError.unknownTimeZone(zoneName).description)
         }
         let title = try c.decode(String.self, forKey: .title)
+        let patient = try c.decodeIfPresent(Patient.self, forKey: .patient)
         let start = try c.decodeIfPresent(CalendarDay.self, forKey: .start)
         let routine = try c.decodeIfPresent(DailyRoutine.self, forKey: .routine) ?? .standard
         let activities = try c.decodeIfPresent([Activity].self, forKey: .activities) ?? []
@@ -97,7 +101,7 @@ extension Plan: Codable {
         let insights = try c.decodeIfPresent(InsightRules.self, forKey: .insights) ?? .standard
         do throws(PlanError) {
             try self.init(
-                title: title, start: start, timeZone: timeZone, routine: routine, activities: activities,
+                title: title, patient: patient, start: start, timeZone: timeZone, routine: routine, activities: activities,
                 contacts: contacts, insights: insights)
         } catch {
             let key: CodingKeys = switch error {
@@ -113,6 +117,7 @@ extension Plan: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(Plan.format, forKey: .format)
         try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(patient, forKey: .patient)
         try c.encodeIfPresent(start, forKey: .start)
         try c.encode(timeZone.identifier, forKey: .timeZone)
         try c.encode(routine, forKey: .routine)

@@ -7,6 +7,8 @@ public struct PlanInfo: Sendable, Hashable {
     /// A random id made when the store was created; the plan id nodes exchange.
     public var planID: String
     public var title: String?
+    /// Whom the plan is for, if a plan document said.
+    public var patient: Patient?
     public var timeZone: TimeZone?
     /// The start day of schedules that do not give their own.
     public var start: CalendarDay?
@@ -44,26 +46,29 @@ extension CarePlanStore {
     ) async throws(CarePlanStoreError) -> PlanInfo {
         try await write { db in
             try configurePlan(
-                db, title: title, timeZone: timeZone, start: start, routine: routine, insights: insights, device: device)
+                db, title: title, timeZone: timeZone, start: start, routine: routine, insights: insights, patient: nil, device: device)
             return try Self.planInfo(db)
         }
     }
 
     func configurePlan(
         _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, routine: DailyRoutine?,
-        insights: InsightRules?, device: String
+        insights: InsightRules?, patient: Patient??, device: String
     ) throws {
         let current = try Self.planInfo(db)
         let start = start ?? current.start
         let routine = routine ?? current.routine
         let insights = insights ?? current.insights
+        // `nil` leaves the patient as it is; `.some(nil)` (a document without one) clears it.
+        let patient = patient ?? current.patient
         guard current.title != title || current.timeZone != timeZone || current.start != start
-            || current.routine != routine || current.insights != insights else { return }
+            || current.routine != routine || current.insights != insights || current.patient != patient else { return }
         try Self.setInfo(db, "title", title)
         try Self.setInfo(db, "timeZone", timeZone.identifier)
         try Self.setInfo(db, "start", start?.description)
         try Self.setInfo(db, "routine", routine == .standard ? nil : try Self.json(routine))
         try Self.setInfo(db, "insights", insights == .standard ? nil : try Self.json(insights))
+        try Self.setInfo(db, "patient", try patient.map { try Self.json($0) })
         _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
     }
 
@@ -73,6 +78,7 @@ extension CarePlanStore {
         let planID = values["planID"] ?? ""
         return PlanInfo(
             planID: planID, title: values["title"],
+            patient: try values["patient"].map { try JSONDecoder().decode(Patient.self, from: Data($0.utf8)) },
             timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
             start: values["start"].flatMap(CalendarDay.init),
             routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard,

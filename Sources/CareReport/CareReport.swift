@@ -15,6 +15,7 @@ public struct CareReport: Sendable {
     }
 
     public var planTitle: String
+    public var patient: Patient?
     public var timeZone: TimeZone
     public var madeAt: Date
     public var insights: Insights
@@ -24,10 +25,11 @@ public struct CareReport: Sendable {
     public var paper: Paper
 
     public init(
-        planTitle: String, timeZone: TimeZone, madeAt: Date, insights: Insights, contacts: [Contact], comments: [String] = [],
-        language: Language, paper: Paper = .a4
+        planTitle: String, patient: Patient? = nil, timeZone: TimeZone, madeAt: Date, insights: Insights, contacts: [Contact],
+        comments: [String] = [], language: Language, paper: Paper = .a4
     ) {
         self.planTitle = planTitle
+        self.patient = patient
         self.timeZone = timeZone
         self.madeAt = madeAt
         self.insights = insights
@@ -50,7 +52,7 @@ public struct CareReport: Sendable {
             days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound), rules: info.insights,
             timeZone: zone, now: now, grouping: days.count > 14 ? .week : .day, language: language)
         return CareReport(
-            planTitle: info.title ?? "", timeZone: zone, madeAt: now, insights: insights, contacts: try await store.contacts(),
+            planTitle: info.title ?? "", patient: info.patient, timeZone: zone, madeAt: now, insights: insights, contacts: try await store.contacts(),
             comments: comments, language: language, paper: paper)
     }
 

@@ -42,10 +42,14 @@ extension CareReport {
         let period = phrase("range", ["first": wording.date(insights.first), "last": wording.date(insights.last)])
         let made = CalendarDay.containing(madeAt, in: timeZone)
         body.element("p", ["class": "meta"]) { meta in
-            for (index, (label, value)) in [
+            let patient = self.patient.map { patient in
+                [patient.name, patient.birthDate.map { phrase("born", ["date": wording.date($0)]) }, patient.identifier]
+                    .compactMap { $0 }.joined(separator: ", ")
+            }
+            for (index, (label, value)) in ([patient.map { (phrase("patient"), $0) }].compactMap { $0 } + [
                 (phrase("plan"), planTitle), (phrase("period"), period), (phrase("timeZone"), timeZone.identifier),
                 (phrase("made"), "\(wording.date(made)) \(TimeOfDay.containing(madeAt, in: timeZone))"),
-            ].enumerated() {
+            ]).enumerated() {
                 if index > 0 { meta.append(" · ") }
                 meta.element("span", ["class": "label"], text: label + ": ")
                 meta.append(value)

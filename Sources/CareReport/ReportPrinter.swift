@@ -20,10 +20,10 @@ public struct ReportPrinter: Sendable {
     /// Writes `html` as the PDF file `output`; the browser is waited for on a thread of its own.
     public func pdf(of html: String, to output: URL) async throws(ReportError) {
         guard let browser else { throw .noBrowser }
-        try await blocking { () throws(ReportError) in try print(html, to: output, with: browser) }
+        try await blocking { () throws(ReportError) in try render(html, to: output, with: browser) }
     }
 
-    private func print(_ html: String, to output: URL, with browser: String) throws(ReportError) {
+    private func render(_ html: String, to output: URL, with browser: String) throws(ReportError) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-report-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let page = scratch.appendingPathComponent("report.html")

@@ -66,7 +66,7 @@ struct PlanCommand: AsyncParsableCommand {
                 let (info, zone) = try await store.configuredPlan()
                 let versions = try await store.activities()
                 let plan = try Plan(
-                    title: info.title ?? "", start: info.start, timeZone: zone, routine: info.routine,
+                    title: info.title ?? "", patient: info.patient, start: info.start, timeZone: zone, routine: info.routine,
                     activities: versions.map(\.activity), contacts: try await store.contacts(),
                     insights: info.insights.naming(only: versions.map(\.activity)))
                 if json {

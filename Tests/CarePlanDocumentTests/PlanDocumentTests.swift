@@ -12,6 +12,7 @@ struct PlanDocumentTests {
     @Test func loadsTheZombieCareExample() throws {
         let plan = try PlanDocument.load(path: Self.examples.appendingPathComponent("zombiecare-plan.json").path, defaultStart: fallback)
         #expect(plan.title == "ZombieCare")
+        #expect(plan.patient == (try Patient(name: "Zed Zombie", birthDate: CalendarDay("1986-10-31"), identifier: "ZC-0042")))
         #expect(plan.timeZone.identifier == "Europe/Vienna")
         #expect(plan.activities.count == 9)
         #expect(Set(plan.activities.map(\.kind)) == [.intervention, .assessment])
@@ -67,6 +68,9 @@ struct PlanDocumentTests {
         (#"{"title": "T", "timeZone": "UTC", "contacts": [{"id": "c", "kind": "personal", "givenName": "C", "email": "none"}]}"#,
          "$.contacts[0].email", "invalid email"),
         (#"{"format": "caresync-plan/9", "title": "T", "timeZone": "UTC"}"#, "$.format", "unsupported format"),
+        (#"{"title": "T", "timeZone": "UTC", "patient": {"name": " "}}"#, "$.patient.name", "the patient needs a name"),
+        (#"{"title": "T", "timeZone": "UTC", "patient": {"name": "Zed", "born": "1986-10-31"}}"#,
+         "$.patient.born", "unknown field; known fields are name, birthDate, identifier"),
         (#"{"title": "T", "timeZone": "UTC", "insights": {"adherence": {"below": 80}}}"#,
          "$.insights.adherence.below", "expected a fraction from 0 to 1 (0.8 is 80 %), found 80"),
         (#"{"title": "T", "timeZone": "UTC", "insights": {"missedDaysRuning": 3}}"#,

@@ -47,6 +47,8 @@ struct ReportHTMLTests {
         let html = report.html
         let elements = try Elements(html)
         #expect(elements.texts("h1") == ["Care report: ZombieCare"])
+        let meta = elements.all.filter { $0.attributes["class"] == "meta" }.map(\.text).joined()
+        #expect(meta.hasPrefix("Zed Zombie, born 31 Oct 1986, ZC-0042 · ZombieCare · 16 Nov 2026 – 25 Nov 2026 · Europe/Vienna"))
         #expect(elements.texts("h2") == ["Summary", "Messages", "Charts", "Activities", "Contacts", "Comments"])
         // Nothing runs and nothing is fetched: no script, no external resource.
         #expect(elements.named("script").isEmpty && elements.named("img").isEmpty && elements.named("link").isEmpty)
