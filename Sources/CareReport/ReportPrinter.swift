@@ -88,6 +88,8 @@ public enum ReportError: Error, Hashable, Sendable, CustomStringConvertible {
     case printFailed(String)
     case cannotWrite(String, String)
     case unknownFormat(String)
+    case noEmail(String)
+    case mailFailed(String)
 
     public var description: String {
         switch self {
@@ -97,6 +99,8 @@ public enum ReportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .printFailed(let why): "Chromium could not print the report: \(why)"
         case .cannotWrite(let path, let why): "cannot write \(path): \(why)"
         case .unknownFormat(let path): "cannot tell the format of \(path): name it FILE.html or FILE.pdf"
+        case .noEmail(let contact): "the contact \(contact) has no email address: add one with `caresync contacts edit \(contact) --email …`"
+        case .mailFailed(let why): why
         }
     }
 }

@@ -14,7 +14,7 @@ struct CareSync: AsyncParsableCommand {
             InitCommand.self, PlanCommand.self, TodayCommand.self, CompleteCommand.self,
             EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self, PairCommand.self,
             DevicesCommand.self, RemindersCommand.self,
-            FHIRCommand.self, MedsCommand.self, InsightsCommand.self, ReportCommand.self, ContactsCommand.self,
+            FHIRCommand.self, MedsCommand.self, InsightsCommand.self, ReportCommand.self, ContactsCommand.self, ShareCommand.self,
         ]
     )
 
