@@ -30,6 +30,10 @@ final class TestPrimary: Sendable {
         try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
+        // The handshake deadline has tests of its own (DeadlineHandlerTests, SyncFailureTests);
+        // here a machine busy with the whole suite must not close a pairing midway ("I/O on
+        // closed channel" in CI, with the default 5 s).
+        configuration.handshakeTimeout = .seconds(60)
         if let now {
             configuration.now = now
             configuration.dayCheckInterval = .milliseconds(20)
