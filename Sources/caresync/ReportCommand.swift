@@ -1,11 +1,10 @@
 import ArgumentParser
 import CareLanguage
 import CarePlan
+import CarePlanStore
 import CareReport
 import Foundation
 import LineOutput
-
-extension CareReport.Paper: ExpressibleByArgument {}
 
 /// `caresync report`: the care report of a week or a range of days, as HTML or PDF.
 struct ReportCommand: AsyncParsableCommand {
@@ -22,14 +21,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var period: PeriodOptions
 
-    @Option(help: ArgumentHelp("The report's language: en or de.", valueName: "code"))
-    var lang = "en"
-
-    @Option(help: "The paper it is laid out for: a4 or letter.")
-    var paper: CareReport.Paper = .a4
-
-    @Option(help: ArgumentHelp("A comment for the care team; repeat for several paragraphs.", valueName: "text"))
-    var comment: [String] = []
+    @OptionGroup var content: ReportOptions
 
     @Option(help: ArgumentHelp("The file to write: FILE.html or FILE.pdf.", valueName: "file"))
     var out: String
@@ -46,8 +38,7 @@ struct ReportCommand: AsyncParsableCommand {
             let zone = try await store.timeZone()
             let now = Date()
             let days = try period.days(today: CalendarDay.containing(now, in: zone))
-            let report = try await CareReport.read(
-                from: store, days: days, now: now, language: try Language(lang), paper: paper, comments: comment)
+            let report = try await content.report(from: store, days: days, now: now)
             let output = URL(fileURLWithPath: out)
             if output.pathExtension.lowercased() == "pdf" {
                 try await ReportPrinter().pdf(of: report.html, to: output)
@@ -58,5 +49,24 @@ struct ReportCommand: AsyncParsableCommand {
             }
             emit("Wrote the report of \(days.lowerBound) – \(days.upperBound) to \(out)")
         }
+    }
+}
+
+extension CareReport.Paper: ExpressibleByArgument {}
+
+/// What a report holds beyond its days: its language, paper and comments (`report`, `share report`).
+struct ReportOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The report's language: en or de.", valueName: "code"))
+    var lang = "en"
+
+    @Option(help: "The paper it is laid out for: a4 or letter.")
+    var paper: CareReport.Paper = .a4
+
+    @Option(help: ArgumentHelp("A comment for the care team; repeat for several paragraphs.", valueName: "text"))
+    var comment: [String] = []
+
+    /// The report of `days` from `store`, as of `now`.
+    func report(from store: CarePlanStore, days: ClosedRange<CalendarDay>, now: Date) async throws -> CareReport {
+        try await CareReport.read(from: store, days: days, now: now, language: try Language(lang), paper: paper, comments: comment)
     }
 }

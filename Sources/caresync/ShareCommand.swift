@@ -1,5 +1,4 @@
 import ArgumentParser
-import CareLanguage
 import CarePlan
 import CareReport
 import Foundation
@@ -39,14 +38,7 @@ struct ShareCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Certificates to trust for the SMTP server besides the system's.", valueName: "file"))
         var caFile: String?
 
-        @Option(help: ArgumentHelp("The report's language: en or de.", valueName: "code"))
-        var lang = "en"
-
-        @Option(help: "The paper it is laid out for: a4 or letter.")
-        var paper: CareReport.Paper = .a4
-
-        @Option(help: ArgumentHelp("A comment for the care team; repeat for several paragraphs.", valueName: "text"))
-        var comment: [String] = []
+        @OptionGroup var content: ReportOptions
 
         func run() async throws {
             try await reportingFailures {
@@ -56,9 +48,8 @@ struct ShareCommand: AsyncParsableCommand {
                 guard let recipient = try await store.contact(contact) else { throw ValidationError("no contact \"\(contact)\"") }
                 let zone = try await store.timeZone()
                 let now = Date()
-                let report = try await CareReport.read(
-                    from: store, days: try period.days(today: CalendarDay.containing(now, in: zone)), now: now,
-                    language: try Language(lang), paper: paper, comments: comment)
+                let report = try await content.report(
+                    from: store, days: try period.days(today: CalendarDay.containing(now, in: zone)), now: now)
                 let pdf = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-share-\(UUID().uuidString).pdf")
                 defer { try? FileManager.default.removeItem(at: pdf) }
                 try await ReportPrinter().pdf(of: report.html, to: pdf)

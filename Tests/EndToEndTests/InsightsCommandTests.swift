@@ -85,4 +85,15 @@ struct InsightsCommandTests {
         let both = try await caresync.run("insights", "--week", "2026-11-18", "--from", "2026-11-16")
         #expect(both.status != 0 && both.stderr.contains("give --week or --from/--to, not both"))
     }
+
+    @Test func theReportCommandWritesHTMLAndRefusesAnUnknownFormat() async throws {
+        let file = scratch.path("report.html")
+        let written = try await caresync.run(
+            "report", "--from", "2026-11-16", "--to", "2026-11-25", "--lang", "de", "--comment", "Bitte ansehen.", "--out", file)
+        #expect(written.lines == ["Wrote the report of 2026-11-16 – 2026-11-25 to \(file)"])
+        let html = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(html.contains("<h1>Pflegebericht: ZombieCare</h1>") && html.contains("Bitte ansehen."))
+        let odd = try await caresync.run("report", "--out", scratch.path("report.docx"))
+        #expect(odd.status != 0 && odd.stderr.contains("name it FILE.html or FILE.pdf"))
+    }
 }
