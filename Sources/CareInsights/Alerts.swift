@@ -68,7 +68,7 @@ struct Alerts {
 
     /// The assessment's rules that held on at least their number of days, in one message.
     func outOfRange(_ activity: Activity) -> InsightMessage? {
-        let unit = activity.result.flatMap { if case .number(let unit, _) = $0 { unit } else { nil } }
+        let unit = activity.result?.unit
         var broken: [(rule: RangeRule, days: [CalendarDay], extreme: Double)] = []
         for rule in rules.ranges(for: activity) {
             var outside: [(CalendarDay, [Double])] = []

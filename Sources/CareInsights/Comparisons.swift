@@ -32,7 +32,7 @@ struct Comparisons {
         guard done.count >= Self.fewestDays, other.count >= Self.fewestDays else { return nil }
         let doneMean = done.map(\.1).reduce(0, +) / Double(done.count)
         let otherMean = other.map(\.1).reduce(0, +) / Double(other.count)
-        let unit = assessment.result.flatMap { if case .number(let unit, _) = $0 { unit } else { nil } }
+        let unit = assessment.result?.unit
         return InsightMessage(
             kind: .comparison, rule: "comparison", activities: [intervention.identifier, assessment.identifier],
             title: wording.comparisonTitle(intervention, assessment),

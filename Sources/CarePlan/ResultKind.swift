@@ -21,6 +21,11 @@ public enum ResultKind: Sendable, Hashable {
         }
     }
 
+    /// The unit of a number result (`mmHg`); `nil` for the other kinds.
+    public var unit: String? {
+        if case .number(let unit, _) = self { unit } else { nil }
+    }
+
     /// The number of values a complete result has.
     public var valueCount: Int {
         if case .number(_, let components) = self { return max(1, components.count) }
