@@ -15,8 +15,8 @@ extension CarePlanStore {
     /// - Throws: only failures that are not the completion's fault (a full disk, say);
     ///   the sender should try again later.
     public func applyCompletion(messageID: String, key: EventKey, outcome: Outcome) async throws(CarePlanStoreError) -> CompletionReceipt {
-        try await completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome)) { [self] batch in
-            await judgeTogether(batch)
+        try await completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome)) { [self] step in
+            pool.asyncWriteWithoutTransaction { db in step { batch in self.judgeTogether(batch, in: db) } }
         }
     }
 
@@ -27,12 +27,14 @@ extension CarePlanStore {
         var outcome: Outcome
     }
 
-    /// Judges `batch` in one transaction; a completion whose judging fails (not a rejection:
-    /// the database refused a write) is rolled back alone, and a commit that fails fails all.
-    private func judgeTogether(_ batch: [SentCompletion]) async -> [Result<CompletionReceipt, CarePlanStoreError>] {
+    /// Judges `batch` in one transaction on the writer's thread; a completion whose judging
+    /// fails (not a rejection: the database refused a write) is rolled back alone, and a
+    /// commit that fails fails all.
+    private func judgeTogether(_ batch: [SentCompletion], in db: Database) -> [Result<CompletionReceipt, CarePlanStoreError>] {
+        var results: [Result<CompletionReceipt, CarePlanStoreError>] = []
         do {
-            return try await write { [self] db in
-                try batch.map { sent in
+            try db.inTransaction {
+                results = try batch.map { sent in
                     var result = Result<CompletionReceipt, CarePlanStoreError>.failure(.database("not judged"))
                     try db.inSavepoint {
                         do {
@@ -45,9 +47,11 @@ extension CarePlanStore {
                     }
                     return result
                 }
+                return .commit
             }
+            return results
         } catch {
-            return Array(repeating: .failure(error), count: batch.count)
+            return Array(repeating: .failure(CarePlanStoreError(error, path: path)), count: batch.count)
         }
     }
 

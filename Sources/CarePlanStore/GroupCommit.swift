@@ -1,32 +1,31 @@
 import Synchronization
 
 /// Requests committed together: one that finds no commit in flight is committed at once,
-/// and those that arrive while a commit is in flight wait for it and then go together in
-/// the next one (one transaction, one fsync). Each caller gets its own result once the
-/// commit that holds its request has ended; requests are committed in the order they came.
+/// and those that arrive while a commit is in flight go together in the next one (one
+/// transaction, one fsync). Each caller gets its own result once the commit that holds its
+/// request has ended; requests are committed in the order they came.
 ///
-/// No task of its own: the caller whose request opens a batch commits it, then hands the
-/// next batch to the first caller waiting, so nobody commits more than one batch.
+/// The commits run where the callers' `schedule` puts them (the store's writer queue), one
+/// batch per step: a step takes what waits, schedules the next step if more came meanwhile,
+/// and commits. Between two commits nothing waits for a task to be resumed: the writer
+/// goes from one batch to the next, and other writes queued meanwhile go between them.
 final class GroupCommit<Request: Sendable, Response: Sendable>: Sendable {
     typealias Outcome = Result<Response, CarePlanStoreError>
-
-    private enum Wake {
-        case lead
-        case done(Outcome)
-    }
+    /// Commits a batch in one transaction and returns a result for each request, in order.
+    typealias Commit = ([Request]) -> [Outcome]
+    /// Runs a step later, where commits happen, and hands it the commit to use there.
+    typealias Schedule = @Sendable (_ step: @escaping @Sendable (Commit) -> Void) -> Void
 
     private struct Waiter {
-        let id: Int
         let request: Request
-        /// `nil` once the caller has been woken to lead.
-        var continuation: CheckedContinuation<Wake, Never>?
+        let continuation: CheckedContinuation<Outcome, Never>
     }
 
-    /// The queue is empty unless a commit is in flight.
+    /// The queue holds requests not yet taken by a step; `committing` is set from the
+    /// first request's arrival until a step finds the queue empty.
     private struct State {
         var queue: [Waiter] = []
         var committing = false
-        var lastID = 0
     }
 
     private let state = Mutex(State())
@@ -37,51 +36,42 @@ final class GroupCommit<Request: Sendable, Response: Sendable>: Sendable {
         self.maximumBatch = maximumBatch
     }
 
-    /// Requests waiting for the commit in flight to end.
+    /// Requests waiting for a step to take them.
     var waiting: Int {
         state.withLock { $0.queue.count }
     }
 
-    /// Commits `request` with the others waiting now and returns its result.
+    /// Commits `request` with the others waiting then and returns its result.
     ///
-    /// - Parameter commit: commits a batch in one transaction and returns a result for each
-    ///   request, in order (every caller passes the same).
-    func submit(
-        _ request: Request, commit: @Sendable ([Request]) async -> [Outcome]
-    ) async throws(CarePlanStoreError) -> Response {
-        var id = 0
-        let wake = await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
-            let leads = state.withLock { state in
-                state.lastID += 1
-                id = state.lastID
-                let leads = !state.committing
-                state.committing = true
-                state.queue.append(Waiter(id: id, request: request, continuation: leads ? nil : continuation))
-                return leads
+    /// - Parameter schedule: runs a step where commits happen (every caller passes the same).
+    func submit(_ request: Request, schedule: @escaping Schedule) async throws(CarePlanStoreError) -> Response {
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            let starts = state.withLock { state in
+                state.queue.append(Waiter(request: request, continuation: continuation))
+                defer { state.committing = true }
+                return !state.committing
             }
-            if leads { continuation.resume(returning: .lead) }
+            if starts { schedule { commit in self.step(commit, schedule) } }
         }
-        if case .done(let outcome) = wake { return try outcome.get() }
-        // This caller's request is first in the queue: it opens the batch.
+        return try outcome.get()
+    }
+
+    /// Commits the oldest requests waiting, then schedules the next step if more came.
+    private func step(_ commit: Commit, _ schedule: @escaping Schedule) {
         let batch = state.withLock { state in
-            let batch = state.queue.prefix(maximumBatch)
+            let batch = Array(state.queue.prefix(maximumBatch))
             state.queue.removeFirst(batch.count)
-            return Array(batch)
+            return batch
         }
-        let outcomes = await commit(batch.map(\.request))
-        let next = state.withLock { state -> CheckedContinuation<Wake, Never>? in
-            guard !state.queue.isEmpty else {
-                state.committing = false
-                return nil
-            }
-            defer { state.queue[0].continuation = nil }
-            return state.queue[0].continuation
+        let outcomes = batch.isEmpty ? [] : commit(batch.map(\.request))
+        let more = state.withLock { state in
+            state.committing = !state.queue.isEmpty
+            return state.committing
         }
-        next?.resume(returning: .lead)
-        var own: Outcome?
-        for (waiter, outcome) in zip(batch, outcomes) {
-            if waiter.id == id { own = outcome } else { waiter.continuation?.resume(returning: .done(outcome)) }
+        if more { schedule { commit in self.step(commit, schedule) } }
+        for (index, waiter) in batch.enumerated() {
+            waiter.continuation.resume(
+                returning: index < outcomes.count ? outcomes[index] : .failure(.database("the group commit returned no result for a request")))
         }
-        return try (own ?? .failure(.database("the group commit returned no result for a request"))).get()
     }
 }

@@ -197,6 +197,7 @@ struct FleetBenchmark: AsyncParsableCommand {
         let count = clients.count
         let each = max(1, sustainedLimit / count)
         let contextsBefore = clients.reduce(0) { $0 + $1.seen.contexts }
+        let wholeBefore = clients.reduce(0) { $0 + $1.seen.wholeContexts }
         let revisionBefore = try await store.revision()
         let before = await primary.timings()
         let senders = clients.map { client in
@@ -208,9 +209,10 @@ struct FleetBenchmark: AsyncParsableCommand {
         try await waitUntilCurrent(clients, revision: revision, what: "revision \(revision) after the sustained phase")
         let seen = clients.map(\.seen)
         let contexts = seen.reduce(0) { $0 + $1.contexts } - contextsBefore
+        let whole = seen.reduce(0) { $0 + $1.wholeContexts } - wholeBefore
         let lag = seen.map(\.reachedAt).max().map { max(0, end.duration(to: $0).inSeconds) } ?? 0
         report("every companion current, after the last reply", lag > 0 ? "+" + duration(lag) : "already")
-        report("contexts received, per companion", "\(contexts / count) for \(revision - revisionBefore) revisions")
+        report("contexts received, per companion", "\(contexts / count) (\(whole / count) whole) for \(revision - revisionBefore) revisions")
         await reportPrimaryTimings(since: before, primary)
     }
 }

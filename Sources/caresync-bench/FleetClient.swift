@@ -21,6 +21,8 @@ final class FleetClient: Sendable {
         var revision = -1
         var reachedAt = ContinuousClock.now
         var contexts = 0
+        /// Of those, how many came whole rather than as a delta.
+        var wholeContexts = 0
         /// Why the connection ended or what the primary refused, if it did.
         var problem: String?
         var closed = false
@@ -122,9 +124,9 @@ final class FleetClient: Sendable {
             state.withLock { $0.seen.acknowledged = true }
             schedulePings(every: .milliseconds(Int64(ack.pingIntervalMs)), on: context.channel)
         case .applicationContext(let wire):
-            held(revision: Int(wire.revision))
+            held(revision: Int(wire.revision), whole: true)
         case .contextDelta(let wire):
-            held(revision: Int(wire.revision))
+            held(revision: Int(wire.revision), whole: false)
         case .completionReply(let reply):
             answer(reply.messageID, CompletionResult(reply: reply))
         case .ping(let ping):
@@ -136,10 +138,11 @@ final class FleetClient: Sendable {
         }
     }
 
-    private func held(revision: Int) {
+    private func held(revision: Int, whole: Bool) {
         let now = ContinuousClock.now
         state.withLock { state in
             state.seen.contexts += 1
+            if whole { state.seen.wholeContexts += 1 }
             if revision > state.seen.revision {
                 state.seen.revision = revision
                 state.seen.reachedAt = now
