@@ -32,15 +32,21 @@ struct Follow: AsyncParsableCommand {
               complete ACTIVITY OCCURRENCE [VALUE…] record it as done, if pairing granted recording
               skip ACTIVITY OCCURRENCE [REASON…]    record it as not done, likewise
               quit                                  say goodbye and exit
-            With --json every context, history entry, reply and error is one JSON line.
+            Care reports the primary shares with this device are saved in --reports (default: the \
+            state directory's reports/) and shown as they arrive.
+            With --json every context, history entry, report, reply and error is one JSON line.
             """)
 
     @OptionGroup var options: CompanionOptions
     @OptionGroup var metrics: MetricsOptions
 
+    @Option(help: ArgumentHelp("Where to save the care reports shared with this device.", valueName: "directory"))
+    var reports: String?
+
     func run() async throws {
         let output = EventOutput(json: options.json)
-        let configuration = options.configuration(role: .household, defaultName: "Household") { output.showDiscovery($0) }
+        var configuration = options.configuration(role: .household, defaultName: "Household") { output.showDiscovery($0) }
+        configuration.reportsDirectory = reports ?? options.stateDir + "/reports"
         let endpoint = metrics.endpoint(logger: configuration.logger, onListening: output.showMetrics)
         let node = try await CompanionNode(configuration: configuration)
         await CompanionShell(node: node, output: output).run(extra: [

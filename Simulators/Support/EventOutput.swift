@@ -27,6 +27,11 @@ public struct EventOutput: Sendable {
             write(["type": "reminder", "activity": .string(reminder.key.activityID), "day": .string(reminder.key.day.description),
                    "occurrence": .int(reminder.key.occurrence), "title": .string(reminder.title), "time": .string(reminder.time.description)],
                   text: "⏰ \(reminder.title) \(reminder.time)")
+        case .report(let report):
+            write(["type": "report", "revision": .int(report.revision), "path": .string(report.path),
+                   "mediaType": .string(report.mediaType), "from": .string(report.days.lowerBound.description),
+                   "through": .string(report.days.upperBound.description), "bytes": .int(report.bytes), "sha256": .string(report.sha256)],
+                  text: "📄 care report \(report.days.lowerBound) – \(report.days.upperBound) saved to \(report.path)")
         case .error(let code, let message):
             showError(code: code, message: message)
         }
@@ -135,6 +140,12 @@ extension EventOutput {
         if let paired = entry.pairedDevice {
             fields["pairedDevice"] = .string(paired)
             text += "  \(paired.prefix(8))…"
+        }
+        if let range = entry.range {
+            fields.merge(["from": .string(range.lowerBound.description), "through": .string(range.upperBound.description),
+                          "sharedTo": .string(entry.sharedTo ?? "")]) { $1 }
+            if let contact = entry.contactID { fields["contact"] = .string(contact) }
+            text += "  \(range.lowerBound)–\(range.upperBound) to \(entry.sharedTo ?? "?")"
         }
         if let activityID = entry.activityID {
             let day = entry.event?.day.description ?? ""

@@ -21,6 +21,8 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case schemaTooNew(path: String, unknownMigrations: [String])
     case unknownDevice(String)
     case ambiguousDevice(String, matches: [String])
+    /// A device that may not be sent the report (not a household device, or revoked).
+    case cannotReceiveReports(String, reason: String)
     case database(String)
 
     public var description: String {
@@ -47,6 +49,8 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
         case .unknownDevice(let id): "no paired device \"\(id)\": `caresync devices` lists them"
         case .ambiguousDevice(let text, let matches):
             "\"\(text)\" could be any of \(matches.joined(separator: ", ")): give more of the fingerprint"
+        case .cannotReceiveReports(let name, let reason):
+            "\(name) cannot receive the report: \(reason) (only a household device that was not revoked can)"
         case .database(let message): "database error: \(message)"
         }
     }

@@ -149,6 +149,24 @@ enum Schema {
             // Contacts a plan document brought are its to remove; those added one by one are not.
             try db.execute(sql: "ALTER TABLE contact ADD COLUMN origin TEXT NOT NULL DEFAULT 'plan'")
         }
+        migrator.registerMigration("v8 report shares") { db in
+            // A reportShared change names its recipient in contact_id or paired_device; a
+            // report for a household device waits in report_delivery until the device has it.
+            try db.execute(sql: """
+                ALTER TABLE change ADD COLUMN shared_to TEXT;
+                ALTER TABLE change ADD COLUMN range_from INTEGER;
+                ALTER TABLE change ADD COLUMN range_through INTEGER;
+                CREATE TABLE report_delivery (
+                    revision INTEGER PRIMARY KEY NOT NULL REFERENCES change(revision),
+                    device TEXT NOT NULL,
+                    file_name TEXT NOT NULL,
+                    media_type TEXT NOT NULL,
+                    content BLOB NOT NULL,
+                    delivered_at REAL
+                );
+                CREATE INDEX report_delivery_waiting ON report_delivery(device) WHERE delivered_at IS NULL;
+                """)
+        }
         return migrator
     }
 

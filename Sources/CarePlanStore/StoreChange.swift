@@ -18,6 +18,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
         case devicePaired
         /// A paired companion was revoked: the primary cuts it off.
         case deviceRevoked
+        /// The care report was sent to someone (``StoreChange/share`` says to whom and of which days).
+        case reportShared
     }
 
     /// Monotonic across the store's life, shared by every process using the file.
@@ -37,6 +39,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
     public var messageID: String?
     /// The companion paired or revoked (its fingerprint).
     public var pairedDevice: String?
+    /// The report shared (``Kind/reportShared``).
+    public var share: ReportShare?
     /// The node that made the change.
     public var device: String
     /// When the store committed it.
@@ -44,7 +48,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case revision, kind, activityID = "activity", event, outcome, version, effectiveFrom
-        case contactID = "contact", messageID, pairedDevice, device, committedAt
+        case contactID = "contact", messageID, pairedDevice, share, device, committedAt
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +63,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         contactID = try c.decodeIfPresent(String.self, forKey: .contactID)
         messageID = try c.decodeIfPresent(String.self, forKey: .messageID)
         pairedDevice = try c.decodeIfPresent(String.self, forKey: .pairedDevice)
+        share = try c.decodeIfPresent(ReportShare.self, forKey: .share)
         device = try c.decode(String.self, forKey: .device)
         guard let date = ISO8601.date(from: try c.decode(String.self, forKey: .committedAt)) else {
             throw DecodingError.dataCorruptedError(
@@ -79,6 +84,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
         try c.encodeIfPresent(contactID, forKey: .contactID)
         try c.encodeIfPresent(messageID, forKey: .messageID)
         try c.encodeIfPresent(pairedDevice, forKey: .pairedDevice)
+        try c.encodeIfPresent(share, forKey: .share)
         try c.encode(device, forKey: .device)
         try c.encode(ISO8601.string(from: committedAt), forKey: .committedAt)
     }
@@ -86,7 +92,8 @@ public struct StoreChange: Sendable, Hashable, Codable {
     init(
         revision: Int = 0, kind: Kind, activityID: String? = nil, event: EventKey? = nil,
         outcome: Outcome? = nil, version: Int? = nil, effectiveFrom: CalendarDay? = nil,
-        contactID: String? = nil, messageID: String? = nil, pairedDevice: String? = nil, device: String, committedAt: Date
+        contactID: String? = nil, messageID: String? = nil, pairedDevice: String? = nil, share: ReportShare? = nil, device: String,
+        committedAt: Date
     ) {
         self.revision = revision
         self.kind = kind
@@ -98,6 +105,13 @@ public struct StoreChange: Sendable, Hashable, Codable {
         self.contactID = contactID
         self.messageID = messageID
         self.pairedDevice = pairedDevice
+        self.share = share
+        // A share's recipient is the change's contact or device, as for other changes.
+        switch share?.recipient {
+        case .contact(let id): self.contactID = id
+        case .device(let id): self.pairedDevice = id
+        case nil: break
+        }
         self.device = device
         self.committedAt = committedAt
     }
@@ -106,7 +120,7 @@ public struct StoreChange: Sendable, Hashable, Codable {
 extension StoreChange {
     /// The columns ``init(row:)`` reads, in its order.
     static let columns = "revision, kind, activity_id, day, occurrence, version, effective_from, contact_id, device, committed_at, "
-        + OutcomeColumns.names + ", message_id, paired_device"
+        + OutcomeColumns.names + ", message_id, paired_device, shared_to, range_from, range_through"
 
     private static let insert: String = {
         let names = columns.split(separator: ",").dropFirst()
@@ -120,7 +134,10 @@ extension StoreChange {
             kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
             effectiveFrom?.daysSinceEpoch, contactID, outcome?.device ?? device, committedAt.timeIntervalSince1970,
         ]
-        try db.run(Self.insert, arguments: StatementArguments(fields + OutcomeColumns.values(outcome) + [messageID, pairedDevice]))
+        let shareFields: [(any DatabaseValueConvertible)?] = [
+            messageID, pairedDevice, share?.address, share?.days.lowerBound.daysSinceEpoch, share?.days.upperBound.daysSinceEpoch,
+        ]
+        try db.run(Self.insert, arguments: StatementArguments(fields + OutcomeColumns.values(outcome) + shareFields))
         var appended = self
         appended.revision = Int(db.lastInsertedRowID)
         return appended
@@ -144,6 +161,17 @@ extension StoreChange {
             outcome: try OutcomeColumns.decode(row, at: 10, device: device),
             version: row[5],
             effectiveFrom: (row[6] as Int?).map(CalendarDay.init(daysSinceEpoch:)),
-            contactID: row[7], messageID: row[17], pairedDevice: row[18], device: device, committedAt: Date(timeIntervalSince1970: row[9]))
+            contactID: row[7], messageID: row[17], pairedDevice: row[18], share: Self.share(row, kind: kind), device: device,
+            committedAt: Date(timeIntervalSince1970: row[9]))
+    }
+
+    /// The share a `reportShared` row records: its recipient in `contact_id` or `paired_device`.
+    private static func share(_ row: Row, kind: Kind) -> ReportShare? {
+        guard kind == .reportShared, let address: String = row[19], let from: Int = row[20], let through: Int = row[21],
+              from <= through else { return nil }
+        let recipient: ReportShare.Recipient? = (row[18] as String?).map { .device($0) } ?? (row[7] as String?).map { .contact($0) }
+        return recipient.map {
+            ReportShare(recipient: $0, address: address, days: CalendarDay(daysSinceEpoch: from)...CalendarDay(daysSinceEpoch: through))
+        }
     }
 }

@@ -70,6 +70,29 @@ public enum PrivateFiles {
         return true
     }
 
+    /// Writes `contents` as the file `path` (0600), replacing any file of that name in one
+    /// step: readers see the old file or the new one whole, synced to disk, never a part.
+    /// The data goes to a hidden `.NAME.tmp-PID` file first, renamed over `path` once synced;
+    /// ``removeLeftovers(of:)`` clears one a crash left.
+    public static func replace(_ path: String, contents: [UInt8]) throws(PrivateFileError) {
+        let temporary = leftoverPrefix(of: path) + String(getpid())
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failed("create", path: temporary, errno: errno) }
+        do {
+            defer { close(fd) }
+            try write(contents, to: fd, path: path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .failed("replace", path: path, errno: code)
+        }
+        try syncDirectory(of: path)
+    }
+
     /// Removes the hidden temporary files a crash may have left from ``createOnce(_:contents:)``.
     public static func removeLeftovers(of path: String) throws(PrivateFileError) {
         let prefix = (leftoverPrefix(of: path) as NSString).lastPathComponent

@@ -15,13 +15,20 @@ public struct HistoryEntry: Sendable, Hashable {
     public var reason: String?
     /// The node that made the change.
     public var device: String
-    /// The companion paired or revoked, for those changes: its fingerprint.
+    /// The companion paired or revoked, or the household device a report was sent to: its fingerprint.
     public var pairedDevice: String?
+    /// The contact saved or removed, or the contact a report was emailed to.
+    public var contactID: String?
+    /// Where a shared report went: the email address or the device's name.
+    public var sharedTo: String?
+    /// The days a shared report covers.
+    public var range: ClosedRange<CalendarDay>?
     public var committedAt: Date
 
     public init(
         revision: Int, kind: String, activityID: String? = nil, event: EventKey? = nil, state: EventState? = nil,
-        values: [OutcomeValue] = [], reason: String? = nil, device: String, pairedDevice: String? = nil, committedAt: Date
+        values: [OutcomeValue] = [], reason: String? = nil, device: String, pairedDevice: String? = nil, contactID: String? = nil,
+        sharedTo: String? = nil, range: ClosedRange<CalendarDay>? = nil, committedAt: Date
     ) {
         self.revision = revision
         self.kind = kind
@@ -32,19 +39,26 @@ public struct HistoryEntry: Sendable, Hashable {
         self.reason = reason
         self.device = device
         self.pairedDevice = pairedDevice
+        self.contactID = contactID
+        self.sharedTo = sharedTo
+        self.range = range
         self.committedAt = committedAt
     }
 
-    /// - Throws: `MALFORMED_FRAME` for a state, value or instant that cannot be read.
+    /// - Throws: `MALFORMED_FRAME` for a state, value, range or instant that cannot be read.
     public init(wire: Caresync_V1_HistoryEntry) throws(ProtocolError) {
         var values: [OutcomeValue] = []
         for value in wire.values { values.append(try OutcomeValue(wire: value)) }
+        var range: ClosedRange<CalendarDay>?
+        if !wire.rangeFrom.isEmpty || !wire.rangeThrough.isEmpty {
+            range = try ClosedRange<CalendarDay>(wireFrom: wire.rangeFrom, through: wire.rangeThrough)
+        }
         self.init(
             revision: Int(clamping: wire.revision), kind: wire.kind, activityID: wire.activityID.nilIfEmpty,
             event: CalendarDay(wire.day).map { EventKey(activityID: wire.activityID, day: $0, occurrence: Int(wire.occurrence)) },
             state: wire.state == .unspecified ? nil : try EventState(wire: wire.state), values: values,
             reason: wire.reason.nilIfEmpty, device: wire.device, pairedDevice: wire.pairedDevice.nilIfEmpty,
-            committedAt: try Date(wireMilliseconds: wire.committedAtMs, of: "commit time"))
+            contactID: wire.contactID.nilIfEmpty, sharedTo: wire.sharedTo.nilIfEmpty, range: range, committedAt: try Date(wireMilliseconds: wire.committedAtMs, of: "commit time"))
     }
 
     public var wire: Caresync_V1_HistoryEntry {
@@ -59,6 +73,10 @@ public struct HistoryEntry: Sendable, Hashable {
             $0.reason = reason ?? ""
             $0.device = device
             $0.pairedDevice = pairedDevice ?? ""
+            $0.contactID = contactID ?? ""
+            $0.sharedTo = sharedTo ?? ""
+            $0.rangeFrom = range?.lowerBound.description ?? ""
+            $0.rangeThrough = range?.upperBound.description ?? ""
             $0.committedAtMs = committedAt.millisecondsSince1970
         }
     }

@@ -72,6 +72,8 @@ extension Caresync_V1_Envelope {
         case .historyPage: "history_page"
         case .contextDelta: "context_delta"
         case .contextRequest: "context_request"
+        case .reportChunk: "report_chunk"
+        case .reportReceived: "report_received"
         case nil: "empty message"
         }
     }

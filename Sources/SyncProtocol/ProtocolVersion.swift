@@ -2,6 +2,8 @@
 public enum ProtocolFeature {
     /// The companion applies ContextDelta messages (protocol section 10).
     public static let contextDelta = "context-delta"
+    /// The household device receives care reports shared with it (protocol section 20).
+    public static let report = "report"
 }
 
 /// Protocol versions and their negotiation.

@@ -80,6 +80,14 @@ struct HistoryLine: CustomStringConvertible {
         case .contactRemoved: what = "contact \(change.contactID ?? "") removed"
         case .devicePaired: what = "device \(change.pairedDevice ?? "") paired"
         case .deviceRevoked: what = "device \(change.pairedDevice ?? "") revoked"
+        case .reportShared:
+            let share = change.share
+            let to = switch share?.recipient {
+            case .contact(let id): "contact \(id) <\(share?.address ?? "")>"
+            case .device(let id): "device \(share?.address ?? "") (\(id.prefix(16)))"
+            case nil: "?"
+            }
+            what = "report of \(share.map { "\($0.days.lowerBound)–\($0.days.upperBound)" } ?? "?") shared with \(to)"
         }
         return "\(change.revision)  \(ISO8601.string(from: change.committedAt))  \(change.device)  \(what)"
     }

@@ -74,7 +74,8 @@ import Testing
 
     /// Section 8, ESTABLISHED: a length above the limit, an undecodable payload, a second
     /// Hello and every message the primary sends (each sent by a companion) get their
-    /// fatal Error, and only then the close. Frames from the vectors.
+    /// fatal Error, and only then the close; so does a ReportReceived from a watch, which never
+    /// accepted `report`. Frames from the vectors.
     @Test func everyViolationAfterTheHelloGetsItsErrorThenAClose() async throws {
         let (_, primary, watch) = try await primaryWithPairedWatch()
         let vectors = try Vectors.load()
@@ -84,13 +85,16 @@ import Testing
             ("garbage", vectors.invalid.first { $0.name == "garbage" }!.bytes, .malformedFrame,
              { $0.hasPrefix("not a protobuf Envelope (") }),
         ]
-        let notFromCompanions: Set = ["hello", "hello_ack", "application_context", "context_delta", "completion_reply", "reminder", "pair_request", "pair_accept", "history_page"]
+        let notFromCompanions: Set = ["hello", "hello_ack", "application_context", "context_delta", "completion_reply", "reminder", "pair_request", "pair_accept", "history_page", "report_chunk"]
         for vector in vectors.valid {
             let name = try #require(try TLSPeer.frames(in: vector.bytes).first).bodyName
             guard notFromCompanions.contains(name) else { continue }
             cases.append((vector.name, vector.bytes, .protocolViolation, { $0 == "unexpected \(name) from a companion" }))
         }
-        #expect(cases.count == 16)
+        // A watch never accepted `report`: it has no report to acknowledge.
+        cases.append(("report-received", vectors.valid.first { $0.name == "report-received" }!.bytes, .protocolViolation,
+                      { $0 == "unexpected report_received without the report feature" }))
+        #expect(cases.count == 21)
         for (name, bytes, code, message) in cases {
             let peer = try await established(primary, watch)
             let known = try peer.frames.count

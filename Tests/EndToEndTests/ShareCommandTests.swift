@@ -90,6 +90,14 @@ struct ShareCommandTests {
         #expect(mail.parts[1].text?.contains("<h1>Care report: ZombieCare</h1>") == true)
         let pdf = mail.parts[2]
         #expect(pdf.filename == "care-report-2026-11-16-2026-11-22.pdf" && pdf.start == "%PDF-" && pdf.size > 10_000)
+        // The history records who sent which days to whom.
+        let entry = try #require(try await caresync.run("history", "--json").lines.last.flatMap(WatchProcess.object))
+        #expect(entry["kind"] as? String == "reportShared" && entry["device"] as? String == "caresync-cli")
+        let share = try #require(entry["share"] as? [String: Any])
+        #expect(share["contact"] as? String == "dr-ruiz" && share["address"] as? String == "maria.ruiz@example.org")
+        #expect(share["from"] as? String == "2026-11-16" && share["through"] as? String == "2026-11-22")
+        let line = try await caresync.run("history").lines.last ?? ""
+        #expect(line.hasSuffix("report of 2026-11-16–2026-11-22 shared with contact dr-ruiz <maria.ruiz@example.org>"), "\(line)")
     }
 
     @Test func aWrongPasswordOrAContactWithoutAddressSendsNothingAndSaysWhy() async throws {
@@ -103,5 +111,6 @@ struct ShareCommandTests {
         let noAddress = try await share(server, contact: "rick", credentials: "carer:s3cret-pass")
         #expect(noAddress.stderr.contains("the contact rick has no email address"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: server.inbox.path).isEmpty)
+        #expect(try await !caresync.run("history").stdout.contains("report of"))
     }
 }

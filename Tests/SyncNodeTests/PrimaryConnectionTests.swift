@@ -115,4 +115,23 @@ final class PrimaryConnectionTests {
         await serving.value
         #expect(try await store.history(activityID: "apple").count == 1)  // only the plan's own change
     }
+
+    /// Reports are a household device's feature: a watch that acknowledges one, or any
+    /// companion that sends a piece of one, breaks the protocol (section 8).
+    @Test(arguments: [
+        (Caresync_V1_Envelope.reportReceived(3), "unexpected report_received without the report feature"),
+        (Caresync_V1_Envelope.with { $0.reportChunk = .with { $0.reportRevision = 3 } }, "unexpected report_chunk from a companion"),
+    ])
+    func reportMessagesFromAWatchBreakTheProtocol(_ envelope: Caresync_V1_Envelope, _ message: String) async throws {
+        let (channel, serving) = try await connect()
+        var offering = hello(watch)
+        offering.hello.features = [ProtocolFeature.report]
+        try await send(offering, to: channel)
+        #expect(try await received(from: channel).helloAck.features.isEmpty)
+        _ = try await received(from: channel).applicationContext
+        try await send(envelope, to: channel)
+        let refusal = try await received(from: channel).error
+        #expect(refusal.code == .protocolViolation && refusal.fatal && refusal.message == message)
+        await serving.value
+    }
 }

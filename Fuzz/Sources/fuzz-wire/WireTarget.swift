@@ -11,7 +11,9 @@ import SyncProtocol
 // - what succeeds loses nothing: converting the model values back to the wire gives the
 //   message again (compared in protobuf JSON, which leaves out unknown fields), and the
 //   model values survive JSON, the form the store and the companions keep them in;
-// - version negotiation picks the highest common version, or fails with VERSION_MISMATCH.
+// - version negotiation picks the highest common version, or fails with VERSION_MISMATCH;
+// - a report chunk is refused, or starts a report, or is one (then it is the report it
+//   describes, and the report chunked again assembles to the same).
 //
 // Input: one frame's payload, without its length prefix.
 
@@ -23,7 +25,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .applicationContext(let wire): check(wire)
     case .contextDelta(let wire): check(wire)
     case .completion(let wire): check(wire)
-    case .historyPage(let page): for entry in page.entries { entry.values.forEach(check) }
+    case .historyPage(let page): page.entries.forEach(check)
+    case .reportChunk(let chunk): check(chunk)
     case .hello(let hello):
         check(offered: hello.protocolVersions)
         if hello.hasHeldContext { check(hello.heldContext) }
@@ -69,6 +72,36 @@ private func check(_ wire: Caresync_V1_ContextDelta) {
             require(applied.item(event.key) != nil, "\(event.key) lost applying \(delta)")
         }
     }
+}
+
+private func check(_ wire: Caresync_V1_HistoryEntry) {
+    wire.values.forEach(check)
+    do {
+        let entry = try HistoryEntry(wire: wire)
+        require(entry.range.map { $0.lowerBound <= $0.upperBound } ?? true, "\(entry)")
+    } catch {
+        requireMalformed(error)
+    }
+}
+
+private func check(_ chunk: Caresync_V1_ReportChunk) {
+    var assembly = ReportAssembly()
+    let report: SharedReport
+    do {
+        guard let whole = try assembly.add(chunk) else { return }
+        report = whole
+    } catch {
+        return requireMalformed(error)
+    }
+    require(report.content.count == Int(chunk.totalBytes) && report.sha256 == chunk.sha256, "\(chunk) gave \(report)")
+    var again = ReportAssembly()
+    var reassembled: SharedReport?
+    do {
+        for piece in report.chunks(maximumFrameBytes: 1_024) { reassembled = try again.add(piece.reportChunk) }
+    } catch {
+        fuzzFailure("\(report) chunked again was refused: \(error)")
+    }
+    require(reassembled == report, "\(report) chunked again gave \(String(describing: reassembled))")
 }
 
 private func check(_ wire: Caresync_V1_HeldContext) {

@@ -59,6 +59,9 @@ public struct CompanionConfiguration: Sendable {
     /// held rather than every context whole (protocol section 10). Off, the companion
     /// speaks as a client that understands only snapshots.
     public var contextDeltas = true
+    /// Where a household device keeps the care reports shared with it (protocol section 20);
+    /// with one, it offers the `report` feature. Other roles never receive reports.
+    public var reportsDirectory: String?
     /// The wall clock, for completions' device time and clocks.
     public var now: @Sendable () -> Date = { Date() }
     /// Waits between retries and pings; tests can pass their own.

@@ -8,6 +8,21 @@ public enum CompanionEvent: Sendable {
     case context(ApplicationContext)
     case reply(messageID: String, key: EventKey, result: CompletionResult)
     case reminder(ReminderNotice)
+    /// A care report shared with this household device, kept whole at `path`.
+    case report(ReceivedReport)
     /// An Error message from the primary, or a local failure worth showing.
     case error(code: String, message: String)
+}
+
+/// A care report a household device received and kept.
+public struct ReceivedReport: Sendable, Hashable {
+    /// The revision of the primary's `reportShared` change.
+    public var revision: Int
+    /// Where it was saved.
+    public var path: String
+    public var mediaType: String
+    public var days: ClosedRange<CalendarDay>
+    public var bytes: Int
+    /// SHA-256 of the file, lowercase hex.
+    public var sha256: String
 }

@@ -61,7 +61,7 @@ struct CompanionSession: Sendable {
                     throw error
                 }
                 established = true
-                let appliesDeltas = configuration.contextDeltas && ack.features.contains(ProtocolFeature.contextDelta)
+                let accepted = Set(ack.features).intersection(offeredFeatures)
                 let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 // Everything the session sends goes through one writer, in the order it was queued.
                 let (outgoing, post) = AsyncStream<Caresync_V1_Envelope>.makeStream()
@@ -90,7 +90,7 @@ struct CompanionSession: Sendable {
                     group.addTask { finish(await lost { try await keepAlive(handle, every: ping) }) }
                     defer { group.cancelAll() }
                     do {
-                        finish(try await receive(&frames, handle, appliesDeltas: appliesDeltas))
+                        finish(try await receive(&frames, handle, features: accepted))
                     } catch let error as ProtocolError {
                         await outbound.sendLast(error.envelope(), logger: configuration.logger)
                         throw error
@@ -121,8 +121,7 @@ struct CompanionSession: Sendable {
         try await outbound.send(.hello(
             nodeID: node.nodeID, role: configuration.role, softwareVersion: configuration.softwareVersion,
             planID: held?.planID, displayName: configuration.name,
-            features: configuration.contextDeltas ? [ProtocolFeature.contextDelta] : [],
-            holding: configuration.contextDeltas ? held : nil))
+            features: offeredFeatures, holding: configuration.contextDeltas ? held : nil))
         guard let answer = try await frames.nextEnvelope() else {
             throw ProtocolError(.notReachable, "the primary closed the connection during the handshake")
         }
@@ -141,18 +140,26 @@ struct CompanionSession: Sendable {
         }
     }
 
-    /// Contexts, replies and reminders from the primary, until it closes or says Goodbye.
-    /// With `appliesDeltas` (both offered `context-delta`), ContextDeltas too.
+    /// The optional features the Hello offers: `context-delta` unless configured off, and
+    /// `report` for a household device that has somewhere to keep reports.
+    private var offeredFeatures: [String] {
+        (configuration.contextDeltas ? [ProtocolFeature.contextDelta] : [])
+            + (configuration.role == .household && configuration.reportsDirectory != nil ? [ProtocolFeature.report] : [])
+    }
+
+    /// Contexts, replies and reminders from the primary, until it closes or says Goodbye;
+    /// ContextDeltas and report chunks too with the `features` both offered.
     private func receive(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, _ session: CompanionNode.SessionHandle,
-        appliesDeltas: Bool
+        features: Set<String>
     ) async throws -> End {
+        var reports = ReportAssembly()
         while let payload = try await frames.next() {
             let envelope = try Frame.decode(payload)
             switch envelope.body {
             case .applicationContext(let wire):
                 try await adopt(try ApplicationContext(wire: wire), payload: Data(payload.readableBytesView), isDelta: false)
-            case .contextDelta(let wire) where appliesDeltas:
+            case .contextDelta(let wire) where features.contains(ProtocolFeature.contextDelta):
                 let delta = try ContextDelta(wire: wire)
                 guard let held = node.context, let context = delta.applied(to: held) else {
                     // Not the context this companion holds (it lost it, say): ask for a whole one.
@@ -181,9 +188,17 @@ struct CompanionSession: Sendable {
                 return End(reason: "the primary said goodbye (\(goodbye.detail.isEmpty ? "\(goodbye.reason)" : goodbye.detail))", wasEstablished: true)
             case .pong, .ping, nil:
                 continue
+            case .reportChunk(let chunk) where features.contains(ProtocolFeature.report):
+                if let report = try reports.add(chunk) {
+                    node.eventSink.yield(.report(try node.keep(report)))
+                    try session.send(.reportReceived(report.revision))
+                }
             case .contextDelta:
                 throw ProtocolError.unexpected(envelope, "without the context-delta feature")
-            case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest:
+            case .reportChunk:
+                throw ProtocolError.unexpected(envelope, "without the report feature")
+            case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest,
+                 .reportReceived:
                 throw ProtocolError.unexpected(envelope, "from the primary")
             }
         }

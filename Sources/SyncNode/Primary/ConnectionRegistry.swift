@@ -15,6 +15,8 @@ final class ConnectionRegistry: Sendable {
         var role: DeviceRole
         var send: Send
         var close: Close
+        /// Wakes the connection's report sender (household devices that receive reports).
+        var reportsWaiting: @Sendable () -> Void
     }
 
     private let entries = Mutex<(next: Int, all: [Int: Entry], closed: Bool)>((0, [:], false))
@@ -26,11 +28,13 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// Registers an open connection; `nil` once the primary has started saying goodbye.
-    func register(device: String, role: DeviceRole, send: @escaping Send, close: @escaping Close) -> Int? {
+    func register(
+        device: String, role: DeviceRole, send: @escaping Send, close: @escaping Close, reportsWaiting: @escaping @Sendable () -> Void
+    ) -> Int? {
         entries.withLock { entries in
             guard !entries.closed else { return nil }
             entries.next += 1
-            entries.all[entries.next] = Entry(device: device, role: role, send: send, close: close)
+            entries.all[entries.next] = Entry(device: device, role: role, send: send, close: close, reportsWaiting: reportsWaiting)
             count(role, in: entries.all)
             return entries.next
         }
@@ -56,6 +60,11 @@ final class ConnectionRegistry: Sendable {
     }
 
     var count: Int { entries.withLock { $0.all.count } }
+
+    /// Tells every connection of `device` that a report waits for it.
+    func reportsWaiting(for device: String) {
+        for wake in entries.withLock({ $0.all.values.filter { $0.device == device }.map(\.reportsWaiting) }) { wake() }
+    }
 
     /// Closes every connection of `device`, telling it why.
     func cut(device: String, with envelope: Caresync_V1_Envelope) async {

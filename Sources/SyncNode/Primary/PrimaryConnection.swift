@@ -21,6 +21,13 @@ struct PrimaryConnection {
         var contextDeltas = false
         /// The context it holds from an earlier connection, as its Hello named it.
         var held: HeldContext?
+        /// Whether it receives shared reports: a household device that offered `report`.
+        var reports = false
+
+        /// The features of its Hello this primary uses on the connection.
+        var features: [String] {
+            (contextDeltas ? [ProtocolFeature.contextDelta] : []) + (reports ? [ProtocolFeature.report] : [])
+        }
     }
 
     /// Set when the companion asks for a whole context (ContextRequest).
@@ -79,7 +86,10 @@ struct PrimaryConnection {
             let close: ConnectionRegistry.Close = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: true) }
             let send: ConnectionRegistry.Send = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: false) }
             // A connection made while the primary shuts down is told so at once.
-            guard let registration = node.connections.register(device: peer.nodeID, role: peer.role, send: send, close: close)
+            let (reportsWaiting, reportsNudge) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            reportsNudge.yield()
+            guard let registration = node.connections.register(
+                device: peer.nodeID, role: peer.role, send: send, close: close, reportsWaiting: { reportsNudge.yield() })
             else {
                 await outbound.sendLast(.goodbye(.shutdown, detail: "primary stopping"), logger: logger)
                 return
@@ -87,7 +97,7 @@ struct PrimaryConnection {
             node.lastSeen.note(peer.nodeID, at: node.configuration.now())
             defer { node.lastSeen.note(peer.nodeID, at: node.configuration.now()) }
             defer { node.connections.remove(registration) }
-            try await exchange(&frames, with: peer, outbound, close: close, logger: connected)
+            try await exchange(&frames, with: peer, outbound, reportsWaiting: reportsWaiting, close: close, logger: connected)
         } catch let error as ProtocolError {
             node.metrics.closedWithError(error.code)
             logger.notice("closing the connection with an Error", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
@@ -102,10 +112,12 @@ struct PrimaryConnection {
         }
     }
 
-    /// Contexts out and requests in, side by side, until either ends the connection.
+    /// Contexts (and shared reports) out and requests in, side by side, until either ends
+    /// the connection.
     private func exchange(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, with peer: Peer,
-        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, close: @escaping ConnectionRegistry.Close, logger: Logger
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, reportsWaiting: AsyncStream<Void>,
+        close: @escaping ConnectionRegistry.Close, logger: Logger
     ) async throws {
         // Revoked between the handshake's check and the registration: cut it now.
         guard try await node.devices.device(peer.nodeID)?.isRevoked == false else { throw Self.revoked }
@@ -113,17 +125,21 @@ struct PrimaryConnection {
         let (subscription, updates) = publisher.subscribe()
         defer { publisher.unsubscribe(subscription) }
         let requested = ContextRequested()
+        // Contexts and reports stop only when the connection cannot carry them, or when the
+        // connection ends (cancelled). A failure closes the connection, so the companion
+        // reconnects rather than wait for what never comes.
+        let closing: @Sendable (String, any Error) async -> Void = { what, error in
+            guard !Task.isCancelled else { return }
+            logger.warning("closing the connection: no \(what) can be sent", metadata: ["error": "\(error)"])
+            await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no \(what): \(error)")).envelope())
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                // Contexts stop only when the connection cannot carry them, or when
-                // the connection ends (cancelled). A failure closes the connection,
-                // so the companion reconnects rather than wait for contexts that never come.
-                do {
-                    try await sendContexts(to: peer, outbound, on: updates, requested: requested)
-                } catch {
-                    guard !Task.isCancelled else { return }
-                    logger.warning("closing the connection: no context can be sent", metadata: ["error": "\(error)"])
-                    await close(((error as? ProtocolError) ?? ProtocolError(.internal, "no context: \(error)")).envelope())
+                do { try await sendContexts(to: peer, outbound, on: updates, requested: requested) } catch { await closing("context", error) }
+            }
+            if peer.reports {
+                group.addTask {
+                    do { try await sendReports(to: peer, outbound, on: reportsWaiting) } catch { await closing("report", error) }
                 }
             }
             defer { group.cancelAll() }
@@ -148,7 +164,7 @@ struct PrimaryConnection {
         case .hello(let hello):
             let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
             let peer = try await admit(hello)
-            try await outbound.send(try await helloAck(hello, version: version, contextDeltas: peer.contextDeltas))
+            try await outbound.send(try await helloAck(hello, version: version, features: peer.features))
             return peer
         default:
             throw ProtocolError.unexpected(first, "before Hello")
@@ -171,11 +187,12 @@ struct PrimaryConnection {
         }
         var peer = Peer(nodeID: fingerprint, role: device.role, name: device.name, mayRecord: device.mayRecord)
         peer.contextDeltas = hello.features.contains(ProtocolFeature.contextDelta)
+        peer.reports = device.role == .household && hello.features.contains(ProtocolFeature.report)
         if peer.contextDeltas, hello.hasHeldContext { peer.held = try HeldContext(wire: hello.heldContext) }
         return peer
     }
 
-    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32, contextDeltas: Bool) async throws -> Caresync_V1_Envelope {
+    private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32, features: [String]) async throws -> Caresync_V1_Envelope {
         let info = try await node.store.planInfo()
         guard hello.planID.isEmpty || hello.planID == info.planID else {
             throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
@@ -184,7 +201,7 @@ struct PrimaryConnection {
         return .helloAck(
             version: version, nodeID: configuration.nodeID, softwareVersion: configuration.softwareVersion,
             planID: info.planID, displayName: configuration.name,
-            features: contextDeltas ? [ProtocolFeature.contextDelta] : [], pingInterval: configuration.pingInterval,
+            features: features, pingInterval: configuration.pingInterval,
             idleTimeout: configuration.idleTimeout, maximumFrameBytes: configuration.maximumFrameBytes)
     }
 
@@ -212,14 +229,18 @@ struct PrimaryConnection {
                 try await outbound.send(await node.history(request, for: peer))
             case .contextRequest:
                 contextRequested()
+            case .reportReceived(let received) where peer.reports:
+                await node.reportReceived(Int(clamping: received.reportRevision), by: peer, logger: logger)
             case .goodbye:
                 return
             case .error(let error):
                 if error.fatal { return }
             case nil:
                 try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
+            case .reportReceived:
+                throw ProtocolError.unexpected(envelope, "without the report feature")
             case .hello, .helloAck, .applicationContext, .contextDelta, .completionReply, .reminder, .pairRequest, .pairAccept,
-                 .historyPage:
+                 .historyPage, .reportChunk:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }
@@ -301,6 +322,22 @@ struct PrimaryConnection {
             }
             sent = built.generation
             if peer.contextDeltas { held = built.held }
+        }
+    }
+
+    /// Sends the reports shared with this household device that it has not acknowledged,
+    /// oldest first, each in chunks under the frame limit; again whenever a new one is shared
+    /// (protocol section 20). One sent is not sent again on this connection.
+    private func sendReports(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, on waiting: AsyncStream<Void>) async throws {
+        var sent = Set<Int>()
+        for await _ in waiting {
+            for delivery in try await node.store.pendingReports(for: peer.nodeID) where !sent.contains(delivery.revision) {
+                let report = SharedReport(
+                    revision: delivery.revision, fileName: delivery.fileName, mediaType: delivery.mediaType, days: delivery.days,
+                    content: delivery.content)
+                for chunk in report.chunks(maximumFrameBytes: node.configuration.maximumFrameBytes) { try await outbound.send(chunk) }
+                sent.insert(delivery.revision)
+            }
         }
     }
 }

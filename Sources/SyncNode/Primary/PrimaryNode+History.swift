@@ -25,6 +25,6 @@ extension StoreChange {
         HistoryEntry(
             revision: revision, kind: kind.rawValue, activityID: activityID, event: event, state: outcome?.state,
             values: outcome?.values ?? [], reason: outcome?.reason, device: device, pairedDevice: pairedDevice,
-            committedAt: committedAt)
+            contactID: contactID, sharedTo: share?.address, range: share?.days, committedAt: committedAt)
     }
 }

@@ -184,8 +184,8 @@ public final class PrimaryNode: Service, Sendable {
 
     /// Committed changes, by this process or another, make a newer context (one per batch
     /// the feed reads, however many changes it holds) and advance the primary's clock past
-    /// theirs; a pairing or revocation renews the devices kept in memory, and a revoked
-    /// device is cut off at once.
+    /// theirs; a pairing or revocation renews the devices kept in memory, a revoked device
+    /// is cut off at once, and a household device sent a report is told it waits.
     private func followStore(after revision: Int) async {
         for await batch in changes.batches(after: revision) {
             for reading in batch.compactMap(\.outcome?.clock) { clock.observe(reading) }
@@ -196,6 +196,9 @@ public final class PrimaryNode: Service, Sendable {
                 if let device = change.pairedDevice {
                     await connections.cut(device: device, with: PrimaryConnection.revoked.envelope())
                 }
+            }
+            for change in batch where change.kind == .reportShared {
+                if case .device(let device) = change.share?.recipient { connections.reportsWaiting(for: device) }
             }
             publisher.invalidate(after: batch)
         }

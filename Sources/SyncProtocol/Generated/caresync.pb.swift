@@ -480,6 +480,22 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .contextRequest(newValue)}
   }
 
+  public var reportChunk: Caresync_V1_ReportChunk {
+    get {
+      if case .reportChunk(let v)? = body {return v}
+      return Caresync_V1_ReportChunk()
+    }
+    set {body = .reportChunk(newValue)}
+  }
+
+  public var reportReceived: Caresync_V1_ReportReceived {
+    get {
+      if case .reportReceived(let v)? = body {return v}
+      return Caresync_V1_ReportReceived()
+    }
+    set {body = .reportReceived(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -500,6 +516,8 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case historyPage(Caresync_V1_HistoryPage)
     case contextDelta(Caresync_V1_ContextDelta)
     case contextRequest(Caresync_V1_ContextRequest)
+    case reportChunk(Caresync_V1_ReportChunk)
+    case reportReceived(Caresync_V1_ReportReceived)
 
   }
 
@@ -1159,8 +1177,21 @@ public nonisolated struct Caresync_V1_HistoryEntry: Sendable {
 
   public var committedAtMs: Int64 = 0
 
-  /// The companion paired or revoked (devicePaired, deviceRevoked): its fingerprint.
+  /// The companion paired or revoked (devicePaired, deviceRevoked), or the household
+  /// device a report was sent to (reportShared): its fingerprint.
   public var pairedDevice: String = String()
+
+  /// The contact saved or removed (contactSaved, contactRemoved), or the contact a report
+  /// was emailed to (reportShared).
+  public var contactID: String = String()
+
+  /// reportShared: where it went, the email address or the device's name.
+  public var sharedTo: String = String()
+
+  /// reportShared: the first and the last day the report covers, YYYY-MM-DD.
+  public var rangeFrom: String = String()
+
+  public var rangeThrough: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1178,6 +1209,57 @@ public nonisolated struct Caresync_V1_HistoryPage: Sendable {
   public var more: Bool = false
 
   public var requestID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Primary -> household device that offered "report": one piece of a care report a person
+/// shared with it (section 18). The pieces of a report come in order, each under the frame
+/// limit; every piece repeats the report's description.
+public nonisolated struct Caresync_V1_ReportChunk: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The revision of the reportShared change that recorded the share: names the report.
+  public var reportRevision: UInt64 = 0
+
+  /// The name to save it under, e.g. "care-report-2026-11-16.pdf" (no directory).
+  public var fileName: String = String()
+
+  /// "application/pdf" or "application/xhtml+xml".
+  public var mediaType: String = String()
+
+  /// The first and the last day the report covers, YYYY-MM-DD.
+  public var rangeFrom: String = String()
+
+  public var rangeThrough: String = String()
+
+  /// The size of the whole file, and where this piece's data begins in it.
+  public var totalBytes: UInt64 = 0
+
+  public var offset: UInt64 = 0
+
+  public var data: Data = Data()
+
+  /// SHA-256 of the whole file, 64 lowercase hex digits.
+  public var sha256: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Household device -> primary: it holds the whole report and has kept it (durable); the
+/// primary stops sending it.
+public nonisolated struct Caresync_V1_ReportReceived: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reportRevision: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1214,7 +1296,7 @@ nonisolated extension Caresync_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1443,6 +1525,32 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .contextRequest(v)
         }
       }()
+      case 18: try {
+        var v: Caresync_V1_ReportChunk?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .reportChunk(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .reportChunk(v)
+        }
+      }()
+      case 19: try {
+        var v: Caresync_V1_ReportReceived?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .reportReceived(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .reportReceived(v)
+        }
+      }()
       default: break
       }
     }
@@ -1521,6 +1629,14 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
     case .contextRequest?: try {
       guard case .contextRequest(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+    }()
+    case .reportChunk?: try {
+      guard case .reportChunk(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+    }()
+    case .reportReceived?: try {
+      guard case .reportReceived(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
     }()
     case nil: break
     }
@@ -2688,7 +2804,7 @@ nonisolated extension Caresync_V1_HistoryRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".HistoryEntry"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}kind\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}state\0\u{1}values\0\u{1}reason\0\u{1}device\0\u{3}committed_at_ms\0\u{3}paired_device\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}kind\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}state\0\u{1}values\0\u{1}reason\0\u{1}device\0\u{3}committed_at_ms\0\u{3}paired_device\0\u{3}contact_id\0\u{3}shared_to\0\u{3}range_from\0\u{3}range_through\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2707,6 +2823,10 @@ nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProt
       case 9: try { try decoder.decodeSingularStringField(value: &self.device) }()
       case 10: try { try decoder.decodeSingularInt64Field(value: &self.committedAtMs) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self.pairedDevice) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self.contactID) }()
+      case 13: try { try decoder.decodeSingularStringField(value: &self.sharedTo) }()
+      case 14: try { try decoder.decodeSingularStringField(value: &self.rangeFrom) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.rangeThrough) }()
       default: break
       }
     }
@@ -2746,6 +2866,18 @@ nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProt
     if !self.pairedDevice.isEmpty {
       try visitor.visitSingularStringField(value: self.pairedDevice, fieldNumber: 11)
     }
+    if !self.contactID.isEmpty {
+      try visitor.visitSingularStringField(value: self.contactID, fieldNumber: 12)
+    }
+    if !self.sharedTo.isEmpty {
+      try visitor.visitSingularStringField(value: self.sharedTo, fieldNumber: 13)
+    }
+    if !self.rangeFrom.isEmpty {
+      try visitor.visitSingularStringField(value: self.rangeFrom, fieldNumber: 14)
+    }
+    if !self.rangeThrough.isEmpty {
+      try visitor.visitSingularStringField(value: self.rangeThrough, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2761,6 +2893,10 @@ nonisolated extension Caresync_V1_HistoryEntry: SwiftProtobuf.Message, SwiftProt
     if lhs.device != rhs.device {return false}
     if lhs.committedAtMs != rhs.committedAtMs {return false}
     if lhs.pairedDevice != rhs.pairedDevice {return false}
+    if lhs.contactID != rhs.contactID {return false}
+    if lhs.sharedTo != rhs.sharedTo {return false}
+    if lhs.rangeFrom != rhs.rangeFrom {return false}
+    if lhs.rangeThrough != rhs.rangeThrough {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2801,6 +2937,106 @@ nonisolated extension Caresync_V1_HistoryPage: SwiftProtobuf.Message, SwiftProto
     if lhs.entries != rhs.entries {return false}
     if lhs.more != rhs.more {return false}
     if lhs.requestID != rhs.requestID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_ReportChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReportChunk"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}report_revision\0\u{3}file_name\0\u{3}media_type\0\u{3}range_from\0\u{3}range_through\0\u{3}total_bytes\0\u{1}offset\0\u{1}data\0\u{1}sha256\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.reportRevision) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fileName) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.mediaType) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.rangeFrom) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.rangeThrough) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.totalBytes) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.offset) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.sha256) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.reportRevision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.reportRevision, fieldNumber: 1)
+    }
+    if !self.fileName.isEmpty {
+      try visitor.visitSingularStringField(value: self.fileName, fieldNumber: 2)
+    }
+    if !self.mediaType.isEmpty {
+      try visitor.visitSingularStringField(value: self.mediaType, fieldNumber: 3)
+    }
+    if !self.rangeFrom.isEmpty {
+      try visitor.visitSingularStringField(value: self.rangeFrom, fieldNumber: 4)
+    }
+    if !self.rangeThrough.isEmpty {
+      try visitor.visitSingularStringField(value: self.rangeThrough, fieldNumber: 5)
+    }
+    if self.totalBytes != 0 {
+      try visitor.visitSingularUInt64Field(value: self.totalBytes, fieldNumber: 6)
+    }
+    if self.offset != 0 {
+      try visitor.visitSingularUInt64Field(value: self.offset, fieldNumber: 7)
+    }
+    if !self.data.isEmpty {
+      try visitor.visitSingularBytesField(value: self.data, fieldNumber: 8)
+    }
+    if !self.sha256.isEmpty {
+      try visitor.visitSingularStringField(value: self.sha256, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_ReportChunk, rhs: Caresync_V1_ReportChunk) -> Bool {
+    if lhs.reportRevision != rhs.reportRevision {return false}
+    if lhs.fileName != rhs.fileName {return false}
+    if lhs.mediaType != rhs.mediaType {return false}
+    if lhs.rangeFrom != rhs.rangeFrom {return false}
+    if lhs.rangeThrough != rhs.rangeThrough {return false}
+    if lhs.totalBytes != rhs.totalBytes {return false}
+    if lhs.offset != rhs.offset {return false}
+    if lhs.data != rhs.data {return false}
+    if lhs.sha256 != rhs.sha256 {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_ReportReceived: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReportReceived"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}report_revision\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.reportRevision) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.reportRevision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.reportRevision, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_ReportReceived, rhs: Caresync_V1_ReportReceived) -> Bool {
+    if lhs.reportRevision != rhs.reportRevision {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
