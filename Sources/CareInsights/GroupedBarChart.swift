@@ -66,6 +66,12 @@ public struct ChartAxis: Sendable, Hashable, Encodable {
     public var minimumLabel: String?
     public var maximumLabel: String?
 
+    /// Its two ends as people read them, each a number (written by `number`) with its label:
+    /// `0 (none)` and `10 (worst)`.
+    public func ends(_ number: (Double) -> String) -> (low: String, high: String) {
+        (number(minimum) + (minimumLabel.map { " (\($0))" } ?? ""), number(maximum) + (maximumLabel.map { " (\($0))" } ?? ""))
+    }
+
     /// `value` from 0 at the minimum to 1 at the maximum, clamped.
     public func normalize(_ value: Double) -> Double {
         min(1, max(0, (value - minimum) / (maximum - minimum)))

@@ -128,9 +128,7 @@ extension CareReport {
 
     /// `0 – 100 %`, `0 (none) – 10 (unbearable)`.
     private func axis(_ series: ChartSeries) -> String {
-        let axis = series.axis
-        let low = wording.number(axis.minimum) + (axis.minimumLabel.map { " (\($0))" } ?? "")
-        let high = wording.number(axis.maximum) + (axis.maximumLabel.map { " (\($0))" } ?? "")
+        let (low, high) = series.axis.ends(wording.number)
         return phrase("axis", ["low": low, "high": high]) + (series.unit.map { " \($0)" } ?? "")
     }
 

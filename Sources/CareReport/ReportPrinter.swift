@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Waiting
 
 /// Prints a report's HTML to PDF with headless Chromium (Debian's `chromium`), in a network
@@ -46,7 +47,7 @@ public struct ReportPrinter: Sendable {
         }
         guard let result else { throw .printFailed("\(browser) could not be started") }
         guard result.status == 0, FileManager.default.fileExists(atPath: pdf.path) else {
-            throw .printFailed(result.timedOut ? "no PDF after \(timeout)" : "\(browser) exited with \(result.status): \(result.errors.suffix(800))")
+            throw .printFailed(result.timedOut ? "no PDF after \(timeout)" : "\(browser) \(result.ending): \(result.errors.suffix(800))")
         }
         do {
             if FileManager.default.fileExists(atPath: output.path) { try FileManager.default.removeItem(at: output) }
@@ -60,6 +61,10 @@ public struct ReportPrinter: Sendable {
         var status: Int32
         var errors: String
         var timedOut: Bool
+        var signalled: Bool
+
+        /// How it ended: `exited with 1`, `was killed by signal 11`.
+        var ending: String { signalled ? "was killed by signal \(status)" : "exited with \(status)" }
     }
 
     /// Runs `executable` to its end (killed after `timeout`), keeping its standard error.
@@ -73,12 +78,18 @@ public struct ReportPrinter: Sendable {
         process.standardOutput = FileHandle.nullDevice
         do { try process.run() } catch { return nil }
         let deadline = DispatchTime.now() + .seconds(Int(timeout.components.seconds))
-        let killer = DispatchWorkItem { process.terminate() }
+        let killed = Mutex(false)
+        let killer = DispatchWorkItem {
+            killed.withLock { $0 = true }
+            process.terminate()
+        }
         DispatchQueue.global().asyncAfter(deadline: deadline, execute: killer)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         killer.cancel()
-        return Finished(status: process.terminationStatus, errors: text, timedOut: process.terminationReason == .uncaughtSignal)
+        let timedOut = killed.withLock { $0 } && process.terminationReason == .uncaughtSignal
+        return Finished(
+            status: process.terminationStatus, errors: text, timedOut: timedOut, signalled: process.terminationReason == .uncaughtSignal)
     }
 }
 

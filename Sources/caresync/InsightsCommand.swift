@@ -85,9 +85,7 @@ struct InsightsText {
 
     /// `adherence, 0–100 %`, `mean, 0 (none) – 10 (worst)`.
     static func describe(_ series: ChartSeries) -> String {
-        let axis = series.axis
-        let low = number(axis.minimum) + (axis.minimumLabel.map { " (\($0))" } ?? "")
-        let high = number(axis.maximum) + (axis.maximumLabel.map { " (\($0))" } ?? "")
+        let (low, high) = series.axis.ends(number)
         return "\(series.measure.rawValue), \(low)–\(high)\(series.unit.map { " \($0)" } ?? "")"
     }
 
