@@ -25,10 +25,11 @@ public struct CompanionShell: Sendable {
         output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
         if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
         // Started in this order, stopped in the reverse: the commands, then the node (its
-        // Goodbye), then the printer once the node's last event is out.
+        // Goodbye), then the printer once the node's last event is out. The printer ends when
+        // the node's events do, which is no failure (a node refused for good, say, ends first).
         var services = metrics.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []
         services += [
-            .init(service: EventPrinter(node: node, output: output)),
+            .init(service: EventPrinter(node: node, output: output), successTerminationBehavior: .ignore),
             .init(service: node, successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: CommandLoop(shell: self, extra: extra), successTerminationBehavior: .gracefullyShutdownGroup),
         ]

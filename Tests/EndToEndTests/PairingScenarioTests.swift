@@ -46,6 +46,9 @@ import Testing
             ["--connect", primary.endpoint, "--state-dir", scratch.path("watch"), "--json"])
         defer { again.terminate(signal: SIGTERM) }
         #expect(await again.waitForLine { $0.contains("NOT_PAIRED") && $0.contains("revoked") } != nil)
+        // Refused for good, it ends quietly: no failure of its own services.
+        #expect(await again.waitForExit(timeout: 15))
+        #expect(!again.output.contains { $0.contains("services failed") }, "\(again.output)")
         let code = try await #require(WatchProcess.object(try caresync.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
         let repair = try await CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
