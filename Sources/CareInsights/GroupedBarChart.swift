@@ -28,9 +28,14 @@ public struct ChartSeries: Sendable, Hashable, Encodable {
         case mean
         /// Answers that were yes, in percent.
         case yes
+        /// Counted in the group: a measurement's total (steps).
+        case total
     }
 
+    /// The activity, or for a series of measurements the ``MeasurementType``'s name.
     public var activity: String
+    /// The type of a series of measurements (then not an activity's).
+    public var measurement: MeasurementType?
     /// The component of a result with several (`systolic`).
     public var component: String?
     public var title: String
@@ -44,11 +49,12 @@ public struct ChartSeries: Sendable, Hashable, Encodable {
     /// The values on the axis: 0 at its minimum, 1 at its maximum.
     public var normalized: [Double?] { values.map { $0.map(axis.normalize) } }
 
-    enum CodingKeys: String, CodingKey { case activity, component, title, measure, unit, axis, values, normalized }
+    enum CodingKeys: String, CodingKey { case activity, measurement, component, title, measure, unit, axis, values, normalized }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(activity, forKey: .activity)
+        try c.encodeIfPresent(measurement, forKey: .measurement)
         try c.encodeIfPresent(component, forKey: .component)
         try c.encode(title, forKey: .title)
         try c.encode(measure, forKey: .measure)
@@ -97,14 +103,53 @@ extension DayGrouping: Encodable {
 }
 
 extension GroupedBarChart {
-    /// The chart of `record` over `days` by `grouping`: every activity but text assessments.
-    init(_ record: InsightRecord, days: ClosedRange<CalendarDay>, grouping: DayGrouping, wording: InsightWording) {
+    /// The chart of `record` over `days` by `grouping`: every activity but text assessments,
+    /// then each type of the `measurements` (daily summaries) taken in those days.
+    init(
+        _ record: InsightRecord, measurements: [DailyMeasurement], days: ClosedRange<CalendarDay>, grouping: DayGrouping,
+        wording: InsightWording
+    ) {
         let groups = grouping.groups(from: days.lowerBound, through: days.upperBound).map {
             ChartGroup(identifier: $0.identifier, first: $0.days.lowerBound, last: $0.days.upperBound)
         }
+        let measured = measurements.filter { days.contains($0.day) }
         self.init(
             grouping: grouping, groups: groups,
-            series: record.activities.flatMap { Self.series(of: $0, in: record, groups: groups, wording: wording) })
+            series: record.activities.flatMap { Self.series(of: $0, in: record, groups: groups, wording: wording) }
+                + MeasurementType.allCases.flatMap { type in
+                    Self.series(of: type, measured.filter { $0.type == type }, groups: groups, wording: wording)
+                })
+    }
+
+    /// A measurement type's bars: per group, the mean of its samples (a blood pressure's
+    /// systolic and diastolic each), or the total of its steps; none if nothing was taken.
+    private static func series(
+        of type: MeasurementType, _ days: [DailyMeasurement], groups: [ChartGroup], wording: InsightWording
+    ) -> [ChartSeries] {
+        guard !days.isEmpty else { return [] }
+        let perGroup = groups.map { group in days.filter { (group.first...group.last).contains($0.day) } }
+        func make(_ component: String?, _ measure: ChartSeries.Measure, _ value: ([DailyMeasurement]) -> Double?) -> ChartSeries {
+            let values = perGroup.map { $0.isEmpty ? nil : value($0) }
+            let title = wording.measurement(type)
+            return ChartSeries(
+                activity: type.rawValue, measurement: type, component: component,
+                title: component.map { wording.series(title, component: $0) } ?? title, measure: measure,
+                unit: MeasurementType.readable(type.units[0]),
+                axis: .zero(through: values.compactMap { $0 }.max() ?? 0), values: values)
+        }
+        /// The mean of every sample in the group, from the days' means and counts.
+        func mean(_ dayMean: @escaping (DailyMeasurement) -> Double?) -> ([DailyMeasurement]) -> Double? {
+            { days in
+                let counted = days.compactMap { day in dayMean(day).map { ($0, Double(day.count)) } }
+                let samples = counted.reduce(0) { $0 + $1.1 }
+                return samples == 0 ? nil : counted.reduce(0) { $0 + $1.0 * $1.1 } / samples
+            }
+        }
+        switch type {
+        case .steps: return [make(nil, .total) { $0.compactMap(\.total).reduce(0, +) }]
+        case .bloodPressure: return [make("systolic", .mean, mean(\.mean)), make("diastolic", .mean, mean(\.diastolicMean))]
+        case .heartRate, .glucose: return [make(nil, .mean, mean(\.mean))]
+        }
     }
 
     private static func series(

@@ -81,6 +81,11 @@ public struct InsightWording: Sendable {
         ])
     }
 
+    /// A measurement type's name: `Heart rate`, `Herzfrequenz`.
+    func measurement(_ type: MeasurementType) -> String {
+        language.phrase(["insights", "measurements", type.rawValue])
+    }
+
     /// The unit of as-needed doses taken.
     var doses: String { phrase("doses") }
 

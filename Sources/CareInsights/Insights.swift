@@ -16,10 +16,11 @@ public struct Insights: Sendable, Encodable {
     enum CodingKeys: String, CodingKey { case first, last, messages, chart }
 
     /// Insights of `days`, from `events` of at least ``daysToRead(for:rules:)``, as of `now`
-    /// in the plan's time zone (an event counts once due: see ``ActivityDay``), worded in `language`.
+    /// in the plan's time zone (an event counts once due: see ``ActivityDay``), worded in
+    /// `language`; the chart also shows the `measurements` taken in those days.
     public init(
-        days: ClosedRange<CalendarDay>, events: [Event], rules: InsightRules, timeZone: TimeZone, now: Date,
-        grouping: DayGrouping = .day, language: Language
+        days: ClosedRange<CalendarDay>, events: [Event], measurements: [MeasurementSample] = [], rules: InsightRules, timeZone: TimeZone,
+        now: Date, grouping: DayGrouping = .day, language: Language
     ) {
         record = InsightRecord(events: events, now: now, timeZone: timeZone)
         first = days.lowerBound
@@ -33,7 +34,8 @@ public struct Insights: Sendable, Encodable {
         let wording = InsightWording(language: language)
         messages = Alerts(record: record, rules: rules, wording: wording, days: days, windowEnd: min(days.upperBound, today)).messages
             + Comparisons(record: record, rules: rules, wording: wording, days: days).messages + tips
-        chart = GroupedBarChart(record, days: days, grouping: grouping, wording: wording)
+        chart = GroupedBarChart(
+            record, measurements: DailyMeasurement.summaries(measurements, in: timeZone), days: days, grouping: grouping, wording: wording)
     }
 
     /// The days whose events the insights of `days` need: the adherence window (the last days

@@ -49,8 +49,8 @@ public struct CareReport: Sendable {
         guard let zone = info.timeZone else { throw .planNotConfigured }
         let read = Insights.daysToRead(for: days, rules: info.insights)
         let insights = Insights(
-            days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound), rules: info.insights,
-            timeZone: zone, now: now, grouping: days.count > 14 ? .week : .day, language: language)
+            days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound),
+            measurements: try await store.measurements(on: days, in: zone).map(\.measurement), rules: info.insights, timeZone: zone, now: now, grouping: days.count > 14 ? .week : .day, language: language)
         return CareReport(
             planTitle: info.title ?? "", patient: info.patient, timeZone: zone, madeAt: now, insights: insights, contacts: try await store.contacts(),
             comments: comments, language: language, paper: paper)

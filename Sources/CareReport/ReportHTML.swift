@@ -93,7 +93,7 @@ extension CareReport {
     private func charts(_ body: inout Markup) {
         let chart = insights.chart
         let colored = chart.series.enumerated().map { index, series in
-            let tint = insights.record.activity(series.activity)?.tintColor.map { String($0.prefix(7)) }
+            let tint = series.measurement == nil ? insights.record.activity(series.activity)?.tintColor.map { String($0.prefix(7)) } : nil
             return (series: series, color: tint ?? Self.palette[index % Self.palette.count])
         }
         let byWeek = chart.grouping == .week
@@ -102,12 +102,18 @@ extension CareReport {
                 : language.phrase(["insights", "weekdaysShort", group.first.weekday.name]) + " \(group.first.day)"
         }
         body.element("h2", text: phrase("chartsTitle"))
-        for (kind, title) in [(ActivityKind.intervention, byWeek ? "interventionChartWeek" : "interventionChart"),
-                              (.assessment, byWeek ? "assessmentChartWeek" : "assessmentChart")] {
-            let series = colored.filter { insights.record.activity($0.series.activity)?.kind == kind }
+        let figures: [(name: String, title: String, belongs: (ChartSeries) -> Bool)] = [
+            ("intervention", byWeek ? "interventionChartWeek" : "interventionChart",
+             { insights.record.activity($0.activity)?.kind == .intervention && $0.measurement == nil }),
+            ("assessment", byWeek ? "assessmentChartWeek" : "assessmentChart",
+             { insights.record.activity($0.activity)?.kind == .assessment && $0.measurement == nil }),
+            ("measurement", byWeek ? "measurementChartWeek" : "measurementChart", { $0.measurement != nil }),
+        ]
+        for (name, title, belongs) in figures {
+            let series = colored.filter { belongs($0.series) }
             guard !series.isEmpty else { continue }
             let percent = series.allSatisfy { $0.series.unit == "%" && $0.series.axis == .percent }
-            body.element("figure", ["class": "chart-\(kind.rawValue)"]) { figure in
+            body.element("figure", ["class": "chart-\(name)"]) { figure in
                 figure.element("figcaption", text: phrase(title))
                 ChartSVG(
                     labels: labels, groups: chart.groups, series: series,

@@ -7,7 +7,8 @@ import Foundation
 
 /// The example plan with ten days of record (16–25 November 2026): Z-Cure (from the 20th,
 /// twice a day) in full on the 20th, 22nd and 24th and half on the other days; pain
-/// 8 8 7 1 3 8 2 7 3 8.
+/// 8 8 7 1 3 8 2 7 3 8; a watch's heart rate on the 16th (70 and 80), 18th (90) and 25th
+/// (60, 62, 64), and its steps on the 17th (4000) and 20th (6500 and 1500).
 struct ReportFixture {
     static let days = CalendarDay("2026-11-16")!...CalendarDay("2026-11-25")!
     static let now = ISO8601DateFormatter().date(from: "2026-11-26T11:00:00Z")!
@@ -32,6 +33,18 @@ struct ReportFixture {
         for (offset, pain) in [8, 8, 7, 1, 3, 8, 2, 7, 3, 8].enumerated() {
             try await done("pain", 16 + offset, 0, [OutcomeValue(.integer(pain))])
         }
+        let watch = MeasurementSource(id: "watch:sensor", name: "Kitchen watch")
+        let vienna = TimeZone(identifier: "Europe/Vienna")!
+        var samples: [MeasurementSample] = []
+        func take(_ type: MeasurementType, _ value: Double, on day: Int, at hour: Int) {
+            let start = CalendarDay(year: 2026, month: 11, day: day)!.date(at: TimeOfDay(hour: hour, minute: 0)!, in: vienna)
+            samples.append(MeasurementSample(id: "\(type)-\(day)-\(hour)", type: type, value: value, unit: type.units[0], start: start, sourceID: watch.id))
+        }
+        for (day, hour, rate) in [(16, 8, 70.0), (16, 20, 80), (18, 9, 90), (25, 7, 60), (25, 12, 62), (25, 18, 64)] {
+            take(.heartRate, rate, on: day, at: hour)
+        }
+        for (day, hour, steps) in [(17, 10, 4000.0), (20, 10, 6500), (20, 17, 1500)] { take(.steps, steps, on: day, at: hour) }
+        _ = try await store.recordMeasurements(samples, sources: [watch], device: "watch")
     }
 
     func report(_ code: String = "en", paper: CareReport.Paper = .a4, comments: [String] = []) async throws -> CareReport {

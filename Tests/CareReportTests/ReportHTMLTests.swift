@@ -76,7 +76,7 @@ struct ReportHTMLTests {
         let report = try await ReportFixture().report()
         let elements = try Elements(report.html)
         let charts = elements.named("svg")
-        #expect(charts.count == 2)
+        #expect(charts.count == 3)
         let plotHeight = try #require(charts.first?.attributes["data-plot-height"].flatMap(Double.init))
         let zeroHeight = try #require(charts.first?.attributes["data-zero-height"].flatMap(Double.init))
         let bars = elements.named("rect").filter { $0.attributes["class"] == "bar" }
@@ -100,6 +100,13 @@ struct ReportHTMLTests {
         #expect(pain == ["8", "8", "7", "1", "3", "8", "2", "7", "3", "8"])
         let zcure = bars.filter { $0.attributes["data-series"] == "z-cure" }.compactMap { $0.attributes["data-value"] }
         #expect(zcure == ["100", "50", "100", "50", "100", "50"])
+        // The watch's measurements in a chart of their own: heart rate's mean, steps' total per day.
+        let heart = bars.filter { $0.attributes["data-series"] == "heart-rate" }.compactMap { $0.attributes["data-value"] }
+        #expect(heart == ["75", "90", "62"])
+        let steps = bars.filter { $0.attributes["data-series"] == "steps" }.compactMap { $0.attributes["data-value"] }
+        #expect(steps == ["4000", "8000"])
+        let figures = elements.named("figure").compactMap { $0.attributes["class"] }
+        #expect(figures == ["chart-intervention", "chart-assessment", "chart-measurement"])
     }
 
     @Test func inGermanFromTheLanguageFiles() async throws {

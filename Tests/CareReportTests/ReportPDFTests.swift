@@ -78,7 +78,7 @@ struct ReportPDFTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path).filter { $0.hasSuffix(".ppm") }.sorted()
         #expect(!files.isEmpty)
         let pages = try files.map { try Page(ppm: Data(contentsOf: fixture.directory.appendingPathComponent($0))) }
-        for series in ["pain", "z-cure"] {
+        for series in ["pain", "z-cure", "heart-rate", "steps"] {
             let color = try #require(colors[series])
             #expect(pages.map { $0.count(color) }.reduce(0, +) > 100, "\(series) \(color)")
         }

@@ -1,0 +1,124 @@
+import CarePlan
+import Foundation
+import GRDB
+
+/// A measurement as the store keeps it: with its source, the node that delivered it, when
+/// it arrived, and its place in the order of arrival (what exports resume from).
+public struct StoredMeasurement: Sendable, Hashable {
+    /// Increases with each measurement stored.
+    public var sequence: Int
+    public var measurement: MeasurementSample
+    public var source: MeasurementSource
+    /// The node that delivered it: a companion's fingerprint, or the command line's `--device`.
+    public var device: String
+    public var receivedAt: Date
+}
+
+/// What became of a batch of measurements: each stored, already stored (the same id came
+/// before), or refused with its reason; nothing refused keeps the others out.
+public struct MeasurementReceipt: Sendable, Hashable {
+    public var stored: [String] = []
+    public var duplicates: [String] = []
+    public var refused: [(id: String, reason: MeasurementError)] = []
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.stored == b.stored && a.duplicates == b.duplicates && a.refused.map(\.id) == b.refused.map(\.id)
+            && a.refused.map(\.reason) == b.refused.map(\.reason)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(stored)
+        hasher.combine(duplicates)
+        hasher.combine(refused.map(\.id))
+    }
+}
+
+extension CarePlanStore {
+    /// Stores `measurements` from `device` in one transaction, with the sources they name
+    /// (a source's details are updated when they change). A measurement is refused, and the
+    /// others still stored, when it is not plausible (``MeasurementSample/validate()``) or names a
+    /// source neither given nor stored; one whose id is stored already is a duplicate.
+    public func recordMeasurements(
+        _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
+    ) async throws(CarePlanStoreError) -> MeasurementReceipt {
+        try await write { db in
+            let now = now().timeIntervalSince1970
+            for source in sources {
+                try db.run("""
+                    INSERT INTO measurement_source (id, name, manufacturer, model, software_version, device, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, manufacturer = excluded.manufacturer,
+                        model = excluded.model, software_version = excluded.software_version, device = excluded.device,
+                        updated_at = excluded.updated_at
+                    WHERE (name, manufacturer, model, software_version, device)
+                        IS NOT (excluded.name, excluded.manufacturer, excluded.model, excluded.software_version, excluded.device)
+                    """, arguments: [source.id, source.name, source.manufacturer, source.model, source.softwareVersion, device, now])
+            }
+            var receipt = MeasurementReceipt()
+            for measurement in measurements {
+                do throws(MeasurementError) {
+                    try measurement.validate()
+                } catch {
+                    receipt.refused.append((measurement.id, error))
+                    continue
+                }
+                guard try db.value(Int.self, "SELECT 1 FROM measurement_source WHERE id = ?", arguments: [measurement.sourceID]) != nil else {
+                    receipt.refused.append((measurement.id, .unknownSource(measurement.sourceID)))
+                    continue
+                }
+                try db.run("""
+                    INSERT INTO measurement (id, type, value, diastolic, unit, start_at, end_at, source_id, device, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """, arguments: [
+                        measurement.id, measurement.type.rawValue, measurement.value, measurement.diastolic, measurement.unit,
+                        measurement.start.timeIntervalSince1970, measurement.end.timeIntervalSince1970, measurement.sourceID, device, now,
+                    ])
+                if db.changesCount > 0 { receipt.stored.append(measurement.id) } else { receipt.duplicates.append(measurement.id) }
+            }
+            return receipt
+        }
+    }
+
+    /// Stored measurements taken from `from` (inclusive) until `until` (exclusive), of `type`
+    /// if given, in the order they were taken; at most `limit`.
+    public func measurements(
+        type: MeasurementType? = nil, from: Date? = nil, until: Date? = nil, limit: Int? = nil
+    ) async throws(CarePlanStoreError) -> [StoredMeasurement] {
+        try await read { db in
+            var conditions: [String] = []
+            var arguments: [(any DatabaseValueConvertible)?] = []
+            if let type { conditions.append("m.type = ?"); arguments.append(type.rawValue) }
+            if let from { conditions.append("m.start_at >= ?"); arguments.append(from.timeIntervalSince1970) }
+            if let until { conditions.append("m.start_at < ?"); arguments.append(until.timeIntervalSince1970) }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let rows = try db.rows("""
+                SELECT m.seq, m.id, m.type, m.value, m.diastolic, m.unit, m.start_at, m.end_at, m.source_id, m.device, m.received_at,
+                       s.name, s.manufacturer, s.model, s.software_version
+                FROM measurement m JOIN measurement_source s ON s.id = m.source_id
+                \(filter) ORDER BY m.start_at, m.seq LIMIT ?
+                """, arguments: StatementArguments(arguments + [limit ?? -1]))
+            return try rows.map(Self.storedMeasurement)
+        }
+    }
+
+    /// The measurements taken on `days` in `zone` (a day's midnight to the next), of `type`
+    /// if given, in the order they were taken.
+    public func measurements(
+        on days: ClosedRange<CalendarDay>, in zone: TimeZone, type: MeasurementType? = nil
+    ) async throws(CarePlanStoreError) -> [StoredMeasurement] {
+        try await measurements(type: type, from: days.lowerBound.start(in: zone), until: days.upperBound.adding(days: 1).start(in: zone))
+    }
+
+    private static func storedMeasurement(_ row: Row) throws -> StoredMeasurement {
+        let typeName: String = row[2]
+        guard let type = MeasurementType(rawValue: typeName) else {
+            throw CarePlanStoreError.database("unknown measurement type \"\(typeName)\"")
+        }
+        let measurement = MeasurementSample(
+            id: row[1], type: type, value: row[3], diastolic: row[4], unit: row[5], start: Date(timeIntervalSince1970: row[6]),
+            end: Date(timeIntervalSince1970: row[7]), sourceID: row[8])
+        let source = MeasurementSource(id: row[8], name: row[11], manufacturer: row[12], model: row[13], softwareVersion: row[14])
+        return StoredMeasurement(
+            sequence: row[0], measurement: measurement, source: source, device: row[9], receivedAt: Date(timeIntervalSince1970: row[10]))
+    }
+}
