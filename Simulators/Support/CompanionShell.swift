@@ -25,11 +25,10 @@ public struct CompanionShell: Sendable {
         output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
         if let cached = node.context { output.show(cached, type: "cached", pending: node.pending) }
         // Started in this order, stopped in the reverse: the commands, then the node (its
-        // Goodbye), then the printer once the node's last event is out. The printer ends when
-        // the node's events do, which is no failure (a node refused for good, say, ends first).
+        // Goodbye), then the printer once the node's last event is out.
         var services = metrics.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []
         services += [
-            .init(service: EventPrinter(node: node, output: output), successTerminationBehavior: .ignore),
+            .init(service: EventPrinter(node: node, output: output)),
             .init(service: node, successTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: CommandLoop(shell: self, extra: extra), successTerminationBehavior: .gracefullyShutdownGroup),
         ]
@@ -73,13 +72,16 @@ public struct CompanionShell: Sendable {
     }
 }
 
-/// Shows every event of the node until it stops.
+/// Shows every event of the node until it stops, then waits for its own turn to stop: a
+/// service that ends while the group shuts down another counts as a failure, and a node
+/// refused for good (a revoked watch) ends its events before the group stops the printer.
 private struct EventPrinter: Service {
     let node: CompanionNode
     let output: EventOutput
 
     func run() async {
         for await event in node.events { output.show(event) }
+        try? await gracefulShutdown()
     }
 }
 

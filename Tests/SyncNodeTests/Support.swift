@@ -82,6 +82,9 @@ func makeCompanion(
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
     var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: directory, endpoint: endpoint)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
+    // As the primary's (above): a handshake that a busy machine slows past the default 5 s was
+    // given up and begun again, and a first context then took over 20 s in CI.
+    configuration.handshakeTimeout = .seconds(60)
     configuration.contextDeltas = contextDeltas
     return try await CompanionNode(configuration: configuration)
 }
