@@ -32,6 +32,13 @@ public struct EventOutput: Sendable {
                    "mediaType": .string(report.mediaType), "from": .string(report.days.lowerBound.description),
                    "through": .string(report.days.upperBound.description), "bytes": .int(report.bytes), "sha256": .string(report.sha256)],
                   text: "📄 care report \(report.days.lowerBound) – \(report.days.upperBound) saved to \(report.path)")
+        case .measurements(let result):
+            let refused = result.refused.map { JSONValue.object(["id": .string($0.id), "reason": .string($0.reason)]) }
+            let lines = ["📈 \(result.stored) measurements stored, \(result.duplicates) already there, \(result.refused.count) refused"]
+                + result.refused.map { "  ✗ \($0.id): \($0.reason)" }
+            write(["type": "measurements", "batch": .string(result.batchID), "stored": .int(result.stored),
+                   "duplicates": .int(result.duplicates), "refused": .array(refused)],
+                  text: lines.joined(separator: "\n"))
         case .error(let code, let message):
             showError(code: code, message: message)
         }
@@ -76,6 +83,18 @@ public struct EventOutput: Sendable {
             text = "… \(key) queued until the primary is reachable"
         }
         write(fields, text: text)
+    }
+
+    /// A measurement taken and queued for the primary, and how many wait now.
+    public func showMeasured(_ sample: MeasurementSample, waiting: Int) {
+        write(["type": "measured", "id": .string(sample.id), "measurement": .string(sample.type.rawValue), "waiting": .int(waiting)],
+              text: "📈 \(sample.type.rawValue) queued (\(waiting) waiting)")
+    }
+
+    /// What a sensor run produced: `samples` taken from `from` to `to`.
+    public func showSensor(samples: Int, from: Date?, to: Date?) {
+        write(["type": "sensor", "samples": .int(samples), "from": .orNull(from.map(ISO8601.string)), "to": .orNull(to.map(ISO8601.string))],
+              text: "📈 the sensor took \(samples) samples")
     }
 
     /// The node's identity, as people compare it.

@@ -74,6 +74,8 @@ extension Caresync_V1_Envelope {
         case .contextRequest: "context_request"
         case .reportChunk: "report_chunk"
         case .reportReceived: "report_received"
+        case .measurementBatch: "measurement_batch"
+        case .measurementReceipt: "measurement_receipt"
         case nil: "empty message"
         }
     }

@@ -4,6 +4,8 @@ public enum ProtocolFeature {
     public static let contextDelta = "context-delta"
     /// The household device receives care reports shared with it (protocol section 20).
     public static let report = "report"
+    /// The companion sends health measurements (protocol section 21).
+    public static let measurements = "measurements"
 }
 
 /// Protocol versions and their negotiation.

@@ -47,7 +47,7 @@ final class Fleet: Sendable {
                 case .error(let code, let message):
                     members[index].problems += 1
                     members[index].lastProblem = "\(code): \(message)"
-                case .reply, .reminder, .report:
+                case .reply, .reminder, .report, .measurements:
                     break
                 }
             }

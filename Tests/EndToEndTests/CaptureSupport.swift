@@ -20,7 +20,14 @@ final class CaptureNamespace: Sendable {
         guard getuid() == 0 else {
             throw CaptureUnavailable("the capture test makes a network namespace and needs root (uid is \(getuid()))")
         }
-        let add = try await CaptureNamespace.ip(ip, ["netns", "add", name])
+        let add: BoundedResult
+        do {
+            add = try await CaptureNamespace.ip(ip, ["netns", "add", name])
+        } catch {
+            // Cut off, ip may still have made it: leave none behind.
+            _ = try? await CaptureNamespace.ip(ip, ["netns", "del", name])
+            throw error
+        }
         guard add.status == 0 else { throw CaptureUnavailable("ip netns add \(name) failed: \(add.stderr)") }
         let up = try await CaptureNamespace.ip(ip, ["-n", name, "link", "set", "lo", "up"])
         guard up.status == 0 else {
@@ -58,8 +65,10 @@ final class CaptureNamespace: Sendable {
         _ = try? await CaptureNamespace.ip(ip, ["netns", "del", name])
     }
 
+    /// The kernel makes a namespace only once it has finished tearing down those deleted
+    /// before (other tests' and sandboxes'), which on a loaded machine took over 15 s in CI.
     private static func ip(_ ip: URL, _ arguments: [String]) async throws -> BoundedResult {
-        try await BoundedResult.run(ip, arguments, in: Scratch(), timeout: 15)
+        try await BoundedResult.run(ip, arguments, in: Scratch(), timeout: 60)
     }
 
     static func find(_ program: String) -> URL? {

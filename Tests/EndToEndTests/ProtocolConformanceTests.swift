@@ -85,7 +85,7 @@ import Testing
             ("garbage", vectors.invalid.first { $0.name == "garbage" }!.bytes, .malformedFrame,
              { $0.hasPrefix("not a protobuf Envelope (") }),
         ]
-        let notFromCompanions: Set = ["hello", "hello_ack", "application_context", "context_delta", "completion_reply", "reminder", "pair_request", "pair_accept", "history_page", "report_chunk"]
+        let notFromCompanions: Set = ["hello", "hello_ack", "application_context", "context_delta", "completion_reply", "reminder", "pair_request", "pair_accept", "history_page", "report_chunk", "measurement_receipt"]
         for vector in vectors.valid {
             let name = try #require(try TLSPeer.frames(in: vector.bytes).first).bodyName
             guard notFromCompanions.contains(name) else { continue }
@@ -94,7 +94,10 @@ import Testing
         // A watch never accepted `report`: it has no report to acknowledge.
         cases.append(("report-received", vectors.valid.first { $0.name == "report-received" }!.bytes, .protocolViolation,
                       { $0 == "unexpected report_received without the report feature" }))
-        #expect(cases.count == 21)
+        // Nor did it offer `measurements` in this Hello.
+        cases.append(("measurement-batch", vectors.valid.first { $0.name == "measurement-batch" }!.bytes, .protocolViolation,
+                      { $0 == "unexpected measurement_batch without the measurements feature" }))
+        #expect(cases.count == 24)
         for (name, bytes, code, message) in cases {
             let peer = try await established(primary, watch)
             let known = try peer.frames.count
@@ -103,6 +106,43 @@ import Testing
             let error = try #require(after.last, "no Error for \(name)").error
             #expect(after.count == 1 && error.code == code && error.fatal && message(error.message), "\(name): \(after)")
         }
+    }
+
+    /// Section 21 from outside: a watch that offered `measurements` sends the
+    /// `measurement-batch` vector; its samples are stored with their sources and answered;
+    /// the same samples again are duplicates; a batch without an id is refused, not fatally.
+    @Test func measurementBatchesAreJudgedAsSection21Says() async throws {
+        let (caresync, primary, watch) = try await primaryWithPairedWatch()
+        let vector = try #require(try Vectors.load().valid.first { $0.name == "measurement-batch" })
+        let batch = try #require(try TLSPeer.frames(in: vector.bytes).first).measurementBatch
+        let peer = try await TLSPeer(port: primary.port, identity: watch)
+        var offering = hello(watch)
+        offering.hello.features = ["measurements"]
+        try await peer.send(offering)
+        let ack = try #require(try await peer.waitForFrame { $0.helloAck.protocolVersion == 1 }).helloAck
+        #expect(ack.features.contains("measurements"))
+        try await peer.send(vector.bytes)
+        let receipt = try #require(try await peer.waitForFrame { $0.measurementReceipt.batchID == batch.batchID }).measurementReceipt
+        #expect(receipt.stored == 3 && receipt.duplicates == 0 && receipt.refused.isEmpty, "\(receipt)")
+        var again = batch
+        again.batchID = "again"
+        again.sources = []
+        try await peer.send(.with { $0.measurementBatch = again })
+        let repeated = try #require(try await peer.waitForFrame { $0.measurementReceipt.batchID == "again" }).measurementReceipt
+        #expect(repeated.stored == 0 && repeated.duplicates == 3, "sources sent before need not come again: \(repeated)")
+        var anonymous = batch
+        anonymous.batchID = ""
+        try await peer.send(.with { $0.measurementBatch = anonymous })
+        let refusal = try #require(try await peer.waitForFrame { $0.error.code == .malformedFrame }).error
+        #expect(refusal.message == "a measurement batch without an id" && !refusal.fatal)
+        // Still established: a ping is answered.
+        try await peer.send(.with { $0.ping = .with { $0.nonce = 21 } })
+        #expect(try await peer.waitForFrame { $0.pong.nonce == 21 } != nil)
+        let listed = try await caresync.run("measurements", "--from", "2026-11-23", "--to", "2026-11-23", "--json")
+        let stored = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(stored.compactMap { $0["id"] as? String }.sorted() == batch.samples.map(\.id).sorted())
+        #expect(stored.allSatisfy { $0["device"] as? String == watch.fingerprint })
+        #expect(Set(stored.compactMap { ($0["source"] as? [String: Any])?["model"] as? String }) == ["watch-sim", "cuff-sim"])
     }
 
     /// Sections 3 and 8: the end of the companion's data, whether it half-closes with a TLS

@@ -13,7 +13,10 @@ import SyncProtocol
 //   model values survive JSON, the form the store and the companions keep them in;
 // - version negotiation picks the highest common version, or fails with VERSION_MISMATCH;
 // - a report chunk is refused, or starts a report, or is one (then it is the report it
-//   describes, and the report chunked again assembles to the same).
+//   describes, and the report chunked again assembles to the same);
+// - a measurement batch is refused whole only for its id; otherwise every sample is read
+//   or refused alone, a sample read goes back to the wire unchanged, and one the store
+//   would keep survives JSON; a receipt survives conversion.
 //
 // Input: one frame's payload, without its length prefix.
 
@@ -27,6 +30,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     case .completion(let wire): check(wire)
     case .historyPage(let page): page.entries.forEach(check)
     case .reportChunk(let chunk): check(chunk)
+    case .measurementBatch(let batch): check(batch)
+    case .measurementReceipt(let receipt):
+        requireSame(Caresync_V1_Envelope.measurementReceipt(MeasurementBatchResult(wire: receipt)).measurementReceipt, receipt)
     case .hello(let hello):
         check(offered: hello.protocolVersions)
         if hello.hasHeldContext { check(hello.heldContext) }
@@ -102,6 +108,33 @@ private func check(_ chunk: Caresync_V1_ReportChunk) {
         fuzzFailure("\(report) chunked again was refused: \(error)")
     }
     require(reassembled == report, "\(report) chunked again gave \(String(describing: reassembled))")
+}
+
+private func check(_ wire: Caresync_V1_MeasurementBatch) {
+    let batch: MeasurementBatch
+    do {
+        batch = try MeasurementBatch(wire: wire)
+    } catch {
+        return require(error.code == .malformedFrame && !error.isFatal && wire.batchID.isEmpty, "refused with \(error)")
+    }
+    require(batch.samples.count + batch.unreadable.count == wire.samples.count, "samples lost: \(wire)")
+    require(batch.sources.count == wire.sources.filter { !$0.id.isEmpty }.count, "sources lost: \(wire)")
+    var read = batch.samples.makeIterator()
+    for original in wire.samples {
+        do {
+            _ = try MeasurementSample(wire: original)
+        } catch {
+            requireMalformed(error)
+            continue
+        }
+        guard let sample = read.next() else { return fuzzFailure("fewer samples read than \(wire)") }
+        // A moment may come with its end equal to its start: on the wire again, its end is 0.
+        var expected = original
+        if expected.endMs == expected.startMs { expected.endMs = 0 }
+        requireSame(sample.wire, expected)
+        if (try? sample.validate()) != nil { requireJSONRoundTrip(sample) }
+    }
+    require(read.next() == nil, "more samples read than \(wire)")
 }
 
 private func check(_ wire: Caresync_V1_HeldContext) {

@@ -8,6 +8,8 @@ public enum CompanionEvent: Sendable {
     case context(ApplicationContext)
     case reply(messageID: String, key: EventKey, result: CompletionResult)
     case reminder(ReminderNotice)
+    /// The primary's answer to a batch of measurements: they have left the outbox.
+    case measurements(MeasurementBatchResult)
     /// A care report shared with this household device, kept whole at `path`.
     case report(ReceivedReport)
     /// An Error message from the primary, or a local failure worth showing.

@@ -11,6 +11,8 @@ struct CompanionMetrics: Sendable {
     ]
     /// Completions waiting in the outbox.
     let outboxDepth = Gauge(label: "caresync_companion_outbox_depth")
+    /// Measurements waiting for the primary.
+    let measurementsWaiting = Gauge(label: "caresync_companion_measurements_waiting")
     /// From sending a completion to its answer.
     let roundTrip = Timer(label: "caresync_companion_round_trip_seconds", preferredDisplayUnit: .seconds)
     /// Contexts received, by form: whole (`snapshot`) or a ContextDelta applied (`delta`);

@@ -19,7 +19,7 @@ extension CompanionNode {
         case .history(let page): return try HistoryPage(wire: page)
         case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)
         case .retryLater(let message): throw ProtocolError(.internal, message, fatal: false)
-        case .reply, nil: throw ProtocolError(.notReachable, "the primary did not answer the history request")
+        case .reply, .measurements, nil: throw ProtocolError(.notReachable, "the primary did not answer the history request")
         }
     }
 }

@@ -28,7 +28,7 @@ public final class CompanionNode: Service, Sendable {
     let metrics = CompanionMetrics()
     let eventSink: AsyncStream<CompanionEvent>.Continuation
     /// The one correlator of requests and their answers on the wire: completions (by message
-    /// id) and history requests (by request id).
+    /// id), history requests (by request id) and measurement batches (by batch id).
     let replies = Waiters<WireAnswer>()
     let session = Mutex<SessionHandle?>(nil)
     /// TLS with the node's identity, unless measuring without it.
@@ -45,12 +45,15 @@ public final class CompanionNode: Service, Sendable {
         case refused(code: Caresync_V1_ErrorCode, message: String)
         /// A page of the history, for a household device.
         case history(Caresync_V1_HistoryPage)
+        /// The receipt for a batch of measurements.
+        case measurements(Caresync_V1_MeasurementReceipt)
     }
 
-    /// The connection in progress: how to wake its sender, how to send on it (through its
-    /// one writer) and how to end it.
+    /// The connection in progress: how to wake its senders (of completions, of
+    /// measurements), how to send on it (through its one writer) and how to end it.
     struct SessionHandle: Sendable {
         var wakeSender: AsyncStream<Void>.Continuation
+        var wakeMeasurements: AsyncStream<Void>.Continuation
         var outgoing: AsyncStream<Caresync_V1_Envelope>.Continuation
         var channel: any Channel
 
@@ -74,6 +77,7 @@ public final class CompanionNode: Service, Sendable {
         (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
         if let reading = state.context?.clock { clock.observe(reading) }
         metrics.outboxDepth.record(state.depth)
+        metrics.measurementsWaiting.record(state.measurements.depth)
     }
 
     /// The last context received, kept across restarts.

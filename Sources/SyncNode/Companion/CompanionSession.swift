@@ -32,7 +32,7 @@ struct CompanionSession: Sendable {
 
     let node: CompanionNode
 
-    private var configuration: CompanionConfiguration { node.configuration }
+    var configuration: CompanionConfiguration { node.configuration }
 
     func run() async -> End {
         let endpoint: PrimaryEndpoint
@@ -63,10 +63,12 @@ struct CompanionSession: Sendable {
                 established = true
                 let accepted = Set(ack.features).intersection(offeredFeatures)
                 let (wake, wakeSender) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                let (measurementsWake, wakeMeasurements) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 // Everything the session sends goes through one writer, in the order it was queued.
                 let (outgoing, post) = AsyncStream<Caresync_V1_Envelope>.makeStream()
                 defer { post.finish() }
-                let handle = CompanionNode.SessionHandle(wakeSender: wakeSender, outgoing: post, channel: channel.channel)
+                let handle = CompanionNode.SessionHandle(
+                    wakeSender: wakeSender, wakeMeasurements: wakeMeasurements, outgoing: post, channel: channel.channel)
                 node.session.withLock { $0 = handle }
                 node.metrics.connected.record(1)
                 defer {
@@ -88,6 +90,16 @@ struct CompanionSession: Sendable {
                     group.addTask { finish(await lost { try await write(outgoing, to: outbound) }) }
                     group.addTask { finish(await lost { try await sendOutbox(handle, outbound, wake: wake) }) }
                     group.addTask { finish(await lost { try await keepAlive(handle, every: ping) }) }
+                    if accepted.contains(ProtocolFeature.measurements) {
+                        let limit = ack.maxFrameBytes == 0 ? Frame.defaultMaximumBytes : Int(ack.maxFrameBytes)
+                        group.addTask {
+                            finish(await lost { try await sendMeasurements(handle, outbound, wake: measurementsWake, maximumFrameBytes: limit) })
+                        }
+                    } else if node.measurementsWaiting > 0 {
+                        configuration.logger.notice("the primary takes no measurements from this device; they wait", metadata: [
+                            "waiting": "\(node.measurementsWaiting)",
+                        ])
+                    }
                     defer { group.cancelAll() }
                     do {
                         finish(try await receive(&frames, handle, features: accepted))
@@ -140,11 +152,12 @@ struct CompanionSession: Sendable {
         }
     }
 
-    /// The optional features the Hello offers: `context-delta` unless configured off, and
-    /// `report` for a household device that has somewhere to keep reports.
+    /// The optional features the Hello offers: `context-delta` unless configured off,
+    /// `report` for a household device that has somewhere to keep reports, and `measurements`.
     private var offeredFeatures: [String] {
         (configuration.contextDeltas ? [ProtocolFeature.contextDelta] : [])
             + (configuration.role == .household && configuration.reportsDirectory != nil ? [ProtocolFeature.report] : [])
+            + [ProtocolFeature.measurements]
     }
 
     /// Contexts, replies and reminders from the primary, until it closes or says Goodbye;
@@ -175,6 +188,8 @@ struct CompanionSession: Sendable {
                 node.replies.resolve(reply.messageID, .reply(reply))
             case .historyPage(let page):
                 node.replies.resolve(page.requestID, .history(page))
+            case .measurementReceipt(let receipt) where features.contains(ProtocolFeature.measurements):
+                node.replies.resolve(receipt.batchID, .measurements(receipt))
             case .error(let error) where !error.inReplyTo.isEmpty:
                 let answer: CompanionNode.WireAnswer = error.code == .internal
                     ? .retryLater(error.message) : .refused(code: error.code, message: error.message)
@@ -197,8 +212,10 @@ struct CompanionSession: Sendable {
                 throw ProtocolError.unexpected(envelope, "without the context-delta feature")
             case .reportChunk:
                 throw ProtocolError.unexpected(envelope, "without the report feature")
+            case .measurementReceipt:
+                throw ProtocolError.unexpected(envelope, "without the measurements feature")
             case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest,
-                 .reportReceived:
+                 .reportReceived, .measurementBatch:
                 throw ProtocolError.unexpected(envelope, "from the primary")
             }
         }
@@ -240,10 +257,7 @@ struct CompanionSession: Sendable {
             guard let answer = await node.replies.wait(
                 completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
             else {
-                let reason = "no reply to \(completion.messageID) within \(configuration.replyTimeout)"
-                let timedOut = ProtocolError(.replyTimedOut, reason).envelope(inReplyTo: completion.messageID)
-                await outbound.sendLast(timedOut, logger: configuration.logger)
-                return End(reason: reason, wasEstablished: true)
+                return await replyTimedOut(completion.messageID, outbound)
             }
             node.metrics.roundTrip.record(duration: sentAt.duration(to: .now))
             let key = (try? completion.eventKey()) ?? EventKey(activityID: completion.activityID, day: CalendarDay(daysSinceEpoch: 0), occurrence: 0)
@@ -253,15 +267,11 @@ struct CompanionSession: Sendable {
                 result = CompletionResult(reply: reply)
             case .refused(let code, let message):
                 result = .refused(code: code.description, detail: message)
-            case .history:
-                throw ProtocolError(.protocolViolation, "a HistoryPage answered completion \(completion.messageID)")
+            case .history, .measurements:
+                throw ProtocolError(.protocolViolation, "completion \(completion.messageID) was answered with another message's reply")
             case .retryLater(let message):
-                configuration.logger.warning("the primary could not record a completion now; retrying", metadata: [
-                    "messageID": "\(completion.messageID)", "reason": "\(message)",
-                ])
-                node.eventSink.yield(.error(code: "INTERNAL", message: message))
                 retry += 1
-                try await configuration.sleep(configuration.backoff.delay(attempt: retry))
+                try await waitToRetry("a completion", id: completion.messageID, because: message, attempt: retry)
                 continue
             }
             retry = 0
@@ -274,6 +284,24 @@ struct CompanionSession: Sendable {
             node.metrics.outboxDepth.record(try await node.state.remove(completion.messageID))
         }
         return End(reason: "stopped", wasEstablished: true)
+    }
+
+    /// The primary could not record `what` now (its store failed): says so, and waits with
+    /// backoff before it is sent again on the same connection.
+    func waitToRetry(_ what: String, id: String, because message: String, attempt: Int) async throws {
+        configuration.logger.warning("the primary could not record \(what) now; retrying", metadata: [
+            "id": "\(id)", "reason": "\(message)",
+        ])
+        node.eventSink.yield(.error(code: "INTERNAL", message: message))
+        try await configuration.sleep(configuration.backoff.delay(attempt: attempt))
+    }
+
+    /// Tells the primary that the answer to `id` did not come in time, and ends the
+    /// connection: the message is sent again on the next.
+    func replyTimedOut(_ id: String, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async -> End {
+        let reason = "no reply to \(id) within \(configuration.replyTimeout)"
+        await outbound.sendLast(ProtocolError(.replyTimedOut, reason).envelope(inReplyTo: id), logger: configuration.logger)
+        return End(reason: reason, wasEstablished: true)
     }
 
     /// How a sending task of the connection ends: its own end, or a lost connection.

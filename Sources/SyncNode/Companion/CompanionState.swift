@@ -7,15 +7,15 @@ import SyncProtocol
 import Waiting
 
 /// What a companion keeps between runs, in one SQLite file in its state directory: the
-/// primary it paired with, the last application context, and the outbox of completions
-/// not yet answered. (Its identity is beside it, in its own files.) The context is kept as
+/// primary it paired with, the last application context, the outbox of completions
+/// not yet answered, and the measurements not yet answered (``MeasurementOutbox``). (Its identity is beside it, in its own files.) The context is kept as
 /// the last whole context that arrived and the deltas that followed it, each as it came
 /// off the wire: a delta costs a write of its own size, not the whole context encoded again;
 /// after ``deltasKept`` deltas the context is written whole again.
 ///
-/// The file is read once, when the state is opened; from then on it is only written, and
-/// every read comes from the copy in memory, which follows each write once it commits (on
-/// the writer's queue, so in commit order).
+/// Apart from the measurements, the file is read once, when the state is opened; from then
+/// on it is only written, and every read comes from the copy in memory, which follows each
+/// write once it commits (on the writer's queue, so in commit order).
 final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
@@ -28,10 +28,13 @@ final class CompanionState: Sendable {
 
     private let queue: DatabaseQueue
     private let memory: Mutex<Memory>
+    /// Measurements not yet answered, read back from the file a batch at a time.
+    let measurements: MeasurementOutbox
 
-    private init(queue: DatabaseQueue, memory: Memory) {
+    private init(queue: DatabaseQueue, memory: Memory) throws {
         self.queue = queue
         self.memory = Mutex(memory)
+        measurements = try MeasurementOutbox(queue: queue)
     }
 
     /// Opens (creating if needed) the state in `directory`, on a thread of its own. A cached
@@ -64,7 +67,7 @@ final class CompanionState: Sendable {
                 ])
             }
             let outbox = try stored.outbox.map { OutboxEntry(try Caresync_V1_Completion(serializedBytes: $0), awaited: false) }
-            return CompanionState(queue: queue, memory: Memory(
+            return try CompanionState(queue: queue, memory: Memory(
                 primaryID: stored.primaryID, context: context, deltas: stored.deltas.count, outbox: outbox))
         }
     }
@@ -93,6 +96,16 @@ final class CompanionState: Sendable {
         }
         migrator.registerMigration("v2 context deltas") { db in
             try db.execute(sql: "CREATE TABLE context_delta (sequence INTEGER PRIMARY KEY AUTOINCREMENT, payload BLOB NOT NULL)")
+        }
+        migrator.registerMigration("v3 measurements") { db in
+            try db.execute(sql: """
+                CREATE TABLE measurement_outbox (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    sample BLOB NOT NULL
+                );
+                CREATE TABLE measurement_source (id TEXT PRIMARY KEY NOT NULL, source BLOB NOT NULL);
+                """)
         }
         try migrator.migrate(queue)
         return queue

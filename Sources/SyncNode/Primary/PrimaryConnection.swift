@@ -23,10 +23,13 @@ struct PrimaryConnection {
         var held: HeldContext?
         /// Whether it receives shared reports: a household device that offered `report`.
         var reports = false
+        /// Whether it sends measurements: a device that may record and offered `measurements`.
+        var measurements = false
 
         /// The features of its Hello this primary uses on the connection.
         var features: [String] {
             (contextDeltas ? [ProtocolFeature.contextDelta] : []) + (reports ? [ProtocolFeature.report] : [])
+                + (measurements ? [ProtocolFeature.measurements] : [])
         }
     }
 
@@ -188,6 +191,7 @@ struct PrimaryConnection {
         var peer = Peer(nodeID: fingerprint, role: device.role, name: device.name, mayRecord: device.mayRecord)
         peer.contextDeltas = hello.features.contains(ProtocolFeature.contextDelta)
         peer.reports = device.role == .household && hello.features.contains(ProtocolFeature.report)
+        peer.measurements = device.mayRecord && hello.features.contains(ProtocolFeature.measurements)
         if peer.contextDeltas, hello.hasHeldContext { peer.held = try HeldContext(wire: hello.heldContext) }
         return peer
     }
@@ -231,6 +235,8 @@ struct PrimaryConnection {
                 contextRequested()
             case .reportReceived(let received) where peer.reports:
                 await node.reportReceived(Int(clamping: received.reportRevision), by: peer, logger: logger)
+            case .measurementBatch(let batch) where peer.measurements:
+                try await outbound.send(await node.record(batch, from: peer, logger: logger))
             case .goodbye:
                 return
             case .error(let error):
@@ -239,8 +245,10 @@ struct PrimaryConnection {
                 try await outbound.send(ProtocolError(.unknownMessage, "a message this primary does not know", fatal: false).envelope())
             case .reportReceived:
                 throw ProtocolError.unexpected(envelope, "without the report feature")
+            case .measurementBatch:
+                throw ProtocolError.unexpected(envelope, "without the measurements feature")
             case .hello, .helloAck, .applicationContext, .contextDelta, .completionReply, .reminder, .pairRequest, .pairAccept,
-                 .historyPage, .reportChunk:
+                 .historyPage, .reportChunk, .measurementReceipt:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }

@@ -36,6 +36,10 @@ struct PrimaryMetrics: Sendable {
         false: Recorder(label: "caresync_primary_context_bytes", dimensions: [("form", "snapshot")]),
         true: Recorder(label: "caresync_primary_context_bytes", dimensions: [("form", "delta")]),
     ]
+    /// Measurement samples answered, by how: stored, duplicate (stored before) or refused.
+    let measurements: [String: Counter] = Dictionary(uniqueKeysWithValues: ["stored", "duplicate", "refused"].map {
+        ($0, Counter(label: "caresync_primary_measurements_total", dimensions: [("status", $0)]))
+    })
     /// Reminders delivered to watches.
     let reminders = Counter(label: "caresync_primary_reminders_total")
     /// Pairing requests judged, by result.

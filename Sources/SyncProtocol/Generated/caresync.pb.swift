@@ -336,6 +336,53 @@ public nonisolated enum Caresync_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseIte
 
 }
 
+/// What a measurement measures (section 21).
+public nonisolated enum Caresync_V1_MeasurementType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case heartRate // = 1
+  case steps // = 2
+  case bloodPressure // = 3
+  case glucose // = 4
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .heartRate
+    case 2: self = .steps
+    case 3: self = .bloodPressure
+    case 4: self = .glucose
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .heartRate: return 1
+    case .steps: return 2
+    case .bloodPressure: return 3
+    case .glucose: return 4
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Caresync_V1_MeasurementType] = [
+    .unspecified,
+    .heartRate,
+    .steps,
+    .bloodPressure,
+    .glucose,
+  ]
+
+}
+
 /// The one message type a frame carries.
 public nonisolated struct Caresync_V1_Envelope: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -496,6 +543,22 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .reportReceived(newValue)}
   }
 
+  public var measurementBatch: Caresync_V1_MeasurementBatch {
+    get {
+      if case .measurementBatch(let v)? = body {return v}
+      return Caresync_V1_MeasurementBatch()
+    }
+    set {body = .measurementBatch(newValue)}
+  }
+
+  public var measurementReceipt: Caresync_V1_MeasurementReceipt {
+    get {
+      if case .measurementReceipt(let v)? = body {return v}
+      return Caresync_V1_MeasurementReceipt()
+    }
+    set {body = .measurementReceipt(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -518,6 +581,8 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case contextRequest(Caresync_V1_ContextRequest)
     case reportChunk(Caresync_V1_ReportChunk)
     case reportReceived(Caresync_V1_ReportReceived)
+    case measurementBatch(Caresync_V1_MeasurementBatch)
+    case measurementReceipt(Caresync_V1_MeasurementReceipt)
 
   }
 
@@ -1216,7 +1281,7 @@ public nonisolated struct Caresync_V1_HistoryPage: Sendable {
 }
 
 /// Primary -> household device that offered "report": one piece of a care report a person
-/// shared with it (section 18). The pieces of a report come in order, each under the frame
+/// shared with it (section 20). The pieces of a report come in order, each under the frame
 /// limit; every piece repeats the report's description.
 public nonisolated struct Caresync_V1_ReportChunk: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1266,6 +1331,124 @@ public nonisolated struct Caresync_V1_ReportReceived: Sendable {
   public init() {}
 }
 
+/// A device or app that takes measurements: the watch's own sensor, a paired cuff.
+public nonisolated struct Caresync_V1_MeasurementSource: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Stable across runs and unique per source (a FHIR Device's identifier is made from it).
+  public var id: String = String()
+
+  public var name: String = String()
+
+  public var manufacturer: String = String()
+
+  public var model: String = String()
+
+  public var softwareVersion: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One sample, taken at a moment (end_ms 0 or equal to start_ms) or counted over an interval.
+public nonisolated struct Caresync_V1_Measurement: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Unique per sample: the same id sent again is stored once.
+  public var id: String = String()
+
+  public var type: Caresync_V1_MeasurementType = .unspecified
+
+  /// The value; a blood pressure's systolic.
+  public var value: Double = 0
+
+  /// A blood pressure's diastolic; absent for the other types.
+  public var diastolic: Double {
+    get {_diastolic ?? 0}
+    set {_diastolic = newValue}
+  }
+  /// Returns true if `diastolic` has been explicitly set.
+  public var hasDiastolic: Bool {self._diastolic != nil}
+  /// Clears the value of `diastolic`. Subsequent reads from it will return its default value.
+  public mutating func clearDiastolic() {self._diastolic = nil}
+
+  /// A UCUM code: "/min", "{steps}", "mm[Hg]", "mmol/L" or "mg/dL".
+  public var unit: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  /// The MeasurementSource that took it.
+  public var sourceID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _diastolic: Double? = nil
+}
+
+/// Companion -> primary, with the "measurements" feature: samples in the order they were
+/// taken, with the sources they name. Answered by one MeasurementReceipt once durable.
+public nonisolated struct Caresync_V1_MeasurementBatch: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Unique per batch; the receipt names it.
+  public var batchID: String = String()
+
+  public var sources: [Caresync_V1_MeasurementSource] = []
+
+  public var samples: [Caresync_V1_Measurement] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Primary -> companion: the batch was judged and committed; every sample not refused is
+/// stored (now, or by an earlier batch).
+public nonisolated struct Caresync_V1_MeasurementReceipt: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var batchID: String = String()
+
+  /// Samples stored by this batch, and samples whose id was stored before.
+  public var stored: UInt32 = 0
+
+  public var duplicates: UInt32 = 0
+
+  public var refused: [Caresync_V1_RefusedMeasurement] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Caresync_V1_RefusedMeasurement: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  /// Why, for a person: "heart-rate 400 /min is not plausible: from 20 to 300".
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "caresync.v1"
@@ -1294,9 +1477,13 @@ nonisolated extension Caresync_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_NOT_REACHABLE\0\u{1}ERROR_CODE_PAYLOAD_TOO_LARGE\0\u{1}ERROR_CODE_REPLY_TIMED_OUT\0\u{1}ERROR_CODE_NOT_PERMITTED\0\u{1}ERROR_CODE_MALFORMED_FRAME\0\u{1}ERROR_CODE_PROTOCOL_VIOLATION\0\u{1}ERROR_CODE_VERSION_MISMATCH\0\u{1}ERROR_CODE_PLAN_MISMATCH\0\u{1}ERROR_CODE_HANDSHAKE_TIMEOUT\0\u{1}ERROR_CODE_IDLE_TIMEOUT\0\u{1}ERROR_CODE_UNKNOWN_MESSAGE\0\u{1}ERROR_CODE_INTERNAL\0\u{1}ERROR_CODE_NOT_PAIRED\0\u{1}ERROR_CODE_PAIRING_FAILED\0")
 }
 
+nonisolated extension Caresync_V1_MeasurementType: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MEASUREMENT_TYPE_UNSPECIFIED\0\u{1}MEASUREMENT_TYPE_HEART_RATE\0\u{1}MEASUREMENT_TYPE_STEPS\0\u{1}MEASUREMENT_TYPE_BLOOD_PRESSURE\0\u{1}MEASUREMENT_TYPE_GLUCOSE\0")
+}
+
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1551,6 +1738,32 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .reportReceived(v)
         }
       }()
+      case 20: try {
+        var v: Caresync_V1_MeasurementBatch?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .measurementBatch(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .measurementBatch(v)
+        }
+      }()
+      case 21: try {
+        var v: Caresync_V1_MeasurementReceipt?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .measurementReceipt(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .measurementReceipt(v)
+        }
+      }()
       default: break
       }
     }
@@ -1637,6 +1850,14 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
     case .reportReceived?: try {
       guard case .reportReceived(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+    }()
+    case .measurementBatch?: try {
+      guard case .measurementBatch(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+    }()
+    case .measurementReceipt?: try {
+      guard case .measurementReceipt(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
     }()
     case nil: break
     }
@@ -3037,6 +3258,245 @@ nonisolated extension Caresync_V1_ReportReceived: SwiftProtobuf.Message, SwiftPr
 
   public static func ==(lhs: Caresync_V1_ReportReceived, rhs: Caresync_V1_ReportReceived) -> Bool {
     if lhs.reportRevision != rhs.reportRevision {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_MeasurementSource: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MeasurementSource"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}manufacturer\0\u{1}model\0\u{3}software_version\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.manufacturer) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.model) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.softwareVersion) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.manufacturer.isEmpty {
+      try visitor.visitSingularStringField(value: self.manufacturer, fieldNumber: 3)
+    }
+    if !self.model.isEmpty {
+      try visitor.visitSingularStringField(value: self.model, fieldNumber: 4)
+    }
+    if !self.softwareVersion.isEmpty {
+      try visitor.visitSingularStringField(value: self.softwareVersion, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_MeasurementSource, rhs: Caresync_V1_MeasurementSource) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.manufacturer != rhs.manufacturer {return false}
+    if lhs.model != rhs.model {return false}
+    if lhs.softwareVersion != rhs.softwareVersion {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_Measurement: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Measurement"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}type\0\u{1}value\0\u{1}diastolic\0\u{1}unit\0\u{3}start_ms\0\u{3}end_ms\0\u{3}source_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.type) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.value) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self._diastolic) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.unit) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.sourceID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if self.type != .unspecified {
+      try visitor.visitSingularEnumField(value: self.type, fieldNumber: 2)
+    }
+    if self.value.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.value, fieldNumber: 3)
+    }
+    try { if let v = self._diastolic {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 4)
+    } }()
+    if !self.unit.isEmpty {
+      try visitor.visitSingularStringField(value: self.unit, fieldNumber: 5)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 6)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 7)
+    }
+    if !self.sourceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceID, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_Measurement, rhs: Caresync_V1_Measurement) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.type != rhs.type {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs._diastolic != rhs._diastolic {return false}
+    if lhs.unit != rhs.unit {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.sourceID != rhs.sourceID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_MeasurementBatch: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MeasurementBatch"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{1}sources\0\u{1}samples\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.batchID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.sources) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.samples) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.batchID.isEmpty {
+      try visitor.visitSingularStringField(value: self.batchID, fieldNumber: 1)
+    }
+    if !self.sources.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.sources, fieldNumber: 2)
+    }
+    if !self.samples.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.samples, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_MeasurementBatch, rhs: Caresync_V1_MeasurementBatch) -> Bool {
+    if lhs.batchID != rhs.batchID {return false}
+    if lhs.sources != rhs.sources {return false}
+    if lhs.samples != rhs.samples {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_MeasurementReceipt: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MeasurementReceipt"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}batch_id\0\u{1}stored\0\u{1}duplicates\0\u{1}refused\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.batchID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.stored) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.duplicates) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.refused) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.batchID.isEmpty {
+      try visitor.visitSingularStringField(value: self.batchID, fieldNumber: 1)
+    }
+    if self.stored != 0 {
+      try visitor.visitSingularUInt32Field(value: self.stored, fieldNumber: 2)
+    }
+    if self.duplicates != 0 {
+      try visitor.visitSingularUInt32Field(value: self.duplicates, fieldNumber: 3)
+    }
+    if !self.refused.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.refused, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_MeasurementReceipt, rhs: Caresync_V1_MeasurementReceipt) -> Bool {
+    if lhs.batchID != rhs.batchID {return false}
+    if lhs.stored != rhs.stored {return false}
+    if lhs.duplicates != rhs.duplicates {return false}
+    if lhs.refused != rhs.refused {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_RefusedMeasurement: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RefusedMeasurement"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_RefusedMeasurement, rhs: Caresync_V1_RefusedMeasurement) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
