@@ -18,15 +18,12 @@ public struct DailyMeasurement: Sendable, Hashable, Encodable {
     /// Steps: the day's total.
     public var total: Double?
 
-    /// mg/dL of glucose in one mmol/L (its molar mass, 180.16 g/mol, over 10).
-    public static let glucoseMilligramsPerMillimole = 18.016
-
     /// One summary per day and type, by day, then type, in ``MeasurementType`` order.
     public static func summaries(_ measurements: [MeasurementSample], in zone: TimeZone) -> [DailyMeasurement] {
         let groups = Dictionary(grouping: measurements) { DayAndType(day: CalendarDay.containing($0.start, in: zone), type: $0.type) }
         return groups.keys.sorted().map { key in
             let samples = groups[key]!
-            let values = samples.map { value($0.value, unit: $0.unit) }
+            let values = samples.map { $0.value(in: key.type.units[0]) }
             let diastolics = samples.compactMap(\.diastolic)
             let sum = values.reduce(0, +)
             return DailyMeasurement(
@@ -35,11 +32,6 @@ public struct DailyMeasurement: Sendable, Hashable, Encodable {
                 diastolicMean: diastolics.isEmpty ? nil : diastolics.reduce(0, +) / Double(diastolics.count),
                 total: key.type == .steps ? sum : nil)
         }
-    }
-
-    /// `value` in its type's first unit.
-    private static func value(_ value: Double, unit: String) -> Double {
-        unit == "mg/dL" ? value / glucoseMilligramsPerMillimole : value
     }
 
     private struct DayAndType: Hashable, Comparable {

@@ -2,7 +2,7 @@
 extension Activity: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, group, kind, title, text, instructions, tint, image, tags, resultResettable
-        case result, userInfo, medication, schedule
+        case result, userInfo, medication, measurement, schedule
     }
 
     public init(from decoder: any Decoder) throws {
@@ -22,6 +22,7 @@ extension Activity: Codable {
                 result: try c.decodeIfPresent(ResultKind.self, forKey: .result),
                 userInfo: try c.decodeIfPresent([String: String].self, forKey: .userInfo) ?? [:],
                 medication: try c.decodeIfPresent(MedicationLink.self, forKey: .medication),
+                measurement: try c.decodeIfPresent(MeasurementType.self, forKey: .measurement),
                 schedule: try c.decode(Schedule.self, forKey: .schedule))
         } catch let error as ActivityError {
             let key: CodingKeys = switch error {
@@ -29,6 +30,7 @@ extension Activity: Codable {
             case .emptyTitle: .title
             case .invalidTintColor: .tint
             case .resultOnIntervention, .invalidResult: .result
+            case .measurementDoesNotFit: .measurement
             }
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: error.description)
         }
@@ -49,6 +51,7 @@ extension Activity: Codable {
         try c.encodeIfPresent(result, forKey: .result)
         if !userInfo.isEmpty { try c.encode(userInfo, forKey: .userInfo) }
         try c.encodeIfPresent(medication, forKey: .medication)
+        try c.encodeIfPresent(measurement, forKey: .measurement)
         try c.encode(schedule, forKey: .schedule)
     }
 }

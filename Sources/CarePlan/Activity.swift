@@ -22,6 +22,9 @@ public struct Activity: Sendable, Hashable, Identifiable {
     public var userInfo: [String: String]
     /// The medication order this activity came from, if any.
     public var medication: MedicationLink?
+    /// For assessments: the measurement that answers it. A sample of this type stored by
+    /// the primary completes the first event of the day it was taken that has no outcome.
+    public var measurement: MeasurementType?
     public var schedule: Schedule
 
     public var id: String { identifier }
@@ -31,7 +34,7 @@ public struct Activity: Sendable, Hashable, Identifiable {
         text: String? = nil, instructions: String? = nil, tintColor: String? = nil,
         imageURL: String? = nil, tags: [String] = [], resultResettable: Bool = false,
         result: ResultKind? = nil, userInfo: [String: String] = [:],
-        medication: MedicationLink? = nil, schedule: Schedule
+        medication: MedicationLink? = nil, measurement: MeasurementType? = nil, schedule: Schedule
     ) throws(ActivityError) {
         self.identifier = identifier
         self.groupIdentifier = groupIdentifier
@@ -46,6 +49,7 @@ public struct Activity: Sendable, Hashable, Identifiable {
         self.result = result
         self.userInfo = userInfo
         self.medication = medication
+        self.measurement = measurement
         self.schedule = schedule
         try validate()
     }
@@ -57,6 +61,21 @@ public struct Activity: Sendable, Hashable, Identifiable {
         if let tintColor, !Self.isValidColor(tintColor) { throw .invalidTintColor(tintColor) }
         if kind == .intervention, result != nil { throw .resultOnIntervention }
         if let result { try result.validate() }
+        if let measurement { try check(measurement) }
+    }
+
+    /// An assessment answered by a measurement asks for numbers it can hold: in a unit the
+    /// type comes in, with two components for a blood pressure and one value otherwise.
+    private func check(_ measurement: MeasurementType) throws(ActivityError) {
+        guard kind == .assessment, case .number(let unit, let components)? = result,
+              measurement.unit(unit) != nil, (measurement == .bloodPressure) == (components.count == 2),
+              components.count != 1
+        else {
+            throw .measurementDoesNotFit(
+                "a \(measurement.rawValue) measurement answers an assessment whose result is a number in "
+                    + measurement.units.map(MeasurementType.readable).joined(separator: " or ")
+                    + (measurement == .bloodPressure ? " with two components (systolic, diastolic)" : " without components"))
+        }
     }
 
     /// Identifiers are 1–200 characters without whitespace or control characters.
@@ -116,6 +135,7 @@ public enum ActivityError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidTintColor(String)
     case resultOnIntervention
     case invalidResult(String)
+    case measurementDoesNotFit(String)
 
     public var description: String {
         switch self {
@@ -124,7 +144,7 @@ public enum ActivityError: Error, Hashable, Sendable, CustomStringConvertible {
         case .emptyTitle: "the title is empty"
         case .invalidTintColor(let color): "invalid tint colour \"\(color)\": use #RRGGBB or #RRGGBBAA"
         case .resultOnIntervention: "only assessments ask for a result"
-        case .invalidResult(let why): why
+        case .invalidResult(let why), .measurementDoesNotFit(let why): why
         }
     }
 }

@@ -95,6 +95,28 @@ public struct MeasurementSample: Sendable, Hashable, Codable {
         self.sourceID = sourceID
     }
 
+    /// mg/dL of glucose in one mmol/L (its molar mass, 180.16 g/mol, over 10).
+    public static let glucoseMilligramsPerMillimole = 18.016
+
+    /// The value (a blood pressure's systolic) in `unit`, one its type comes in: glucose
+    /// converts between mmol/L and mg/dL; the other types have one unit.
+    public func value(in unit: String) -> Double {
+        convert(value, to: unit)
+    }
+
+    /// A blood pressure's diastolic in `unit`.
+    public func diastolic(in unit: String) -> Double? {
+        diastolic.map { convert($0, to: unit) }
+    }
+
+    private func convert(_ number: Double, to target: String) -> Double {
+        switch (unit, target) {
+        case ("mg/dL", "mmol/L"): number / Self.glucoseMilligramsPerMillimole
+        case ("mmol/L", "mg/dL"): number * Self.glucoseMilligramsPerMillimole
+        default: number
+        }
+    }
+
     /// Checks that the sample could be real.
     ///
     /// - Throws: ``MeasurementError`` naming what is wrong: an empty id, a unit the type does

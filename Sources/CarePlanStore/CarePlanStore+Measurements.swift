@@ -15,15 +15,19 @@ public struct StoredMeasurement: Sendable, Hashable {
 }
 
 /// What became of a batch of measurements: each stored, already stored (the same id came
-/// before), or refused with its reason; nothing refused keeps the others out.
+/// before), or refused with its reason; nothing refused keeps the others out. Also the
+/// assessment events the stored ones completed.
 public struct MeasurementReceipt: Sendable, Hashable {
     public var stored: [String] = []
     public var duplicates: [String] = []
     public var refused: [(id: String, reason: MeasurementError)] = []
+    /// Events of assessments linked to a measurement type (``Activity/measurement``) that
+    /// a stored sample completed.
+    public var completed: [EventKey] = []
 
     public static func == (a: Self, b: Self) -> Bool {
         a.stored == b.stored && a.duplicates == b.duplicates && a.refused.map(\.id) == b.refused.map(\.id)
-            && a.refused.map(\.reason) == b.refused.map(\.reason)
+            && a.refused.map(\.reason) == b.refused.map(\.reason) && a.completed == b.completed
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -37,7 +41,9 @@ extension CarePlanStore {
     /// Stores `measurements` from `device` in one transaction, with the sources they name
     /// (a source's details are updated when they change). A measurement is refused, and the
     /// others still stored, when it is not plausible (``MeasurementSample/validate()``) or names a
-    /// source neither given nor stored; one whose id is stored already is a duplicate.
+    /// source neither given nor stored; one whose id is stored already is a duplicate. A
+    /// measurement stored completes the first open event of its day of an assessment linked
+    /// to its type (``Activity/measurement``), recorded as `device`'s in the change log.
     public func recordMeasurements(
         _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
     ) async throws(CarePlanStoreError) -> MeasurementReceipt {
@@ -55,6 +61,7 @@ extension CarePlanStore {
                     """, arguments: [source.id, source.name, source.manufacturer, source.model, source.softwareVersion, device, now])
             }
             var receipt = MeasurementReceipt()
+            var assessments = try AnsweredAssessments(db)
             for measurement in measurements {
                 do throws(MeasurementError) {
                     try measurement.validate()
@@ -73,7 +80,12 @@ extension CarePlanStore {
                         measurement.id, measurement.type.rawValue, measurement.value, measurement.diastolic, measurement.unit,
                         measurement.start.timeIntervalSince1970, measurement.end.timeIntervalSince1970, measurement.sourceID, device, now,
                     ])
-                if db.changesCount > 0 { receipt.stored.append(measurement.id) } else { receipt.duplicates.append(measurement.id) }
+                guard db.changesCount > 0 else {
+                    receipt.duplicates.append(measurement.id)
+                    continue
+                }
+                receipt.stored.append(measurement.id)
+                if let key = try assessments.answer(with: measurement, device: device, in: db, store: self) { receipt.completed.append(key) }
             }
             return receipt
         }

@@ -133,7 +133,8 @@ struct MeasurementsCommand: AsyncParsableCommand {
                 let receipt = try await store.recordMeasurements(
                     [measurement], sources: [MeasurementSource(id: sourceID, name: source)], device: options.device)
                 if let refusal = receipt.refused.first { throw refusal.reason }
-                emit("Recorded \(type.rawValue) \(List.value(measurement)) at \(List.local(start, in: zone))")
+                emit("Recorded \(type.rawValue) \(List.value(measurement)) at \(List.local(start, in: zone))"
+                    + receipt.completed.map { ": it completes \($0)" }.joined())
             }
         }
 

@@ -24,6 +24,7 @@ struct PlanDocumentTests {
         let mood = try #require(plan.activities.first { $0.identifier == "mood" })
         #expect(mood.schedule.weeklyOccurrences == [0, 2, 1, 2, 1, 2, 0])
         let pressure = try #require(plan.activities.first { $0.identifier == "blood-pressure" })
+        #expect(pressure.measurement == .bloodPressure, "a measurement from the cuff answers it")
         #expect(pressure.result == .number(unit: "mmHg", components: ["systolic", "diastolic"]))
         #expect(plan.insights.ranges == [RangeRule(activity: "pain", atOrAbove: 7, days: 3)])
         #expect(plan.insights.comparisons == [Comparison(intervention: "z-cure", assessment: "pain")])

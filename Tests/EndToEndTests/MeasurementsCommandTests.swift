@@ -52,5 +52,10 @@ struct MeasurementsCommandTests {
         #expect(objects.count == 1 && objects[0]["value"] as? Double == 120 && objects[0]["diastolic"] as? Double == 80)
         #expect((objects[0]["source"] as? [String: Any])?["name"] as? String == "Entered by hand")
         #expect(objects[0]["device"] as? String == "caresync-cli" && objects[0]["unit"] as? String == "mm[Hg]")
+        // The example plan's blood-pressure assessment is answered by a blood-pressure measurement.
+        let answering = try await caresync.run("measurements", "add", "blood-pressure", "131/84", "--at", "2026-11-19T08:10")
+        #expect(answering.stdout.contains("it completes blood-pressure@2026-11-19#0"), "\(answering.stdout)")
+        let event = try await caresync.run("history", "--activity", "blood-pressure", "--json")
+        #expect(event.stdout.contains("131") && event.stdout.contains("systolic"), "\(event.stdout)")
     }
 }
