@@ -34,7 +34,7 @@ public struct EventOutput: Sendable {
                   text: "📄 care report \(report.days.lowerBound) – \(report.days.upperBound) saved to \(report.path)")
         case .measurements(let result):
             let refused = result.refused.map { JSONValue.object(["id": .string($0.id), "reason": .string($0.reason)]) }
-            let lines = ["📈 \(result.stored) measurements stored, \(result.duplicates) already there, \(result.refused.count) refused"]
+            let lines = ["📈 \(result.stored) measurement\(result.stored == 1 ? "" : "s") stored, \(result.duplicates) already there, \(result.refused.count) refused"]
                 + result.refused.map { "  ✗ \($0.id): \($0.reason)" }
             write(["type": "measurements", "batch": .string(result.batchID), "stored": .int(result.stored),
                    "duplicates": .int(result.duplicates), "refused": .array(refused)],
