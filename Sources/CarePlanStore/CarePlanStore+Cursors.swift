@@ -2,14 +2,16 @@ import Foundation
 import GRDB
 
 extension CarePlanStore {
-    /// How far a named reader of the change log (an export to one server, say) has got:
-    /// the revision it has processed, 0 if it has not started.
-    public func cursor(_ name: String) async throws(CarePlanStoreError) -> Int {
-        try await read { db in try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name]) ?? 0 }
+    /// How far a named reader (an export to one server, say) has got: the revision of the
+    /// change log it has processed (for a reader of measurements, the measurement sequence),
+    /// `nil` if it has not started.
+    public func cursor(_ name: String) async throws(CarePlanStoreError) -> Int? {
+        try await read { db in try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name]) }
     }
 
-    /// Records that `name` has processed the change log up to `revision`. A cursor never moves
-    /// back, so a slower writer cannot undo a faster one's progress. Not itself a change.
+    /// Records that `name` has processed the change log (or the measurements) up to
+    /// `revision`. A cursor never moves back, so a slower writer cannot undo a faster one's
+    /// progress. Not itself a change.
     public func advanceCursor(_ name: String, to revision: Int) async throws(CarePlanStoreError) {
         try await write { db in
             try db.run("""

@@ -103,15 +103,36 @@ extension CarePlanStore {
             if let from { conditions.append("m.start_at >= ?"); arguments.append(from.timeIntervalSince1970) }
             if let until { conditions.append("m.start_at < ?"); arguments.append(until.timeIntervalSince1970) }
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let rows = try db.rows("""
-                SELECT m.seq, m.id, m.type, m.value, m.diastolic, m.unit, m.start_at, m.end_at, m.source_id, m.device, m.received_at,
-                       s.name, s.manufacturer, s.model, s.software_version
-                FROM measurement m JOIN measurement_source s ON s.id = m.source_id
-                \(filter) ORDER BY m.start_at, m.seq LIMIT ?
-                """, arguments: StatementArguments(arguments + [limit ?? -1]))
+            let rows = try db.rows(
+                Self.measurementSelect + " \(filter) ORDER BY m.start_at, m.seq LIMIT ?", arguments: StatementArguments(arguments + [limit ?? -1]))
             return try rows.map(Self.storedMeasurement)
         }
     }
+
+    /// Measurements stored after `sequence` (``StoredMeasurement/sequence``), in the order
+    /// they were stored, taken at or after `from` if given; at most `limit`. What an export
+    /// resumes from.
+    public func measurements(
+        storedAfter sequence: Int, takenFrom from: Date? = nil, limit: Int
+    ) async throws(CarePlanStoreError) -> [StoredMeasurement] {
+        try await read { db in
+            try db.rows(
+                Self.measurementSelect + " WHERE m.seq > ? AND m.start_at >= ? ORDER BY m.seq LIMIT ?",
+                arguments: [sequence, from?.timeIntervalSince1970 ?? -Double.greatestFiniteMagnitude, limit]
+            ).map(Self.storedMeasurement)
+        }
+    }
+
+    /// The newest measurement's sequence, 0 if none is stored.
+    public func lastMeasurementSequence() async throws(CarePlanStoreError) -> Int {
+        try await read { db in try db.value(Int.self, "SELECT max(seq) FROM measurement") ?? 0 }
+    }
+
+    private static let measurementSelect = """
+        SELECT m.seq, m.id, m.type, m.value, m.diastolic, m.unit, m.start_at, m.end_at, m.source_id, m.device, m.received_at,
+               s.name, s.manufacturer, s.model, s.software_version
+        FROM measurement m JOIN measurement_source s ON s.id = m.source_id
+        """
 
     /// The measurements taken on `days` in `zone` (a day's midnight to the next), of `type`
     /// if given, in the order they were taken.

@@ -31,51 +31,31 @@ struct FHIRExportCommand: AsyncParsableCommand {
     @Flag(help: "DSTU2's MedicationAdministration (wasNotGiven, prescription) instead of R4's.")
     var dstu2 = false
 
-    @Option(help: ArgumentHelp("Post to the FHIR server with this base URL.", valueName: "url"))
-    var server: String?
-
-    @Option(help: "Administrations per transaction sent to the server.")
-    var batchSize = 100
-
-    @Option(help: "Attempts per transaction before giving up.")
-    var attempts = 5
-
-    @Option(help: ArgumentHelp("Wait before the second attempt; each further wait doubles (up to 8 s).", valueName: "seconds"))
-    var retryDelay = 0.5
-
-    @Option(help: ArgumentHelp("No attempt starts later than this after the first.", valueName: "seconds"))
-    var retryBudget = 60.0
-
-    @Option(help: ArgumentHelp("How long one request may take.", valueName: "seconds"))
-    var timeout = 30.0
+    @OptionGroup var upload: FHIRServerOptions
 
     @Flag(help: "Print the summary as one JSON object.")
     var json = false
 
     func validate() throws {
         guard since.map({ $0 >= 0 }) ?? true else { throw ValidationError("--since must be 0 or more") }
-        guard batchSize >= 1, attempts >= 1 else { throw ValidationError("--batch-size and --attempts must be at least 1") }
-        guard retryDelay >= 0, retryBudget >= 0, timeout > 0 else {
-            throw ValidationError("--retry-delay and --retry-budget must not be negative, --timeout must be more than 0")
-        }
     }
+
+    private var server: String? { upload.server }
 
     func run() async throws {
         let logger = logging.bootstrap("caresync.fhir")
         try await reportingFailures {
             let store = try await options.open()
             let version: DoseAdministration.Version = dstu2 ? .dstu2 : .r4
-            let uploader = try server.map { url in
-                AdministrationUploader(
-                    store: store, poster: try TransactionPoster(url: url, policy: policy, clock: ContinuousClock(), logger: logger),
-                    version: version, batchSize: batchSize)
+            let uploader = try upload.poster(logger: logger).map { poster in
+                AdministrationUploader(store: store, poster: poster, version: version, batchSize: upload.batchSize)
             }
             var after = since ?? 0
-            if since == nil, let uploader { after = try await store.cursor(uploader.cursorName) }
+            if since == nil, let uploader { after = try await store.cursor(uploader.cursorName) ?? 0 }
             let export = try await AdministrationCollector(store: store).collect(after: after)
             var summary = ExportSummary(export)
             if out != nil || uploader == nil {
-                try write(try DoseAdministration.bundle(export.doses, version: version))
+                try writeBundle(try DoseAdministration.bundle(export.doses, version: version), to: out)
             }
             try await uploader?.upload(export) { progress in
                 summary.add(progress)
@@ -84,27 +64,8 @@ struct FHIRExportCommand: AsyncParsableCommand {
                         + "\(progress.existing) already there, \(progress.withdrawn) withdrawn; cursor at revision \(progress.through)")
                 }
             }
-            if let uploader { summary.cursor = try await store.cursor(uploader.cursorName) }
+            if let uploader { summary.cursor = try await store.cursor(uploader.cursorName) ?? 0 }
             try json ? say(summary.json()) : say(summary.description)
-        }
-    }
-
-    private var policy: RetryPolicy {
-        RetryPolicy(
-            attempts: attempts, firstDelay: .seconds(retryDelay), budget: .seconds(retryBudget),
-            requestTimeout: .seconds(timeout))
-    }
-
-    /// The Bundle to --out, or to standard output when nothing else is asked for.
-    private func write(_ bundle: Data) throws {
-        guard let out else {
-            LineOutput.standardOutput.write(Array(bundle) + Array("\n".utf8))
-            return
-        }
-        do {
-            try bundle.write(to: URL(fileURLWithPath: out), options: .atomic)
-        } catch {
-            throw UsageError(description: "cannot write \(out): \((error as NSError).localizedFailureReason ?? "\(error)")")
         }
     }
 

@@ -9,6 +9,9 @@ import Foundation
 /// identifier, so conditional create makes sending it again a no-op; a later outcome of
 /// the same event gets a new one. An order that has no business identifier is named in
 /// `urn:caresync:plan:PLAN-ID:order` by its reference as imported (`MedicationOrder/o1`).
+/// A measurement is named by its sample id (`…:measurement`), its source's Device by the
+/// source's id (`…:measurement-source`) and the patient by the care team's identifier, or the
+/// plan id (`…:patient`).
 public struct ExportIdentifiers: Sendable, Hashable {
     public var planID: String
 
@@ -19,6 +22,19 @@ public struct ExportIdentifiers: Sendable, Hashable {
     public var administrationSystem: String { "urn:caresync:plan:\(planID):administration" }
     public var deviceSystem: String { "urn:caresync:plan:\(planID):device" }
     public var orderSystem: String { "urn:caresync:plan:\(planID):order" }
+    public var patientSystem: String { "urn:caresync:plan:\(planID):patient" }
+    public var measurementSystem: String { "urn:caresync:plan:\(planID):measurement" }
+    public var sourceSystem: String { "urn:caresync:plan:\(planID):measurement-source" }
+
+    /// The identifier of an exported measurement: its sample id.
+    public func measurement(_ id: String) -> Identifier {
+        Identifier(use: "official", system: measurementSystem, value: id)
+    }
+
+    /// The identifier of a measurement source's Device: its stable id.
+    public func source(_ id: String) -> Identifier {
+        Identifier(system: sourceSystem, value: id)
+    }
 
     /// The identifier of the outcome of `event` recorded at `revision`.
     public func administration(_ event: EventKey, revision: Int) -> Identifier {

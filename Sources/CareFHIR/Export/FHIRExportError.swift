@@ -12,6 +12,8 @@ public enum FHIRExportError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidResponse(url: String, detail: String)
     /// A medication activity's stored order cannot be read, or lacks what an export needs.
     case invalidOrder(activity: String, detail: String)
+    /// Measurements need a patient to be about, and the plan names none.
+    case noPatient
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum FHIRExportError: Error, Hashable, Sendable, CustomStringConvertible 
             "the FHIR server at \(url) refused the export (HTTP \(status))" + Self.text(outcome)
         case .invalidResponse(let url, let detail): "the FHIR server at \(url) answered unexpectedly: \(detail)"
         case .invalidOrder(let activity, let detail): "the order of \"\(activity)\" cannot be exported: \(detail)"
+        case .noPatient: "the plan names no patient for the Observations to be about: give the plan document a \"patient\""
         }
     }
 

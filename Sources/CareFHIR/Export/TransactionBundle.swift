@@ -21,6 +21,10 @@ public struct TransactionBundle<Resource: Codable & Sendable & Hashable>: Codabl
         public var ifNoneExist: String?
     }
 
+    public init(entries: [Entry]) {
+        entry = entries
+    }
+
     /// The entries of `doses`, each resource made by `resource`.
     public init(_ doses: [DoseAdministration], resource: (DoseAdministration) -> Resource) {
         entry = doses.map { dose in
