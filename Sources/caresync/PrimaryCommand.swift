@@ -48,8 +48,18 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run the primary's clock from this instant (for demos and tests).", valueName: "ISO 8601"))
     var clockStart: String?
 
+    @Option(help: ArgumentHelp("Keep this FHIR server up to date with measurements and doses as they arrive.", valueName: "url"))
+    var fhirServer: String?
+
+    @Option(help: ArgumentHelp("How often to look for new measurements and doses for --fhir-server.", valueName: "seconds"))
+    var fhirInterval = 10.0
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
+
+    func validate() throws {
+        guard fhirInterval > 0 else { throw ValidationError("--fhir-interval must be more than 0") }
+    }
 
     func run() async throws {
         let logger = logging.bootstrap("caresync.primary")
@@ -97,6 +107,10 @@ struct PrimaryCommand: AsyncParsableCommand {
                     json ? emitJSON(["event": "advertised", "name": .string(advertised), "type": "_caresync._tcp"])
                         : emit("Advertised as \"\(advertised)\" (_caresync._tcp)")
                 }))
+            }
+            if let fhirServer {
+                services.append(.init(service: try await FHIRUploadService(
+                    store: store, url: fhirServer, interval: .seconds(fhirInterval), now: configuration.now, json: json, logger: logger)))
             }
             var group = ServiceGroupConfiguration(services: services, logger: logger)
             group.gracefulShutdownSignals = [.sigterm, .sigint]

@@ -101,6 +101,33 @@ struct FHIRObservationsTests {
         #expect(server.resources("Observation").count == 1)
     }
 
+    /// `caresync primary --fhir-server`: a watch's measurement reaches the server within a
+    /// few rounds, a failed post is tried again, and a server that hangs holds up no completion.
+    @Test func thePrimaryKeepsTheServerUpToDate() async throws {
+        let server = try await FHIRTestServer(options: .init(fail: [1], hang: [3]))
+        let primary = try await PrimaryProcess(store: caresync.store, extra: ["--fhir-server", server.url, "--fhir-interval", "0.2"])
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        defer { watch.terminate() }
+        try await watch.waitFor("context")
+        watch.send("measure heart-rate 71")
+        let measured = try #require(try await watch.waitFor("measured").first?["id"] as? String)
+        let sent = await waitUntil(timeout: 30) { server.resources("Observation").count == 1 }
+        #expect(sent, "\(primary.process.output.suffix(5))")
+        #expect(value(server.resources("Observation").first as Any, "identifier", 0, "value") as? String == measured)
+        #expect(server.resources("Patient").count == 1 && server.resources("Device").count == 1)
+        // The first post failed (503) and was tried again; the earlier days' measurements stayed home.
+        #expect(server.requests.filter { $0.method == "POST" }.prefix(2).map(\.status) == [503, 200])
+        let event = try #require(await primary.process.waitForLine { $0.contains("\"event\":\"fhir\"") })
+        #expect(event.contains("\"observations\":1"), "\(event)")
+
+        // The next post hangs: the watch's completion is answered all the same.
+        watch.send("measure heart-rate 72")
+        #expect(await waitUntil(timeout: 30) { server.requests.count { $0.method == "POST" && $0.status == nil } == 1 })
+        watch.send("complete golden-apple 0")
+        let reply = try await watch.waitFor("reply", timeout: 10)
+        #expect(reply.first?["status"] as? String == "accepted")
+    }
+
     @Test func aPlanWithoutAPatientIsRefusedWithItsReason() async throws {
         let bare = CareSyncCommand(store: scratch.path("bare.sqlite"))
         _ = try await bare.run("plan", "load", CareSyncCommand.example("minimal-plan.json"))

@@ -31,10 +31,10 @@ final class CompanionState: Sendable {
     /// Measurements not yet answered, read back from the file a batch at a time.
     let measurements: MeasurementOutbox
 
-    private init(queue: DatabaseQueue, memory: Memory) throws {
+    private init(queue: DatabaseQueue, memory: Memory, measurementsWaiting: Int) {
         self.queue = queue
         self.memory = Mutex(memory)
-        measurements = try MeasurementOutbox(queue: queue)
+        measurements = MeasurementOutbox(queue: queue, depth: measurementsWaiting)
     }
 
     /// Opens (creating if needed) the state in `directory`, on a thread of its own. A cached
@@ -47,7 +47,8 @@ final class CompanionState: Sendable {
                     primaryID: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'"),
                     context: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"),
                     deltas: try Data.fetchAll(db, sql: "SELECT payload FROM context_delta ORDER BY sequence"),
-                    outbox: try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence")
+                    outbox: try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence"),
+                    measurements: try Int.fetchOne(db, sql: "SELECT count(*) FROM measurement_outbox") ?? 0
                 )
             }
             var context: ApplicationContext?
@@ -67,8 +68,9 @@ final class CompanionState: Sendable {
                 ])
             }
             let outbox = try stored.outbox.map { OutboxEntry(try Caresync_V1_Completion(serializedBytes: $0), awaited: false) }
-            return try CompanionState(queue: queue, memory: Memory(
-                primaryID: stored.primaryID, context: context, deltas: stored.deltas.count, outbox: outbox))
+            return CompanionState(
+                queue: queue, memory: Memory(primaryID: stored.primaryID, context: context, deltas: stored.deltas.count, outbox: outbox),
+                measurementsWaiting: stored.measurements)
         }
     }
 

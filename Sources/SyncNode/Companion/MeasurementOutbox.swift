@@ -20,10 +20,11 @@ final class MeasurementOutbox: Sendable {
     private let queue: DatabaseQueue
     private let count: Atomic<Int>
 
-    /// The outbox kept in `queue`'s file (the tables of CompanionState's migration v3).
-    init(queue: DatabaseQueue) throws {
+    /// The outbox kept in `queue`'s file (the tables of CompanionState's migration v3), which
+    /// holds `depth` samples as it is opened.
+    init(queue: DatabaseQueue, depth: Int) {
         self.queue = queue
-        count = Atomic(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM measurement_outbox") ?? 0 })
+        count = Atomic(depth)
     }
 
     /// How many samples wait.

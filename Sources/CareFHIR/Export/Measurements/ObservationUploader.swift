@@ -43,10 +43,10 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
     }
 
     /// Sends every measurement after `after` (taken since `takenFrom`, if given), reporting
-    /// each accepted transaction; with nothing to send it only records where the next starts.
+    /// each accepted transaction. Writes nothing when there is nothing to send, but after a
+    /// first upload (`takenFrom`), whose cursor it records.
     public func upload(after: Int, takenFrom: Date?, progress: (ObservationProgress) -> Void = { _ in }) async throws {
         var position = after
-        var sent = false
         while true {
             let batch = try await store.measurements(storedAfter: position, takenFrom: takenFrom, limit: batchSize)
             guard let last = batch.last else { break }
@@ -61,9 +61,9 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
             progress(ObservationProgress(
                 observations: batch.count, created: created, existing: batch.count - created, attempts: result.attempts, through: last.sequence))
             position = last.sequence
-            sent = true
         }
-        // Nothing (more) to send: the next upload starts after what the store holds now.
-        if !sent || takenFrom != nil { try await store.advanceCursor(cursorName, to: try await store.lastMeasurementSequence()) }
+        // A first upload passed over what was taken before `takenFrom`: the next starts after
+        // what the store holds now (and the cursor exists from now on).
+        if takenFrom != nil { try await store.advanceCursor(cursorName, to: max(position, try await store.lastMeasurementSequence())) }
     }
 }

@@ -1,0 +1,79 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import Waiting
+
+/// Keeps a FHIR server up to date with the store while a primary runs: every `interval`, the
+/// measurements stored since the last upload go as Observations and the doses recorded since
+/// as MedicationAdministrations, each through its uploader's cursor (so a restart resumes).
+/// A failed round is reported and tried again after a backoff that grows to
+/// `maximumBackoff`; nothing ends the loop but cancellation. It runs beside the sync
+/// service and holds up nothing of it: it only reads the store, and writes its cursors.
+public struct ContinuousUpload<C: Clock>: Sendable where C.Duration == Duration {
+    /// What a round did, for the primary's output.
+    public enum Event: Sendable, Hashable {
+        /// Something was sent; the Observations' cursor now stands at `cursor`.
+        case sent(observations: Int, administrations: Int, cursor: Int?)
+        /// The round failed; the next starts after `retryIn`.
+        case failed(reason: String, retryIn: Duration)
+    }
+
+    public let observations: ObservationUploader<C>
+    public let doses: AdministrationUploader<C>
+    public let interval: Duration
+    public let maximumBackoff: Duration
+    public let clock: C
+    /// The wall clock: where "today" begins for a first upload.
+    public let now: @Sendable () -> Date
+    public let report: @Sendable (Event) -> Void
+
+    public init(
+        observations: ObservationUploader<C>, doses: AdministrationUploader<C>, interval: Duration, maximumBackoff: Duration = .seconds(60),
+        clock: C, now: @escaping @Sendable () -> Date = Date.init, report: @escaping @Sendable (Event) -> Void
+    ) {
+        self.observations = observations
+        self.doses = doses
+        self.interval = interval
+        self.maximumBackoff = maximumBackoff
+        self.clock = clock
+        self.now = now
+        self.report = report
+    }
+
+    /// Uploads round after round until cancelled.
+    public func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            var wait = interval
+            do {
+                try await round()
+                failures = 0
+            } catch is CancellationError {
+                return
+            } catch {
+                failures += 1
+                wait = max(interval, Backoff(first: interval, maximum: maximumBackoff).delay(attempt: failures - 1, random: 0))
+                report(.failed(reason: "\(error)", retryIn: wait))
+            }
+            do { try await clock.sleep(for: wait) } catch { return }
+        }
+    }
+
+    /// One upload of what is new: Observations first, then administrations.
+    func round() async throws {
+        let zone = observations.mapper.timeZone
+        let today = CalendarDay.containing(now(), in: zone).start(in: zone)
+        let (after, takenFrom) = try await observations.start(firstFrom: today)
+        var sentObservations = 0
+        try await observations.upload(after: after, takenFrom: takenFrom) { sentObservations += $0.observations }
+        let doseCursor = try await doses.store.cursor(doses.cursorName)
+        let export = try await AdministrationCollector(store: doses.store).collect(after: doseCursor ?? 0)
+        // Nothing new writes nothing: a round every few seconds must not commit each time.
+        if doseCursor == nil || export.through > doseCursor! { try await doses.upload(export) }
+        if sentObservations > 0 || !export.doses.isEmpty {
+            report(.sent(
+                observations: sentObservations, administrations: export.doses.count,
+                cursor: try await observations.store.cursor(observations.cursorName)))
+        }
+    }
+}
