@@ -127,7 +127,7 @@ private func check(_ wire: Caresync_V1_MeasurementBatch) {
             requireMalformed(error)
             continue
         }
-        guard let sample = read.next() else { return fuzzFailure("fewer samples read than \(wire)") }
+        guard let sample = read.next() else { fuzzFailure("fewer samples read than \(wire)") }
         // A moment may come with its end equal to its start: on the wire again, its end is 0.
         var expected = original
         if expected.endMs == expected.startMs { expected.endMs = 0 }
