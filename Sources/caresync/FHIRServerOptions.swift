@@ -24,6 +24,9 @@ struct FHIRServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long one request may take.", valueName: "seconds"))
     var timeout = 30.0
 
+    @Option(help: ArgumentHelp("A bearer token for the server, read from this file (else from $CARESYNC_FHIR_TOKEN).", valueName: "file"))
+    var tokenFile: String?
+
     func validate() throws {
         guard batchSize >= 1, attempts >= 1 else { throw ValidationError("--batch-size and --attempts must be at least 1") }
         guard retryDelay >= 0, retryBudget >= 0, timeout > 0 else {
@@ -35,8 +38,15 @@ struct FHIRServerOptions: ParsableArguments {
     func poster(logger: Logger) throws -> TransactionPoster<ContinuousClock>? {
         let policy = RetryPolicy(
             attempts: attempts, firstDelay: .seconds(retryDelay), budget: .seconds(retryBudget), requestTimeout: .seconds(timeout))
-        return try server.map { try TransactionPoster(url: $0, policy: policy, clock: ContinuousClock(), logger: logger) }
+        let token = try bearerToken(file: tokenFile)
+        return try server.map { try TransactionPoster(url: $0, policy: policy, token: token, clock: ContinuousClock(), logger: logger) }
     }
+}
+
+/// The bearer token in `file`, else in `$CARESYNC_FHIR_TOKEN`, else none.
+func bearerToken(file: String?) throws -> BearerToken? {
+    if let file { return try BearerToken(file: file) }
+    return ProcessInfo.processInfo.environment["CARESYNC_FHIR_TOKEN"].flatMap(BearerToken.init)
 }
 
 /// A FHIR Bundle to the file `out`, or to standard output without one.

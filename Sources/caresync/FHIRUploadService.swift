@@ -13,8 +13,11 @@ struct FHIRUploadService: Service {
 
     /// - Throws: ``FHIRExportError`` for a bad URL or a plan without a patient, before the
     ///   primary starts.
-    init(store: CarePlanStore, url: String, interval: Duration, now: @escaping @Sendable () -> Date, json: Bool, logger: Logger) async throws {
-        let poster = try TransactionPoster(url: url, policy: RetryPolicy(), clock: ContinuousClock(), logger: logger)
+    init(
+        store: CarePlanStore, url: String, token: BearerToken?, interval: Duration, now: @escaping @Sendable () -> Date, json: Bool,
+        logger: Logger
+    ) async throws {
+        let poster = try TransactionPoster(url: url, policy: RetryPolicy(), token: token, clock: ContinuousClock(), logger: logger)
         let mapper = try ObservationMapper(info: try await store.planInfo())
         upload = ContinuousUpload(
             observations: ObservationUploader(store: store, poster: poster, mapper: mapper),

@@ -54,6 +54,9 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How often to look for new measurements and doses for --fhir-server.", valueName: "seconds"))
     var fhirInterval = 10.0
 
+    @Option(help: ArgumentHelp("A bearer token for --fhir-server, read from this file (else from $CARESYNC_FHIR_TOKEN).", valueName: "file"))
+    var fhirTokenFile: String?
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
@@ -110,7 +113,8 @@ struct PrimaryCommand: AsyncParsableCommand {
             }
             if let fhirServer {
                 services.append(.init(service: try await FHIRUploadService(
-                    store: store, url: fhirServer, interval: .seconds(fhirInterval), now: configuration.now, json: json, logger: logger)))
+                    store: store, url: fhirServer, token: try bearerToken(file: fhirTokenFile), interval: .seconds(fhirInterval),
+                    now: configuration.now, json: json, logger: logger)))
             }
             var group = ServiceGroupConfiguration(services: services, logger: logger)
             group.gracefulShutdownSignals = [.sigterm, .sigint]

@@ -128,6 +128,32 @@ struct FHIRObservationsTests {
         #expect(reply.first?["status"] as? String == "accepted")
     }
 
+    /// A server that wants a bearer token gets it from a file or the environment, and one
+    /// refused is a clear error that does not show it.
+    @Test func aBearerTokenFromAFileOrTheEnvironmentIsSentAndNeverShown() async throws {
+        let secret = "s3cr3t-\(UUID().uuidString)"
+        let server = try await FHIRTestServer(options: .init(token: secret))
+        let refused = try await caresync.run("fhir", "observations", "--server", server.url, "--since", "2026-11-01")
+        #expect(refused.status == 1 && refused.stderr.contains("refused the export (HTTP 401): the test server needs its bearer token"), "\(refused.stderr)")
+        let file = scratch.path("token")
+        try "\(secret)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let sent = try await caresync.run(
+            "fhir", "observations", "--server", server.url, "--since", "2026-11-01", "--token-file", file, "--log-level", "debug")
+        #expect(sent.status == 0 && sent.lines.last?.hasPrefix("6 Observations, 6 created") == true, "\(sent.stdout)\(sent.stderr)")
+        #expect(!(sent.stdout + sent.stderr).contains(secret))
+        let wrong = scratch.path("wrong")
+        try "not-it".write(toFile: wrong, atomically: true, encoding: .utf8)
+        let again = try await CareSyncCommand.run(
+            executable: CareSyncCommand.executable, ["fhir", "observations", "--server", server.url, "--since", "2026-11-01", "--store", caresync.store],
+            environment: ["CARESYNC_FHIR_TOKEN": secret])
+        #expect(again.status == 0 && again.lines.last?.hasPrefix("6 Observations, 0 created, 6 already there") == true, "\(again.stdout)\(again.stderr)")
+        let refusedAgain = try await caresync.run("fhir", "observations", "--server", server.url, "--since", "2026-11-01", "--token-file", wrong)
+        #expect(refusedAgain.status == 1 && refusedAgain.stderr.contains("HTTP 401") && !refusedAgain.stderr.contains("not-it"))
+        let missing = try await caresync.run("fhir", "observations", "--server", server.url, "--token-file", scratch.path("none"))
+        #expect(missing.status == 1 && missing.stderr.contains("no bearer token can be read from"), "\(missing.stderr)")
+        #expect(server.resources("Observation").count == 6)
+    }
+
     @Test func aPlanWithoutAPatientIsRefusedWithItsReason() async throws {
         let bare = CareSyncCommand(store: scratch.path("bare.sqlite"))
         _ = try await bare.run("plan", "load", CareSyncCommand.example("minimal-plan.json"))

@@ -31,6 +31,8 @@ final class FHIRTestServer: Sendable {
         var refuse: Int?
         /// Searchset pages hold at most this many entries.
         var pageSize = 50
+        /// Every request without `Authorization: Bearer TOKEN` is answered 401.
+        var token: String?
     }
 
     /// A request as the server received it.
@@ -75,8 +77,8 @@ final class FHIRTestServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(respond: { method, path, body in
-                        shared.state.withLock { $0.respond(method, path, body) }
+                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(respond: { method, path, body, authorization in
+                        shared.state.withLock { $0.respond(method, path, body, authorization: authorization) }
                     }))
                 }
             }
@@ -132,9 +134,14 @@ private struct ServerState: Sendable {
     var port = 0
 
     /// The answer to one request: a status and a JSON body, or `nil` to leave it hanging.
-    mutating func respond(_ method: HTTPMethod, _ path: String, _ body: Data) -> (status: Int, body: Data)? {
+    mutating func respond(_ method: HTTPMethod, _ path: String, _ body: Data, authorization: String?) -> (status: Int, body: Data)? {
         let entries = ((try? FHIRTestServer.object(body))?["entry"] as? [Any])?.count ?? 0
         requests.append(FHIRTestServer.Request(method: method.rawValue, path: path, status: nil, entries: entries))
+        if let token = options.token, authorization != "Bearer \(token)" {
+            requests[requests.count - 1].status = 401
+            let outcome = Self.outcome("the test server needs its bearer token", code: "login")
+            return (401, (try? JSONSerialization.data(withJSONObject: outcome, options: [.sortedKeys])) ?? Data())
+        }
         let posts = method == .POST ? requests.count { $0.method == "POST" } : 0
         if options.hang.contains(posts) { return nil }
         let (status, answer): (Int, [String: Any])
@@ -354,11 +361,11 @@ private final class HTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let respond: @Sendable (HTTPMethod, String, Data) -> (status: Int, body: Data)?
+    private let respond: @Sendable (HTTPMethod, String, Data, String?) -> (status: Int, body: Data)?
     private var head: HTTPRequestHead?
     private var body = Data()
 
-    init(respond: @escaping @Sendable (HTTPMethod, String, Data) -> (status: Int, body: Data)?) {
+    init(respond: @escaping @Sendable (HTTPMethod, String, Data, String?) -> (status: Int, body: Data)?) {
         self.respond = respond
     }
 
@@ -370,7 +377,7 @@ private final class HTTPHandler: ChannelInboundHandler {
         case .body(let bytes):
             body.append(contentsOf: bytes.readableBytesView)
         case .end:
-            guard let head, let (status, answer) = respond(head.method, head.uri, body) else { return }
+            guard let head, let (status, answer) = respond(head.method, head.uri, body, head.headers.first(name: "Authorization")) else { return }
             var headers = HTTPHeaders([("Content-Type", "application/fhir+json"), ("Content-Length", "\(answer.count)")])
             if !head.isKeepAlive { headers.add(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .init(statusCode: status), headers: headers))), promise: nil)

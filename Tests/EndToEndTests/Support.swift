@@ -46,16 +46,18 @@ struct CareSyncCommand {
 
     /// Runs `executable` to completion on threads of its own (reading a pipe and waiting for
     /// a process block), never on the cooperative pool that the tests' primaries share.
-    static func run(executable: URL, _ arguments: [String]) async throws -> Result {
-        try await blocking { try runBlocking(executable: executable, arguments) }
+    /// Runs `executable` to its end; `environment` is added to this process's.
+    static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await blocking { try runBlocking(executable: executable, arguments, environment: environment) }
     }
 
     /// ``run(executable:_:)`` on the caller's thread: only for probes that decide, before
     /// any test runs, whether a suite can (`.enabled(if:)` conditions are synchronous).
-    static func runBlocking(executable: URL, _ arguments: [String]) throws -> Result {
+    static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -14,6 +14,8 @@ public enum FHIRExportError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidOrder(activity: String, detail: String)
     /// Measurements need a patient to be about, and the plan names none.
     case noPatient
+    /// The bearer token asked for cannot be had.
+    case noToken(String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum FHIRExportError: Error, Hashable, Sendable, CustomStringConvertible 
         case .invalidResponse(let url, let detail): "the FHIR server at \(url) answered unexpectedly: \(detail)"
         case .invalidOrder(let activity, let detail): "the order of \"\(activity)\" cannot be exported: \(detail)"
         case .noPatient: "the plan names no patient for the Observations to be about: give the plan document a \"patient\""
+        case .noToken(let why): why
         }
     }
 

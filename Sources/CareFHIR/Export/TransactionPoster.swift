@@ -17,13 +17,15 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
     /// The server's base URL, as given.
     public let url: String
     public let policy: RetryPolicy
+    /// Sent with every request when the server asks for one.
+    public let token: BearerToken?
     let clock: C
     let logger: Logger
 
     /// Fails with ``FHIRExportError/badURL(_:)`` unless `url` is an absolute http(s) URL.
     /// Each failure that is tried again is logged to `logger` (silent unless given).
     public init(
-        url: String, policy: RetryPolicy, clock: C,
+        url: String, policy: RetryPolicy, token: BearerToken? = nil, clock: C,
         logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws(FHIRExportError) {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
@@ -31,6 +33,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         else { throw .badURL(url) }
         self.url = url
         self.policy = policy
+        self.token = token
         self.clock = clock
         self.logger = logger
     }
@@ -81,6 +84,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/fhir+json")
         request.headers.add(name: "Accept", value: "application/fhir+json")
+        if let token { request.headers.add(name: "Authorization", value: token.header) }
         request.body = .bytes(ByteBuffer(bytes: bundle))
         let response = try await client.execute(request, timeout: TimeAmount(policy.requestTimeout))
         let body = try await response.body.collect(upTo: 32 << 20)
