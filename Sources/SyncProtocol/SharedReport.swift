@@ -2,7 +2,7 @@ import CarePlan
 import Crypto
 import Foundation
 
-/// A care report a person shared with a household device (protocol section 18): sent as
+/// A care report a person shared with a household device (protocol section 20): sent as
 /// ReportChunk messages, each under the frame limit, and acknowledged with ReportReceived
 /// once the device has kept it whole.
 public struct SharedReport: Sendable, Hashable {

@@ -37,7 +37,7 @@ final class MeasurementOutbox: Sendable {
     func add(_ samples: [MeasurementSample], sources: [MeasurementSource]) async throws -> Int {
         let rows = try samples.map { ($0.id, try $0.wire.serializedBytes() as Data) }
         let kept = try sources.map { ($0.id, try $0.wire.serializedBytes() as Data) }
-        return try await queue.write { db in
+        let added = try await queue.write { db in
             for (id, source) in kept {
                 try db.execute(
                     sql: "INSERT INTO measurement_source (id, source) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET source = excluded.source",
@@ -48,8 +48,10 @@ final class MeasurementOutbox: Sendable {
                 try db.execute(sql: "INSERT INTO measurement_outbox (id, sample) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", arguments: [id, sample])
                 added += db.changesCount
             }
-            return self.count.add(added, ordering: .relaxed).newValue
+            return added
         }
+        // Counted once committed: a commit that fails adds nothing.
+        return count.add(added, ordering: .relaxed).newValue
     }
 
     /// The oldest samples: at most `maximumSamples`, and as many as fit in `maximumBytes`
@@ -81,9 +83,10 @@ final class MeasurementOutbox: Sendable {
     /// Removes the samples through `sequence`, answered by the primary; returns how many wait.
     @discardableResult
     func remove(through sequence: Int64) async throws -> Int {
-        try await queue.write { db in
+        let removed = try await queue.write { db in
             try db.execute(sql: "DELETE FROM measurement_outbox WHERE sequence <= ?", arguments: [sequence])
-            return self.count.subtract(db.changesCount, ordering: .relaxed).newValue
+            return db.changesCount
         }
+        return count.subtract(removed, ordering: .relaxed).newValue
     }
 }
