@@ -12,6 +12,8 @@ final class Fleet: Sendable {
         /// Disconnections and errors.
         var problems = 0
         var lastProblem: String?
+        /// Measurements the primary has answered (stored, duplicate or refused).
+        var measured = 0
         /// Its event stream ended: the node has stopped.
         var finished = false
     }
@@ -47,7 +49,9 @@ final class Fleet: Sendable {
                 case .error(let code, let message):
                     members[index].problems += 1
                     members[index].lastProblem = "\(code): \(message)"
-                case .reply, .reminder, .report, .measurements:
+                case .measurements(let result):
+                    members[index].measured += result.stored + result.duplicates + result.refused.count
+                case .reply, .reminder, .report:
                     break
                 }
             }

@@ -113,6 +113,20 @@ struct BenchmarkSmokeTests {
         #expect(!result.lines.contains { $0.contains("not accepted") || $0.contains("disconnected or refused") }, "\(result.lines)")
     }
 
+    /// Measurements flat out and at 1 Hz, for one companion and for all, against the floor.
+    @Test func measurementBenchmarkPrintsSamplesPerSecondAgainstTheFloor() async throws {
+        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
+        let result = try await CareSyncCommand.run(executable: bench, ["measurements", "--watches", "2", "--samples", "1000", "--seconds", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for label in ["1 companion", "2 companions"] {
+            let rows = result.lines.filter { $0.hasPrefix("  \(label) ") && !$0.contains("÷") }
+            #expect(rows.count == 2 && rows[0].hasSuffix("samples/s") && rows[1].contains("p50"), "\(rows)")
+            let ratio = try #require(result.lines.first { $0.hasPrefix("  \(label) ÷ floor") })
+            #expect(ratio.hasSuffix("×") && Self.ratio(String(ratio.split(separator: " ").last!)).map { $0 > 0 } == true, "\(ratio)")
+        }
+        #expect(result.lines.contains { $0.contains("floor: SQLite batched insert") && $0.hasSuffix("rows/s") })
+    }
+
     /// The peer's section (scripts/test installs Mosquitto) and CareSync against it, for
     /// each run of that companion count.
     static func expectMosquittoCompared(_ lines: [String], companions: Int) throws {
