@@ -68,8 +68,7 @@ public struct Activity: Sendable, Hashable, Identifiable {
     /// type comes in, with two components for a blood pressure and one value otherwise.
     private func check(_ measurement: MeasurementType) throws(ActivityError) {
         guard kind == .assessment, case .number(let unit, let components)? = result,
-              measurement.unit(unit) != nil, (measurement == .bloodPressure) == (components.count == 2),
-              components.count != 1
+              measurement.unit(unit) != nil, components.count == (measurement == .bloodPressure ? 2 : 0)
         else {
             throw .measurementDoesNotFit(
                 "a \(measurement.rawValue) measurement answers an assessment whose result is a number in "

@@ -93,6 +93,11 @@ struct AnsweredAssessmentTests {
         #expect(throws: ActivityError.self) {
             try Activity(identifier: "mood", kind: .assessment, title: "Mood", result: .scale(min: 0, max: 10), measurement: .heartRate, schedule: schedule)
         }
+        #expect(throws: ActivityError.self, "components only for a blood pressure") {
+            try Activity(
+                identifier: "hr", kind: .assessment, title: "HR", result: .number(unit: "/min", components: ["resting", "walking", "peak"]),
+                measurement: .heartRate, schedule: schedule)
+        }
         let pulse = try Activity(identifier: "hr", kind: .assessment, title: "HR", result: .number(unit: "bpm"), measurement: .heartRate, schedule: schedule)
         #expect(pulse.measurement == .heartRate)
     }
