@@ -47,6 +47,9 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
     /// first upload (`takenFrom`), whose cursor it records.
     public func upload(after: Int, takenFrom: Date?, progress: (ObservationProgress) -> Void = { _ in }) async throws {
         var position = after
+        // Read before the batches: a sample stored during a first upload is after this, and
+        // goes with the next upload rather than being passed over.
+        let considered = takenFrom == nil ? nil : try await store.lastMeasurementSequence()
         while true {
             let batch = try await store.measurements(storedAfter: position, takenFrom: takenFrom, limit: batchSize)
             guard let last = batch.last else { break }
@@ -62,8 +65,8 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
                 observations: batch.count, created: created, existing: batch.count - created, attempts: result.attempts, through: last.sequence))
             position = last.sequence
         }
-        // A first upload passed over what was taken before `takenFrom`: the next starts after
-        // what the store holds now (and the cursor exists from now on).
-        if takenFrom != nil { try await store.advanceCursor(cursorName, to: max(position, try await store.lastMeasurementSequence())) }
+        // A first upload passed over what was taken before `takenFrom` and stored before it
+        // began: the next starts after that (and the cursor exists from now on).
+        if let considered { try await store.advanceCursor(cursorName, to: max(position, considered)) }
     }
 }
