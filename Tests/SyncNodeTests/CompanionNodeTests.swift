@@ -10,7 +10,7 @@ import Testing
         let primary = try await TestPrimary()
         let watch = try await primary.pairedCompanion(.watch)
         let running = Task { await watch.run() }
-        let context = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
+        let context = try #require(await watch.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } })
         #expect(context.planTitle == "Test")
         // Three a day: today's, and from 20:00 on the primary's clock tomorrow's too.
         #expect(context.days.count == (Date() >= CalendarDay.containing(Date(), in: .gmt).date(at: TimeOfDay("20:00")!, in: .gmt) ? 2 : 1))
@@ -25,7 +25,7 @@ import Testing
         #expect(try await primary.store.revision() == revision)
         #expect(watch.pending.isEmpty)
         // The next context reflects it, and the clock it carries is later than the completion's.
-        let next = try #require(await watch.firstEvent(within: .seconds(20)) { event -> ApplicationContext? in
+        let next = try #require(await watch.firstEvent(within: patience) { event -> ApplicationContext? in
             if case .context(let c) = event, c.revision >= revision { c } else { nil }
         })
         #expect(next.item(key)?.state == .completed)
@@ -40,7 +40,7 @@ import Testing
         let primary = try await TestPrimary()
         let household = try await primary.pairedCompanion(.household)
         let running = Task { await household.run() }
-        let context = try #require(await household.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
+        let context = try #require(await household.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } })
         let before = try await primary.store.revision()
         let result = try await household.complete(context.incomplete[0].key)
         #expect(result == .rejected(.notPermitted, detail: "this household device was not granted recording at pairing"))
@@ -57,9 +57,9 @@ import Testing
         let primary = try await TestPrimary()
         let widget = try await primary.pairedCompanion(.widget)
         let running = Task { await widget.run() }
-        _ = await widget.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
+        _ = await widget.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }
         await primary.stop()
-        let reason = await widget.firstEvent(within: .seconds(20)) { if case .disconnected(let r) = $0 { r } else { nil } }
+        let reason = await widget.firstEvent(within: patience) { if case .disconnected(let r) = $0 { r } else { nil } }
         #expect(reason?.contains("goodbye") == true)
         // Offline: the cached context shows, and a completion waits in the outbox.
         #expect(widget.context?.incomplete.count == 3)
@@ -76,7 +76,7 @@ import Testing
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
         let watch = try await first.pairedCompanion(.watch, stateDirectory: state)
         let running = Task { await watch.run() }
-        _ = await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } }
+        _ = await watch.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }
         await watch.stop()
         await running.value
         await first.stop()
@@ -85,7 +85,7 @@ import Testing
         let moved = try await second.pairedCompanion(.watch, stateDirectory: state)
         #expect(moved.nodeID == watch.nodeID)
         let runAgain = Task { await moved.run() }
-        let code = await moved.firstEvent(within: .seconds(20)) { if case .error(let code, _) = $0 { code } else { nil } }
+        let code = await moved.firstEvent(within: patience) { if case .error(let code, _) = $0 { code } else { nil } }
         #expect(code == "PLAN_MISMATCH")
         // run() returns by itself: retrying cannot help.
         await runAgain.value

@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct ContextDeltaSyncTests {
     /// Waits until `companion` holds a context at `revision` or later, and returns it.
     func context(of companion: CompanionNode, atLeast revision: Int) async throws -> ApplicationContext {
-        let reached = await companion.firstEvent(within: .seconds(20)) { event -> ApplicationContext? in
+        let reached = await companion.firstEvent(within: patience) { event -> ApplicationContext? in
             if case .context(let context) = event, context.revision >= revision { context } else { nil }
         }
         if let reached { return reached }

@@ -24,9 +24,9 @@ import Testing
         let widget = try await primary.pairedCompanion(.widget)
         let tasks = [Task { await watch.run() }, Task { await widget.run() }]
 
-        let evening = try #require(await watch.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
+        let evening = try #require(await watch.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } })
         #expect(evening.days.map(\.day) == [today, today.adding(days: 1)])
-        let widgetEvening = try #require(await widget.firstEvent(within: .seconds(20)) { if case .context(let c) = $0 { c } else { nil } })
+        let widgetEvening = try #require(await widget.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } })
         #expect(widgetEvening.days.map(\.day) == [today])
 
         // No store change: the context changes because the day does.

@@ -36,7 +36,7 @@ import Waiting
         let paired = try #require(try await primary.store.device(watch.nodeID)?.lastSeen)
         let running = Task { await watch.run() }
         #expect(await firstContext(watch) != nil)
-        let seen = try await eventually(within: .seconds(20)) { try await primary.store.device(watch.nodeID)?.lastSeen ?? paired > paired }
+        let seen = try await eventually(within: patience) { try await primary.store.device(watch.nodeID)?.lastSeen ?? paired > paired }
         #expect(seen, "the connection's time was written within the interval")
         await watch.stop()
         await running.value

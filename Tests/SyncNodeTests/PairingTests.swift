@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct PairingTests {
     /// The first Error a running companion reports, as (code, message).
     func firstError(_ node: CompanionNode) async -> (String, String)? {
-        await node.firstEvent(within: .seconds(20)) { if case .error(let code, let message) = $0 { (code, message) } else { nil } }
+        await node.firstEvent(within: patience) { if case .error(let code, let message) = $0 { (code, message) } else { nil } }
     }
 
     /// The pairing error for `code`, or `nil` if it paired.
