@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "watch-sim", targets: ["watch-sim"]),
         .executable(name: "widget-sim", targets: ["widget-sim"]),
         .executable(name: "household-sim", targets: ["household-sim"]),
+        .executable(name: "fhir-test-server", targets: ["fhir-test-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -218,6 +219,25 @@ let package = Package(
             ],
             path: "Simulators/Household"
         ),
+        // A small FHIR R4 server on loopback with SMART Backend Services' token endpoint: what
+        // exports are tested, demonstrated and measured against.
+        .target(
+            name: "FHIRTestServer",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Simulators/FHIRServer"
+        ),
+        .executableTarget(
+            name: "fhir-test-server",
+            dependencies: [
+                "FHIRTestServer", "LineOutput", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Simulators/FHIRServerCommand"
+        ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore"]),
@@ -253,7 +273,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Discovery", "NodeIdentity", "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
+                "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -1,3 +1,4 @@
+import FHIRTestServer
 import Foundation
 import Testing
 

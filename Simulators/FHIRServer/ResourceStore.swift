@@ -1,0 +1,162 @@
+import Foundation
+
+/// A FHIR resource as JSON; only ever touched under the server's lock.
+struct Resource: @unchecked Sendable {
+    var object: [String: Any]
+}
+
+/// The resources by type and id, with FHIR's search by identifier and patient.
+struct ResourceStore: Sendable {
+    struct Key: Hashable, Comparable, Sendable {
+        var type: String
+        var id: String
+
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.type, lhs.id) < (rhs.type, rhs.id) }
+    }
+
+    var resources: [Key: Resource] = [:]
+    var nextID = 1
+
+    /// The resources of `type` that match every (name, value) of `query`, by id.
+    func search(_ type: String, _ query: [(String, String)]) throws -> [Resource] {
+        var found = resources.filter { $0.key.type == type }.sorted { $0.key < $1.key }.map(\.value)
+        for (name, value) in query {
+            found = try found.filter { try Self.matches($0.object, name, value) }
+        }
+        return found
+    }
+
+    private static func matches(_ resource: [String: Any], _ name: String, _ value: String) throws -> Bool {
+        switch name {
+        case "identifier":
+            let (system, code) = splitToken(value)
+            return (resource["identifier"] as? [[String: Any]] ?? []).contains {
+                $0["value"] as? String == code && (system == nil || $0["system"] as? String == system)
+            }
+        case "patient", "subject":
+            let reference = ((resource["subject"] ?? resource["patient"]) as? [String: Any])?["reference"] as? String ?? ""
+            return reference == value || reference == "Patient/\(value)"
+        default:
+            throw Refusal(status: 400, text: "the test server cannot search by \(name)")
+        }
+    }
+
+    /// `SYSTEM|VALUE` as FHIR search escapes it (`\|`, `\,`, `\$`, `\\`) into its two parts.
+    private static func splitToken(_ token: String) -> (system: String?, value: String) {
+        var parts: [String] = []
+        var current = ""
+        var escaped = false
+        for character in token {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "|" && parts.isEmpty {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        return parts.isEmpty ? (nil, current) : (parts[0], current)
+    }
+
+    /// The resources that `includes` (`Type:medication`, `Type:patient`, `Type:subject`)
+    /// name from `matches`, each once.
+    func included(by matches: [Resource], type: String, _ includes: [String]) throws -> [Resource] {
+        var keys: [Key] = []
+        for include in includes {
+            let element: [String] = switch include {
+            case "\(type):medication": ["medicationReference"]
+            case "\(type):patient", "\(type):subject": ["subject", "patient"]
+            default: throw Refusal(status: 400, text: "the test server cannot include \(include)")
+            }
+            for match in matches {
+                let reference = element.lazy.compactMap { (match.object[$0] as? [String: Any])?["reference"] as? String }.first
+                let parts = reference?.split(separator: "/").map(String.init) ?? []
+                if parts.count == 2, resources[Key(type: parts[0], id: parts[1])] != nil, !keys.contains(Key(type: parts[0], id: parts[1])) {
+                    keys.append(Key(type: parts[0], id: parts[1]))
+                }
+            }
+        }
+        return keys.compactMap { resources[$0] }
+    }
+
+    /// Takes in the resources of `document`, a Bundle or a single resource.
+    mutating func load(_ document: [String: Any]) {
+        let entries = document["resourceType"] as? String == "Bundle" ? document["entry"] as? [[String: Any]] ?? [] : [["resource": document]]
+        for resource in entries.compactMap({ $0["resource"] as? [String: Any] }) {
+            _ = put(resource["resourceType"] as? String ?? "", resource, id: resource["id"] as? String)
+        }
+    }
+
+    /// Writes every resource to `file` as a collection Bundle, in one piece.
+    func save(to file: String) throws {
+        let entries = resources.sorted { $0.key < $1.key }.map { ["resource": $0.value.object] }
+        let bundle: [String: Any] = ["resourceType": "Bundle", "type": "collection", "entry": entries]
+        try JSONSerialization.data(withJSONObject: bundle, options: [.sortedKeys]).write(to: URL(fileURLWithPath: file), options: .atomic)
+    }
+
+    /// Stores `resource` under `id` (a new one if `nil`), a version higher than before.
+    mutating func put(_ type: String, _ resource: [String: Any], id: String?) -> [String: Any] {
+        let id = id ?? {
+            while resources[Key(type: type, id: "\(nextID)")] != nil { nextID += 1 }
+            defer { nextID += 1 }
+            return "\(nextID)"
+        }()
+        let key = Key(type: type, id: id)
+        let previous = resources[key]
+        let version = ((previous?.object["meta"] as? [String: Any])?["versionId"] as? String).flatMap { Int($0) }.map { $0 + 1 } ?? 1
+        var stored = resource
+        stored["id"] = id
+        stored["meta"] = ["versionId": "\(version)"]
+        resources[key] = Resource(object: stored)
+        return ["status": previous == nil ? "201 Created" : "200 OK", "location": "\(type)/\(id)/_history/\(version)"]
+    }
+
+    /// Applies a transaction or batch Bundle whole, or nothing of it.
+    mutating func transaction(_ bundle: [String: Any]) throws -> [String: Any] {
+        guard bundle["resourceType"] as? String == "Bundle", let kind = bundle["type"] as? String,
+              ["transaction", "batch"].contains(kind)
+        else { throw Refusal(status: 400, text: "expected a transaction or batch Bundle") }
+        var staged = self
+        var responses: [[String: Any]] = []
+        for entry in bundle["entry"] as? [[String: Any]] ?? [] {
+            responses.append(["response": try staged.apply(entry)])
+        }
+        self = staged
+        return ["resourceType": "Bundle", "type": "\(kind)-response", "entry": responses]
+    }
+
+    private mutating func apply(_ entry: [String: Any]) throws -> [String: Any] {
+        let request = entry["request"] as? [String: Any] ?? [:]
+        let resource = entry["resource"] as? [String: Any] ?? [:]
+        let target = URLComponents(string: request["url"] as? String ?? "")
+        let path = (target?.path ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
+        let type = parts.first ?? ""
+        guard resource["resourceType"] as? String == type else {
+            throw Refusal(status: 400, text: "entry for \(path) holds a \(resource["resourceType"] ?? "nothing")")
+        }
+        switch request["method"] as? String {
+        case "POST":
+            let condition = URLComponents(string: "?" + (request["ifNoneExist"] as? String ?? ""))?.queryItems ?? []
+            let existing = condition.isEmpty ? [] : try search(type, condition.map { ($0.name, $0.value ?? "") })
+            guard existing.count <= 1 else { throw Refusal(status: 412, text: "ifNoneExist matches \(existing.count) resources") }
+            if let match = existing.first { return ["status": "200 OK", "location": "\(type)/\(match.object["id"] ?? "")"] }
+            return put(type, resource, id: nil)
+        case "PUT":
+            var id = parts.count > 1 ? parts[1] : nil
+            if let query = target?.queryItems, !query.isEmpty {
+                let existing = try search(type, query.map { ($0.name, $0.value ?? "") })
+                guard existing.count <= 1 else { throw Refusal(status: 412, text: "conditional update matches \(existing.count) resources") }
+                id = existing.first?.object["id"] as? String
+            }
+            return put(type, resource, id: id)
+        default:
+            throw Refusal(status: 400, text: "the test server does not process \(request["method"] ?? "no") entries")
+        }
+    }
+}
+

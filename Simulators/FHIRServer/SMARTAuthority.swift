@@ -1,0 +1,170 @@
+import Crypto
+import Foundation
+
+/// The one client a ``FHIRTestServer`` gives access tokens to, as a FHIR server's
+/// administrator registers a backend service: its id and the public key it signs with.
+public struct SMARTClientRegistration: Sendable {
+    public var clientID: String
+    /// The public half of the key the client signs its assertions with (ES384).
+    public var key: P384.Signing.PublicKey {
+        // Kept as bytes: the key type is not Sendable.
+        get { try! P384.Signing.PublicKey(x963Representation: publicKey) }  // swiftlint:disable:this force_try
+        set { publicKey = newValue.x963Representation }
+    }
+    private var publicKey: Data
+    /// The key's id, which an assertion's header must name (`kid`).
+    public var keyID: String
+    /// How long an access token lasts, in seconds.
+    public var tokenLifetime: Int
+
+    public init(clientID: String, key: P384.Signing.PublicKey, keyID: String, tokenLifetime: Int = 300) {
+        self.clientID = clientID
+        publicKey = key.x963Representation
+        self.keyID = keyID
+        self.tokenLifetime = tokenLifetime
+    }
+
+    /// The registration of the first P-384 key of a JWK Set (as `caresync fhir smart-key` prints).
+    public init(clientID: String, jwks: Data, tokenLifetime: Int = 300) throws {
+        let keys = (try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? []
+        guard let jwk = keys.first(where: { $0["kty"] as? String == "EC" && $0["crv"] as? String == "P-384" }),
+              let x = (jwk["x"] as? String).flatMap(Base64URL.decode), let y = (jwk["y"] as? String).flatMap(Base64URL.decode),
+              let kid = jwk["kid"] as? String
+        else { throw Refusal(status: 400, text: "the JWK Set holds no P-384 key with x, y and kid") }
+        self.init(clientID: clientID, key: try P384.Signing.PublicKey(x963Representation: [0x04] + x + y), keyID: kid, tokenLifetime: tokenLifetime)
+    }
+}
+
+/// SMART Backend Services' authorization server: its discovery document, access tokens for
+/// the registered client's signed assertions (client credentials, `private_key_jwt`), and
+/// the check of every FHIR request's token.
+struct SMARTAuthority: Sendable {
+    static let configurationPath = "/fhir/.well-known/smart-configuration"
+    static let tokenPath = "/auth/token"
+    static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+    let registration: SMARTClientRegistration
+    let now: @Sendable () -> Date
+    /// Each token issued, and when it expires.
+    private(set) var issued: [String: Date] = [:]
+    /// The `jti` of every assertion taken: one may not be used twice.
+    private var assertionsSeen: Set<String> = []
+
+    init(registration: SMARTClientRegistration, now: @escaping @Sendable () -> Date) {
+        self.registration = registration
+        self.now = now
+    }
+
+    /// The answer to a discovery or token request; `nil` for any other.
+    mutating func answer(_ request: HTTPRequest, base: String) -> HTTPAnswer? {
+        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        switch (request.method, path) {
+        case (.GET, Self.configurationPath):
+            return Self.json(200, [
+                "token_endpoint": base + Self.tokenPath,
+                "grant_types_supported": ["client_credentials"],
+                "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+                "token_endpoint_auth_signing_alg_values_supported": ["ES384"],
+                "scopes_supported": ["system/*.read", "system/*.write"],
+                "capabilities": ["client-confidential-asymmetric"],
+            ])
+        case (.POST, Self.tokenPath):
+            return token(for: Self.form(request.body), audience: base + Self.tokenPath)
+        default:
+            return nil
+        }
+    }
+
+    /// Every token issued so far expires now.
+    mutating func expireAll() {
+        let now = now()
+        issued = issued.mapValues { min($0, now) }
+    }
+
+    /// Why a FHIR request with this `Authorization` header is refused, if it is.
+    func refusal(_ authorization: String?) -> String? {
+        guard let authorization, authorization.hasPrefix("Bearer ") else { return "the test server needs an access token" }
+        guard let expiry = issued[String(authorization.dropFirst("Bearer ".count))] else { return "the access token is unknown" }
+        return expiry > now() ? nil : "the access token has expired"
+    }
+
+    private mutating func token(for form: [String: String], audience: String) -> HTTPAnswer {
+        guard form["grant_type"] == "client_credentials" else {
+            return Self.error(400, "unsupported_grant_type", "grant_type must be client_credentials")
+        }
+        guard form["client_assertion_type"] == Self.assertionType, let assertion = form["client_assertion"] else {
+            return Self.error(400, "invalid_request", "a client_assertion of type \(Self.assertionType) is needed")
+        }
+        let scopes = (form["scope"] ?? "").split(separator: " ")
+        guard !scopes.isEmpty, scopes.allSatisfy({ $0.hasPrefix("system/") }) else {
+            return Self.error(400, "invalid_scope", "scope must name system/ scopes only")
+        }
+        if let reason = verify(assertion, audience: audience) { return Self.error(401, "invalid_client", reason) }
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        issued[token] = now().addingTimeInterval(TimeInterval(registration.tokenLifetime))
+        return Self.json(200, [
+            "access_token": token, "token_type": "bearer", "expires_in": registration.tokenLifetime, "scope": form["scope"] ?? "",
+        ])
+    }
+
+    /// Why the client assertion `jwt` is not good for `audience`, if it is not: its header,
+    /// signature, issuer and subject, audience, expiry (at most five minutes ahead) and `jti`.
+    private mutating func verify(_ jwt: String, audience: String) -> String? {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
+              let signature = Base64URL.decode(parts[2])
+        else { return "the client assertion is not a JWS in compact form" }
+        guard header["alg"] as? String == "ES384" else { return "the client assertion must be signed with ES384" }
+        guard header["kid"] as? String == registration.keyID else { return "the client assertion names another key" }
+        guard let ecdsa = try? P384.Signing.ECDSASignature(rawRepresentation: signature),
+              registration.key.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8))
+        else { return "the client assertion's signature does not verify" }
+        guard claims["iss"] as? String == registration.clientID, claims["sub"] as? String == registration.clientID else {
+            return "the client assertion's iss and sub must be the client id"
+        }
+        let audiences = (claims["aud"] as? [String]) ?? [(claims["aud"] as? String) ?? ""]
+        guard audiences.contains(audience) else { return "the client assertion's aud must be \(audience)" }
+        let now = now().timeIntervalSince1970
+        guard let expiry = claims["exp"] as? Double, expiry > now, expiry <= now + 300 + 60 else {
+            return "the client assertion has expired or lasts more than five minutes"
+        }
+        guard let jti = claims["jti"] as? String, !jti.isEmpty, assertionsSeen.insert(jti).inserted else {
+            return "the client assertion's jti is missing or was used before"
+        }
+        return nil
+    }
+
+    /// An `application/x-www-form-urlencoded` body's fields.
+    private static func form(_ body: Data) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
+    }
+
+    private static func object(_ part: String) -> [String: Any]? {
+        Base64URL.decode(part).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+    }
+
+    private static func json(_ status: Int, _ object: [String: Any]) -> HTTPAnswer {
+        HTTPAnswer(status: status, body: ServerState.json(object), contentType: "application/json", headers: [("Cache-Control", "no-store")])
+    }
+
+    /// An OAuth 2.0 error answer (RFC 6749 section 5.2).
+    private static func error(_ status: Int, _ code: String, _ description: String) -> HTTPAnswer {
+        json(status, ["error": code, "error_description": description])
+    }
+}
+
+/// Base64 with the URL-safe alphabet and no padding (RFC 7515's base64url).
+enum Base64URL {
+    static func decode(_ text: String) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    }
+}
