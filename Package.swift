@@ -117,12 +117,14 @@ let package = Package(
         // The care report: one self-contained XHTML document (inline CSS and SVG), and its PDF
         // by headless Chromium.
         .target(name: "CareReport", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Waiting"]),
-        // FHIR medication orders in: models, schedules, localized dosage instructions, server search.
+        // FHIR in and out: orders to schedules and localized instructions, server search, doses and
+        // measurements to a server in transactions, bearer tokens and SMART Backend Services.
         .target(
             name: "CareFHIR",
             dependencies: [
                 "CareLanguage", "CarePlan", "CarePlanStore", "StrictJSON", "Waiting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The process's metrics in Prometheus's text format over HTTP on loopback (--metrics-port).
@@ -255,7 +257,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "CareFHIRTests", dependencies: ["CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "Waiting"]),
+        .testTarget(
+            name: "CareFHIRTests",
+            dependencies: [
+                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "FHIRTestServer", "Waiting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
         .testTarget(
             name: "CareReportTests",

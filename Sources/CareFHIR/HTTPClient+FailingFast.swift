@@ -18,4 +18,16 @@ extension HTTPClient {
         }
         return result
     }
+
+    /// A request's failure in words a person can act on.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
+            default: return String(describing: error)
+            }
+        }
+        let text = String(describing: error)
+        return text.localizedCaseInsensitiveContains("connection refused") ? "connection refused" : text
+    }
 }

@@ -27,26 +27,56 @@ struct FHIRServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A bearer token for the server, read from this file (else from $CARESYNC_FHIR_TOKEN).", valueName: "file"))
     var tokenFile: String?
 
+    @Option(help: "Obtain access tokens by SMART Backend Services as this client (with --smart-key).")
+    var smartClientID: String?
+
+    @Option(help: ArgumentHelp("The client's P-384 private key (PEM), as `caresync fhir smart-key` makes it.", valueName: "file"))
+    var smartKey: String?
+
+    @Option(help: "The SMART scopes to ask for.")
+    var smartScope = SMARTBackendClient<ContinuousClock>.defaultScope
+
     func validate() throws {
         guard batchSize >= 1, attempts >= 1 else { throw ValidationError("--batch-size and --attempts must be at least 1") }
         guard retryDelay >= 0, retryBudget >= 0, timeout > 0 else {
             throw ValidationError("--retry-delay and --retry-budget must not be negative, --timeout must be more than 0")
         }
+        try validateAuthorization(tokenFile: tokenFile, smartClientID: smartClientID, smartKey: smartKey, prefix: "")
     }
 
     /// The poster for `--server`, or `nil` without one.
     func poster(logger: Logger) throws -> TransactionPoster<ContinuousClock>? {
         let policy = RetryPolicy(
             attempts: attempts, firstDelay: .seconds(retryDelay), budget: .seconds(retryBudget), requestTimeout: .seconds(timeout))
-        let token = try bearerToken(file: tokenFile)
-        return try server.map { try TransactionPoster(url: $0, policy: policy, token: token, clock: ContinuousClock(), logger: logger) }
+        return try server.map { server in
+            let authorizer = try fhirAuthorizer(
+                server: server, tokenFile: tokenFile, smartClientID: smartClientID, smartKey: smartKey, smartScope: smartScope, logger: logger)
+            return try TransactionPoster(url: server, policy: policy, authorizer: authorizer, clock: ContinuousClock(), logger: logger)
+        }
     }
 }
 
-/// The bearer token in `file`, else in `$CARESYNC_FHIR_TOKEN`, else none.
-func bearerToken(file: String?) throws -> BearerToken? {
-    if let file { return try BearerToken(file: file) }
+/// How requests to `server` are authorized: by SMART Backend Services with a client id and
+/// key, else with the bearer token in `tokenFile` or `$CARESYNC_FHIR_TOKEN`, else not at all.
+func fhirAuthorizer(
+    server: String, tokenFile: String?, smartClientID: String?, smartKey: String?, smartScope: String, logger: Logger
+) throws -> (any RequestAuthorizer)? {
+    if let smartClientID, let smartKey {
+        let key = try SMARTSigningKey(file: smartKey)
+        return SMARTBackendClient(fhirBase: server, clientID: smartClientID, key: key, scope: smartScope, clock: ContinuousClock(), logger: logger)
+    }
+    if let tokenFile { return try BearerToken(file: tokenFile) }
     return ProcessInfo.processInfo.environment["CARESYNC_FHIR_TOKEN"].flatMap(BearerToken.init)
+}
+
+/// The authorization options (named with `prefix`, such as `fhir-`) go together as they must.
+func validateAuthorization(tokenFile: String?, smartClientID: String?, smartKey: String?, prefix: String) throws {
+    guard (smartClientID == nil) == (smartKey == nil) else {
+        throw ValidationError("--\(prefix)smart-client-id and --\(prefix)smart-key go together")
+    }
+    guard tokenFile == nil || smartKey == nil else {
+        throw ValidationError("give either --\(prefix)token-file or --\(prefix)smart-key, not both")
+    }
 }
 
 /// A FHIR Bundle to the file `out`, or to standard output without one.

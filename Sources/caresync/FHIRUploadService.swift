@@ -14,10 +14,10 @@ struct FHIRUploadService: Service {
     /// - Throws: ``FHIRExportError`` for a bad URL or a plan without a patient, before the
     ///   primary starts.
     init(
-        store: CarePlanStore, url: String, token: BearerToken?, interval: Duration, now: @escaping @Sendable () -> Date, json: Bool,
+        store: CarePlanStore, url: String, authorizer: (any RequestAuthorizer)?, interval: Duration, now: @escaping @Sendable () -> Date, json: Bool,
         logger: Logger
     ) async throws {
-        let poster = try TransactionPoster(url: url, policy: RetryPolicy(), token: token, clock: ContinuousClock(), logger: logger)
+        let poster = try TransactionPoster(url: url, policy: RetryPolicy(), authorizer: authorizer, clock: ContinuousClock(), logger: logger)
         let mapper = try ObservationMapper(info: try await store.planInfo())
         upload = ContinuousUpload(
             observations: ObservationUploader(store: store, poster: poster, mapper: mapper),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareFHIR
 import CarePlanStore
 import Discovery
 import CarePlan
@@ -57,11 +58,21 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A bearer token for --fhir-server, read from this file (else from $CARESYNC_FHIR_TOKEN).", valueName: "file"))
     var fhirTokenFile: String?
 
+    @Option(help: "Obtain access tokens for --fhir-server by SMART Backend Services as this client (with --fhir-smart-key).")
+    var fhirSmartClientID: String?
+
+    @Option(help: ArgumentHelp("The client's P-384 private key (PEM), as `caresync fhir smart-key` makes it.", valueName: "file"))
+    var fhirSmartKey: String?
+
+    @Option(help: "The SMART scopes to ask for.")
+    var fhirSmartScope = SMARTBackendClient<ContinuousClock>.defaultScope
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
     func validate() throws {
         guard fhirInterval > 0 else { throw ValidationError("--fhir-interval must be more than 0") }
+        try validateAuthorization(tokenFile: fhirTokenFile, smartClientID: fhirSmartClientID, smartKey: fhirSmartKey, prefix: "fhir-")
     }
 
     func run() async throws {
@@ -112,9 +123,12 @@ struct PrimaryCommand: AsyncParsableCommand {
                 }))
             }
             if let fhirServer {
+                let authorizer = try fhirAuthorizer(
+                    server: fhirServer, tokenFile: fhirTokenFile, smartClientID: fhirSmartClientID, smartKey: fhirSmartKey,
+                    smartScope: fhirSmartScope, logger: logger)
                 services.append(.init(service: try await FHIRUploadService(
-                    store: store, url: fhirServer, token: try bearerToken(file: fhirTokenFile), interval: .seconds(fhirInterval),
-                    now: configuration.now, json: json, logger: logger)))
+                    store: store, url: fhirServer, authorizer: authorizer, interval: .seconds(fhirInterval), now: configuration.now,
+                    json: json, logger: logger)))
             }
             var group = ServiceGroupConfiguration(services: services, logger: logger)
             group.gracefulShutdownSignals = [.sigterm, .sigint]

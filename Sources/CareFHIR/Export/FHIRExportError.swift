@@ -14,8 +14,10 @@ public enum FHIRExportError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidOrder(activity: String, detail: String)
     /// Measurements need a patient to be about, and the plan names none.
     case noPatient
-    /// The bearer token asked for cannot be had.
+    /// The bearer token or SMART key asked for cannot be had.
     case noToken(String)
+    /// The server's SMART authorization refused CareSync, or cannot be used.
+    case unauthorized(url: String, reason: String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,16 @@ public enum FHIRExportError: Error, Hashable, Sendable, CustomStringConvertible 
         case .invalidOrder(let activity, let detail): "the order of \"\(activity)\" cannot be exported: \(detail)"
         case .noPatient: "the plan names no patient for the Observations to be about: give the plan document a \"patient\""
         case .noToken(let why): why
+        case .unauthorized(let url, let reason): "the FHIR server's authorization at \(url) refused CareSync: \(reason)"
+        }
+    }
+
+    /// This failure after `attempts`, if it may pass (no answer, or a temporary failure).
+    func mayPass(attempts: Int) -> FHIRExportError? {
+        switch self {
+        case .unreachable(let url, _, let detail): .unreachable(url: url, attempts: attempts, detail: detail)
+        case .unavailable(let url, _, let status, let outcome): .unavailable(url: url, attempts: attempts, status: status, outcome: outcome)
+        default: nil
         }
     }
 

@@ -17,15 +17,15 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
     /// The server's base URL, as given.
     public let url: String
     public let policy: RetryPolicy
-    /// Sent with every request when the server asks for one.
-    public let token: BearerToken?
+    /// Authorizes every request when the server asks for it.
+    public let authorizer: (any RequestAuthorizer)?
     let clock: C
     let logger: Logger
 
     /// Fails with ``FHIRExportError/badURL(_:)`` unless `url` is an absolute http(s) URL.
     /// Each failure that is tried again is logged to `logger` (silent unless given).
     public init(
-        url: String, policy: RetryPolicy, token: BearerToken? = nil, clock: C,
+        url: String, policy: RetryPolicy, authorizer: (any RequestAuthorizer)? = nil, clock: C,
         logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws(FHIRExportError) {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
@@ -33,7 +33,7 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         else { throw .badURL(url) }
         self.url = url
         self.policy = policy
-        self.token = token
+        self.authorizer = authorizer
         self.clock = clock
         self.logger = logger
     }
@@ -65,9 +65,11 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
                 default: throw FHIRExportError.refused(url: url, status: status, outcome: Self.outcome(body))
                 }
             } catch let error as FHIRExportError {
-                throw error
+                // The authorization server unreachable or failing may pass, as the FHIR server's may.
+                guard let passing = error.mayPass(attempts: attempt) else { throw error }
+                failure = passing
             } catch {
-                failure = .unreachable(url: url, attempts: attempt, detail: Self.describe(error))
+                failure = .unreachable(url: url, attempts: attempt, detail: HTTPClient.describe(error))
             }
             guard let delay = policy.delay(after: attempt, elapsed: start.duration(to: clock.now)),
                   (try? await clock.sleep(for: delay)) != nil  // cancelled: give up
@@ -79,12 +81,21 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         }
     }
 
+    /// Sends `bundle` once, and once more with a renewed authorization if the server
+    /// refuses the first (401) and the authorizer has another.
     private func send(_ bundle: Data, with client: HTTPClient) async throws -> (Int, Data) {
+        let first = try await send(bundle, with: client, authorization: authorizer?.authorization(renewing: false))
+        guard first.0 == 401, let authorizer, let renewed = try await authorizer.authorization(renewing: true) else { return first }
+        logger.debug("the FHIR server refused the authorization; sending again with a new one", metadata: ["url": "\(url)"])
+        return try await send(bundle, with: client, authorization: renewed)
+    }
+
+    private func send(_ bundle: Data, with client: HTTPClient, authorization: String?) async throws -> (Int, Data) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/fhir+json")
         request.headers.add(name: "Accept", value: "application/fhir+json")
-        if let token { request.headers.add(name: "Authorization", value: token.header) }
+        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
         request.body = .bytes(ByteBuffer(bytes: bundle))
         let response = try await client.execute(request, timeout: TimeAmount(policy.requestTimeout))
         let body = try await response.body.collect(upTo: 32 << 20)
@@ -106,16 +117,6 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
         return texts.isEmpty ? nil : texts.joined(separator: "; ")
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer in time"
-            default: return String(describing: error)
-            }
-        }
-        let text = String(describing: error)
-        return text.localizedCaseInsensitiveContains("connection refused") ? "connection refused" : text
-    }
 }
 
 /// The parts of a transaction-response Bundle a poster reads.

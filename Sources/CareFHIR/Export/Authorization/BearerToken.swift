@@ -26,3 +26,8 @@ public struct BearerToken: Sendable, Hashable, CustomStringConvertible {
 
     var header: String { "Bearer \(secret)" }
 }
+
+extension BearerToken: RequestAuthorizer {
+    /// The token; never another, so a refused one is not tried again.
+    public func authorization(renewing: Bool) -> String? { renewing ? nil : header }
+}
