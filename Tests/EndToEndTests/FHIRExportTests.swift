@@ -116,6 +116,8 @@ struct FHIRExportTests {
         #expect(result.lines.last == "6 resources, 2 valid, 4 invalid")
         #expect(result.stdout.contains("status: 'given' is not in the required value set"))
         #expect(result.stdout.contains("subject\n      Field required"))
+        #expect(result.stdout.contains(#"fhirclient 4.x (R4 4.0.1): Non-optional property "subject" on MedicationAdministration is missing"#),
+                "the second validator refuses it too: \(result.stdout)")
         #expect(result.stdout.contains("resourceType 'Prescription' is not one this validator knows"))
         #expect(result.stdout.contains(
             "request.reference: 'MedicationOrder/amox' names 'MedicationOrder', which is not a resource type of R4"))

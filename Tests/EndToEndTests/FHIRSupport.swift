@@ -1,7 +1,7 @@
 import Foundation
 
-/// `scripts/fhir-validate`: fhir.resources' R4B models, or with `dstu2` fhirclient's DSTU2
-/// models, in their own virtual environment.
+/// `scripts/fhir-validate`: fhir.resources' R4B models and fhirclient 4.x's R4 models, or with
+/// `dstu2` fhirclient's DSTU2 models, in their own virtual environments.
 enum FHIRValidator {
     static func validate(_ files: String..., dstu2: Bool = false) async throws -> CareSyncCommand.Result {
         try await run((dstu2 ? ["--dstu2"] : []) + files)
