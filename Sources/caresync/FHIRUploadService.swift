@@ -27,7 +27,7 @@ struct FHIRUploadService: Service {
             case .sent(let observations, let administrations, let cursor):
                 json ? emitJSON(["event": "fhir", "server": .string(url), "observations": .int(observations),
                                  "administrations": .int(administrations), "cursor": cursor.map { .int($0) } ?? .null])
-                    : emit("Sent \(observations) Observations and \(administrations) administrations to \(url)")
+                    : emit("Sent \(Self.counted(observations, "Observation")) and \(Self.counted(administrations, "administration")) to \(url)")
             case .failed(let reason, let retryIn):
                 logger.warning("the FHIR upload failed; trying again", metadata: ["server": "\(url)", "reason": "\(reason)", "retryIn": "\(retryIn)"])
                 json ? emitJSON(["event": "fhir-failed", "server": .string(url), "reason": .string(reason),
@@ -36,6 +36,8 @@ struct FHIRUploadService: Service {
             }
         }
     }
+
+    private static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await upload.run() }
