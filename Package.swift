@@ -176,7 +176,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CMosquitto", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
+                "CMosquitto", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -14,12 +14,26 @@ struct ResourceStore: Sendable {
         static func < (lhs: Key, rhs: Key) -> Bool { (lhs.type, lhs.id) < (rhs.type, rhs.id) }
     }
 
+    /// A type and an identifier's value: what a search by identifier looks up.
+    private struct IdentifierKey: Hashable {
+        var type: String
+        var value: String
+    }
+
     var resources: [Key: Resource] = [:]
     var nextID = 1
+    /// The resources holding each identifier value, so that a conditional create does not
+    /// read every resource of its type (the benchmark sends tens of thousands).
+    private var byIdentifier: [IdentifierKey: Set<Key>] = [:]
 
     /// The resources of `type` that match every (name, value) of `query`, by id.
     func search(_ type: String, _ query: [(String, String)]) throws -> [Resource] {
-        var found = resources.filter { $0.key.type == type }.sorted { $0.key < $1.key }.map(\.value)
+        let candidates = if let identifier = query.first(where: { $0.0 == "identifier" }) {
+            Array(byIdentifier[IdentifierKey(type: type, value: Self.splitToken(identifier.1).value)] ?? [])
+        } else {
+            resources.keys.filter { $0.type == type }
+        }
+        var found = candidates.sorted().compactMap { resources[$0] }
         for (name, value) in query {
             found = try found.filter { try Self.matches($0.object, name, value) }
         }
@@ -87,7 +101,8 @@ struct ResourceStore: Sendable {
     mutating func load(_ document: [String: Any]) {
         let entries = document["resourceType"] as? String == "Bundle" ? document["entry"] as? [[String: Any]] ?? [] : [["resource": document]]
         for resource in entries.compactMap({ $0["resource"] as? [String: Any] }) {
-            _ = put(resource["resourceType"] as? String ?? "", resource, id: resource["id"] as? String)
+            var undo: [Change] = []
+            _ = put(resource["resourceType"] as? String ?? "", resource, id: resource["id"] as? String, undo: &undo)
         }
     }
 
@@ -98,8 +113,12 @@ struct ResourceStore: Sendable {
         try JSONSerialization.data(withJSONObject: bundle, options: [.sortedKeys]).write(to: URL(fileURLWithPath: file), options: .atomic)
     }
 
-    /// Stores `resource` under `id` (a new one if `nil`), a version higher than before.
-    mutating func put(_ type: String, _ resource: [String: Any], id: String?) -> [String: Any] {
+    /// A resource as it was before a transaction replaced it (`nil`: there was none).
+    typealias Change = (key: Key, previous: Resource?)
+
+    /// Stores `resource` under `id` (a new one if `nil`), a version higher than before, and
+    /// adds what it replaced to `undo`.
+    mutating func put(_ type: String, _ resource: [String: Any], id: String?, undo: inout [Change]) -> [String: Any] {
         let id = id ?? {
             while resources[Key(type: type, id: "\(nextID)")] != nil { nextID += 1 }
             defer { nextID += 1 }
@@ -111,8 +130,20 @@ struct ResourceStore: Sendable {
         var stored = resource
         stored["id"] = id
         stored["meta"] = ["versionId": "\(version)"]
-        resources[key] = Resource(object: stored)
+        undo.append((key, previous))
+        replace(key, with: Resource(object: stored))
         return ["status": previous == nil ? "201 Created" : "200 OK", "location": "\(type)/\(id)/_history/\(version)"]
+    }
+
+    /// Sets the resource under `key`, keeping the identifier index up to date.
+    private mutating func replace(_ key: Key, with resource: Resource?) {
+        for value in Self.identifierValues(resources[key]?.object ?? [:]) { byIdentifier[IdentifierKey(type: key.type, value: value)]?.remove(key) }
+        for value in Self.identifierValues(resource?.object ?? [:]) { byIdentifier[IdentifierKey(type: key.type, value: value), default: []].insert(key) }
+        resources[key] = resource
+    }
+
+    private static func identifierValues(_ resource: [String: Any]) -> [String] {
+        (resource["identifier"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
     }
 
     /// Applies a transaction or batch Bundle whole, or nothing of it.
@@ -120,16 +151,22 @@ struct ResourceStore: Sendable {
         guard bundle["resourceType"] as? String == "Bundle", let kind = bundle["type"] as? String,
               ["transaction", "batch"].contains(kind)
         else { throw Refusal(status: 400, text: "expected a transaction or batch Bundle") }
-        var staged = self
+        // Undone entry by entry on a failure: a copy of the whole store per transaction made
+        // the server, not the client, what the benchmark's export measured.
+        var undo: [Change] = []
         var responses: [[String: Any]] = []
-        for entry in bundle["entry"] as? [[String: Any]] ?? [] {
-            responses.append(["response": try staged.apply(entry)])
+        do {
+            for entry in bundle["entry"] as? [[String: Any]] ?? [] {
+                responses.append(["response": try apply(entry, undo: &undo)])
+            }
+        } catch {
+            for change in undo.reversed() { replace(change.key, with: change.previous) }
+            throw error
         }
-        self = staged
         return ["resourceType": "Bundle", "type": "\(kind)-response", "entry": responses]
     }
 
-    private mutating func apply(_ entry: [String: Any]) throws -> [String: Any] {
+    private mutating func apply(_ entry: [String: Any], undo: inout [Change]) throws -> [String: Any] {
         let request = entry["request"] as? [String: Any] ?? [:]
         let resource = entry["resource"] as? [String: Any] ?? [:]
         let target = URLComponents(string: request["url"] as? String ?? "")
@@ -145,7 +182,7 @@ struct ResourceStore: Sendable {
             let existing = condition.isEmpty ? [] : try search(type, condition.map { ($0.name, $0.value ?? "") })
             guard existing.count <= 1 else { throw Refusal(status: 412, text: "ifNoneExist matches \(existing.count) resources") }
             if let match = existing.first { return ["status": "200 OK", "location": "\(type)/\(match.object["id"] ?? "")"] }
-            return put(type, resource, id: nil)
+            return put(type, resource, id: nil, undo: &undo)
         case "PUT":
             var id = parts.count > 1 ? parts[1] : nil
             if let query = target?.queryItems, !query.isEmpty {
@@ -153,7 +190,7 @@ struct ResourceStore: Sendable {
                 guard existing.count <= 1 else { throw Refusal(status: 412, text: "conditional update matches \(existing.count) resources") }
                 id = existing.first?.object["id"] as? String
             }
-            return put(type, resource, id: id)
+            return put(type, resource, id: id, undo: &undo)
         default:
             throw Refusal(status: 400, text: "the test server does not process \(request["method"] ?? "no") entries")
         }

@@ -14,8 +14,10 @@ struct MeasurementBenchmark: AsyncParsableCommand {
             companion, then every one at once, hands its samples to its outbox in one call, and the \
             time runs until the primary has answered the last (each answered only once committed). \
             At 1 Hz: one companion, then every one, takes a sample a second and waits for its \
-            receipt. The floor, SQLite inserting the same number of rows in transactions of 500 \
-            (WAL, synchronous = FULL, as the store does), is measured in the same run.
+            receipt. Then every sample the primary stored goes to the FHIR test server as R4 \
+            Observations (transactions of 100 with the Patient and Devices): resources/s. The floor, \
+            SQLite inserting the same number of rows in transactions of 500 (WAL, synchronous = \
+            FULL, as the store does), is measured in the same run.
             """)
 
     @Option(help: "Companions (the flat-out and 1 Hz runs use one, then all).")
@@ -70,6 +72,13 @@ struct MeasurementBenchmark: AsyncParsableCommand {
             let latency = try await oneHertz(cluster, companions: count)
             report("\(SyncBenchmark.label(count))", latency.tailSummary)
         }
+        let export = try await MeasurementExport.run(store: cluster.store)
+        print("export: every sample stored to the FHIR test server, R4 Observations in transactions of 100:")
+        report("resources (Observations, Patient, Devices)", "\(export.resources) (\(export.observations) Observations) in "
+            + String(format: "%.2f s", export.seconds))
+        let rate = Double(export.resources) / export.seconds
+        report("throughput", String(format: "%.0f resources/s", rate))
+        report("throughput ÷ floor", String(format: "%.2f×", rate / floor))
     }
 
     /// Samples/s from `companions` companions sending `samples` between them at once.

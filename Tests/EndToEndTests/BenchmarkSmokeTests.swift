@@ -125,6 +125,12 @@ struct BenchmarkSmokeTests {
             #expect(ratio.hasSuffix("×") && Self.ratio(String(ratio.split(separator: " ").last!)).map { $0 > 0 } == true, "\(ratio)")
         }
         #expect(result.lines.contains { $0.contains("floor: SQLite batched insert") && $0.hasSuffix("rows/s") })
+        // 1,000 flat out twice and a sample a second for each run at 1 Hz (1 + 2), all sent on.
+        let exported = try #require(result.lines.first { $0.hasPrefix("  resources (Observations, Patient, Devices)") })
+        #expect(exported.contains("(2003 Observations)"), "\(exported)")
+        let throughput = try #require(result.lines.first { $0.hasPrefix("  throughput ") && $0.hasSuffix("resources/s") })
+        #expect(Double(throughput.split(separator: " ").dropLast().last!).map { $0 > 0 } == true, "\(throughput)")
+        #expect(result.lines.contains { $0.hasPrefix("  throughput ÷ floor") && $0.hasSuffix("×") })
     }
 
     /// The peer's section (scripts/test installs Mosquitto) and CareSync against it, for
