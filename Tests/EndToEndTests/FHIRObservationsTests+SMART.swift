@@ -36,8 +36,13 @@ extension FHIRObservationsTests {
         let refused = try await caresync.run("fhir", "observations", "--server", url, "--since", "2026-11-01")
         #expect(refused.status == 1 && refused.stderr.contains("HTTP 401"), "\(refused.stderr)")
         let smart = ["--smart-client-id", "caresync", "--smart-key", key]
-        let sent = try await caresync.run(["fhir", "observations", "--server", url, "--since", "2026-11-01"] + smart)
+        let sent = try await caresync.run(["fhir", "observations", "--server", url, "--since", "2026-11-01", "--log-level", "debug"] + smart)
         #expect(sent.status == 0 && sent.lines.last?.hasPrefix("6 Observations, 6 created") == true, "\(sent.stdout)\(sent.stderr)")
+        #expect(sent.stderr.contains("obtained a SMART access token"), "debug logging was on: \(sent.stderr)")
+        let pem = try String(contentsOfFile: key, encoding: .utf8).split(separator: "\n").dropFirst().first.map(String.init) ?? "-"
+        for secret in ["Bearer", "access_token", "client_assertion", pem] {
+            #expect(!(sent.stdout + sent.stderr).contains(secret), "\(secret) shown")
+        }
         #expect(server.output.contains { $0.contains("\"path\":\"/auth/token\"") && $0.contains("\"status\":200") })
 
         // Restarted on its state file, the server still holds them: nothing is created twice.
