@@ -26,7 +26,8 @@ import Synchronization
 /// What it holds and what it was asked are read directly (``resources(_:)``, ``requests``).
 public final class FHIRTestServer: Sendable {
     public struct Options: Sendable {
-        /// These POST requests (counting from 1) are answered 503 with an OperationOutcome.
+        /// These POST requests (counting from 1 those let in: not a token request, not one
+        /// refused for its authorization) are answered 503 with an OperationOutcome.
         public var fail: Set<Int> = []
         /// These POST requests get no answer until the server stops.
         public var hang: Set<Int> = []

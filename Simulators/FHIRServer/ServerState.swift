@@ -15,6 +15,9 @@ struct ServerState: Sendable {
     /// The port it listens on, for the links it writes.
     var port = 0
 
+    /// The POSTs that passed authorization, which ``FHIRTestServer/Options/fail`` and
+    /// ``FHIRTestServer/Options/hang`` count.
+    private var postsLetIn = 0
     /// The authorization server, with ``FHIRTestServer/Options/smart``.
     var authority: SMARTAuthority?
 
@@ -40,7 +43,9 @@ struct ServerState: Sendable {
                 status: 401, body: Self.json(Self.outcome(refusal, code: "login")),
                 headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(refusal)\"")])
         }
-        let posts = request.method == .POST ? requests.count { $0.method == "POST" } : 0
+        // Counted once let in: a refused request or a token request is not one of `fail`'s.
+        if request.method == .POST { postsLetIn += 1 }
+        let posts = request.method == .POST ? postsLetIn : 0
         if options.hang.contains(posts) { return nil }
         let (status, answer): (Int, [String: Any])
         do {

@@ -4,13 +4,13 @@ import Testing
 /// What the libraries may not do, checked in their sources: write to standard output or
 /// error by hand (their output goes through a Logger, or LineOutput in the programs).
 struct LibraryHygieneTests {
-    /// The library modules: every folder of Sources/ but the executables', and the
-    /// simulators' shared support.
+    /// The library modules: every folder of Sources/ but the executables', the simulators'
+    /// shared support and the FHIR test server.
     static let libraries: [URL] = {
         let sources = CareSyncCommand.repository.appendingPathComponent("Sources")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
         return names.filter { !["caresync", "caresync-bench", "CDNSSD"].contains($0) }.sorted().map(sources.appendingPathComponent)
-            + [CareSyncCommand.repository.appendingPathComponent("Simulators/Support")]
+            + ["Simulators/Support", "Simulators/FHIRServer"].map(CareSyncCommand.repository.appendingPathComponent)
     }()
 
     /// Lines of the Swift files below `folder` that match `pattern`, as `file:line: text`.
