@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "CareInsights", targets: ["CareInsights"]),
         .library(name: "CareLanguage", targets: ["CareLanguage"]),
         .library(name: "CareReport", targets: ["CareReport"]),
+        .library(name: "CareWeb", targets: ["CareWeb"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -42,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Value types of the care plan and schedule expansion. No I/O.
@@ -114,9 +117,27 @@ let package = Package(
         // What the record shows: alerts, comparisons and tips, and grouped bar charts. Pure, on
         // the store's events.
         .target(name: "CareInsights", dependencies: ["CarePlan", "CareLanguage"]),
+        // HTML and SVG written by hand, escaped and well-formed: the report's and the web app's.
+        .target(name: "Markup"),
         // The care report: one self-contained XHTML document (inline CSS and SVG), and its PDF
         // by headless Chromium.
-        .target(name: "CareReport", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Waiting"]),
+        .target(name: "CareReport", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Markup", "Waiting"]),
+        // The care app in a browser, served beside the primary on its store: sign-in with a
+        // one-time code, pages that work without JavaScript, live updates by Server-Sent Events.
+        .target(
+            name: "CareWeb",
+            dependencies: [
+                "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // FHIR in and out: orders to schedules and localized instructions, server search, doses and
         // measurements to a server in transactions, bearer tokens and SMART Backend Services.
         .target(
@@ -160,7 +181,8 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "Discovery",
+                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
+                "Discovery",
                 "LineOutput",
                 "MetricsEndpoint",
                 "NodeIdentity",
@@ -270,6 +292,15 @@ let package = Package(
             dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "Waiting"]
         ),
         .testTarget(
+            name: "CareWebTests",
+            dependencies: [
+                "CareWeb", "CarePlan", "CarePlanStore", "NodeIdentity", "Waiting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
             name: "CarePlanStoreTests",
             dependencies: ["CarePlanStore", "CarePlanDocument", "Waiting", .product(name: "Logging", package: "swift-log")]
         ),
@@ -282,6 +313,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
             ]

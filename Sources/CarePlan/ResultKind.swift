@@ -113,6 +113,8 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongValueCount(expected: Int, found: Int)
     case outOfScale(Int, min: Int, max: Int)
     case wrongType(expected: String)
+    /// Typed text that is not a value of the kind asked for.
+    case unreadable(String, expected: String)
 
     public var description: String {
         switch self {
@@ -120,6 +122,7 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
             "the result needs \(expected) value\(expected == 1 ? "" : "s"), found \(found)"
         case .outOfScale(let n, let min, let max): "\(n) is outside the scale \(min)...\(max)"
         case .wrongType(let expected): "the result must be \(expected)"
+        case .unreadable(let text, let expected): "\"\(text)\" is not \(expected)"
         }
     }
 }

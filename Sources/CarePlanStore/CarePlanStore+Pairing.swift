@@ -53,7 +53,11 @@ extension CarePlanStore {
         let since = now().addingTimeInterval(-Self.pairingMemory).timeIntervalSince1970
         return try await read { db in
             try db.rows(
-                "SELECT id, code FROM pairing_code WHERE code IS NOT NULL AND locked_at IS NULL AND created_at >= ? ORDER BY id DESC LIMIT 8",
+                """
+                SELECT id, code FROM pairing_code
+                WHERE code IS NOT NULL AND locked_at IS NULL AND created_at >= ? AND role IN (\(Self.deviceRoles))
+                ORDER BY id DESC LIMIT 8
+                """,
                 arguments: [since]
             ).map { PairingCandidate(id: $0[0], code: $0[1]) }
         }
@@ -76,7 +80,7 @@ extension CarePlanStore {
             if (code["used_at"] as Double?) != nil { return .failure(.used) }
             if (code["locked_at"] as Double?) != nil { return .failure(.locked) }
             if now.timeIntervalSince1970 >= code["expires_at"] { return .failure(.expired) }
-            let codeRole = DeviceRole(rawValue: code["role"]) ?? .household
+            guard let codeRole = DeviceRole(rawValue: code["role"]) else { return .failure(try countFailure(db, at: now)) }
             guard codeRole == role else { return .failure(.wrongRole(codeRole: codeRole, deviceRole: role)) }
             try db.run("UPDATE pairing_code SET used_at = ?, used_by = ? WHERE id = ?",
                        arguments: [now.timeIntervalSince1970, deviceID, codeID])
@@ -90,9 +94,13 @@ extension CarePlanStore {
         }
     }
 
-    /// Counts a wrong code against every open code; a code that reaches the limit is locked
-    /// and its characters forgotten.
-    private func countFailure(_ db: Database, at now: Date) throws -> PairingRefusal {
+    /// The roles of codes that pair a companion, as SQL (a browser's sign-in codes share the
+    /// table and its throttle, but never pair a device).
+    private static let deviceRoles = DeviceRole.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+
+    /// Counts a wrong code against every open code (pairing and sign-in alike); a code that
+    /// reaches the limit is locked and its characters forgotten.
+    func countFailure(_ db: Database, at now: Date) throws -> PairingRefusal {
         let open = "code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ?"
         let instant = now.timeIntervalSince1970
         guard let failures = try db.value(Int.self, "SELECT MAX(failures) + 1 FROM pairing_code WHERE \(open)", arguments: [instant])

@@ -21,6 +21,7 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case schemaTooNew(path: String, unknownMigrations: [String])
     case unknownDevice(String)
     case ambiguousDevice(String, matches: [String])
+    case unknownWebSession(String)
     /// A device that may not be sent the report (not a household device, or revoked).
     case cannotReceiveReports(String, reason: String)
     case database(String)
@@ -47,6 +48,7 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
         case .schemaTooNew(let path, let unknown):
             "\(path) was written by a newer CareSync (migrations \(unknown.joined(separator: ", "))): upgrade to open it"
         case .unknownDevice(let id): "no paired device \"\(id)\": `caresync devices` lists them"
+        case .unknownWebSession(let id): "no browser session \"\(id)\": `caresync devices` lists them"
         case .ambiguousDevice(let text, let matches):
             "\"\(text)\" could be any of \(matches.joined(separator: ", ")): give more of the fingerprint"
         case .cannotReceiveReports(let name, let reason):

@@ -40,7 +40,7 @@ public struct CompletionReceipt: Sendable, Hashable, Codable {
 extension Rejection {
     /// The rejection a store refusal amounts to, or `nil` for failures that are not the
     /// completion's fault (a full disk, a busy file) and deserve a retry.
-    init?(_ error: CarePlanStoreError) {
+    public init?(_ error: CarePlanStoreError) {
         switch error {
         case .unknownActivity: self = .unknownActivity
         case .noSuchOccurrence: self = .noSuchOccurrence

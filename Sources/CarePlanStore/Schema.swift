@@ -196,6 +196,22 @@ enum Schema {
                 CREATE INDEX measurement_by_time ON measurement(type, start_at);
                 """)
         }
+        migrator.registerMigration("v10 web sessions") { db in
+            // A browser signed in with a one-time code (kept in pairing_code with a browser
+            // role). The id is the SHA-256 of the cookie's secret: reading the file gives no
+            // session away.
+            try db.execute(sql: """
+                CREATE TABLE web_session (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    access TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    signed_in_at REAL NOT NULL,
+                    expires_at REAL NOT NULL,
+                    last_seen REAL,
+                    revoked_at REAL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -1,4 +1,5 @@
 import CareInsights
+import Markup
 
 /// Series of a grouped bar chart drawn as inline SVG: per group, one bar per series side by
 /// side, each as high as its value on its own axis (``ChartSeries/normalized``). Every bar

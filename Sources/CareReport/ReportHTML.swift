@@ -2,6 +2,7 @@ import CareInsights
 import CareLanguage
 import CarePlan
 import Foundation
+import Markup
 
 extension CareReport {
     /// Colour-blind-safe colours (Okabe and Ito) for series without a tint of their own.

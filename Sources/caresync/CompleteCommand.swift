@@ -53,45 +53,18 @@ struct CompleteCommand: AsyncParsableCommand {
             }
             let key = EventKey(activityID: activity, day: day, occurrence: occurrence)
             let event = try await store.event(key)
-            let values = try ResultParser(kind: event.activity.result, unit: unit).parse(value)
+            let values: [OutcomeValue]
+            do {
+                values = try event.activity.result?.values(from: value, unit: unit) ?? ResultKind.untypedValues(from: value, unit: unit)
+            } catch {
+                throw UsageError(description: "\(error)")
+            }
             let outcome = Outcome(
                 state: notDone ? .notCompleted : .completed, values: notDone ? [] : values,
                 recordedAt: Date(), device: options.device, reason: reason)
             let change = try await store.setOutcome(outcome, for: key)
             let result = values.isEmpty || notDone ? "" : " (" + values.map(\.formatted).joined(separator: "/") + ")"
             emit("\(key): \(outcome.state == .completed ? "done" : "not done")\(result), revision \(change.revision)")
-        }
-    }
-}
-
-/// Reads `--value` arguments as the values an activity's result asks for.
-struct ResultParser {
-    let kind: ResultKind?
-    let unit: String?
-
-    func parse(_ arguments: [String]) throws -> [OutcomeValue] {
-        try arguments.enumerated().map { index, text in
-            switch kind {
-            case .scale:
-                guard let n = Int(text) else { throw UsageError(description: "\"\(text)\" is not a whole number") }
-                return OutcomeValue(.integer(n), unit: unit)
-            case .number(let defaultUnit, let components):
-                guard let d = Double(text) else { throw UsageError(description: "\"\(text)\" is not a number") }
-                let kind = components.indices.contains(index) ? components[index] : nil
-                return OutcomeValue(Int(text).map(OutcomeValue.Value.integer) ?? .decimal(d), unit: unit ?? defaultUnit, kind: kind)
-            case .boolean:
-                switch text.lowercased() {
-                case "yes", "true", "1": return OutcomeValue(.boolean(true))
-                case "no", "false", "0": return OutcomeValue(.boolean(false))
-                default: throw UsageError(description: "\"\(text)\" is not yes or no")
-                }
-            case .text:
-                return OutcomeValue(.text(text))
-            case nil:
-                if let n = Int(text) { return OutcomeValue(.integer(n), unit: unit) }
-                if let d = Double(text) { return OutcomeValue(.decimal(d), unit: unit) }
-                return OutcomeValue(.text(text), unit: unit)
-            }
         }
     }
 }

@@ -8,18 +8,22 @@ import NodeIdentity
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pair",
-        abstract: "Make a one-time code that pairs a watch, widget or household device with this primary.",
+        abstract: "Make a one-time code that pairs a watch, widget or household device, or signs a browser in.",
         discussion: """
             Give the code to the device's `pair CODE` (watch-sim pair, widget-sim pair, household-sim
-            pair) while the primary runs. The code works once, expires, and pairing locks after
+            pair) while the primary runs, or type it into the care app's sign-in page (--role browser;
+            with --household the browser only reads). The code works once, expires, and pairing locks after
             \(CarePlanStore.pairingAttempts) wrong codes until a new one is made. It binds both
             devices' certificates, so a device in the middle cannot pair in the user's place.
             """)
 
     @OptionGroup var options: StoreOptions
 
-    @Option(help: ArgumentHelp("What the device is: watch, widget or household.", valueName: "role"))
+    @Option(help: ArgumentHelp("What the device is: watch, widget, household, or browser for the care app.", valueName: "role"))
     var role: String
+
+    @Flag(help: "With --role browser: a household member's browser, which reads but records nothing.")
+    var household = false
 
     @Option(help: ArgumentHelp("How long the code stays valid: 90s, 5m, 1h.", valueName: "duration"))
     var expires = "5m"
@@ -32,11 +36,13 @@ struct PairCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            guard let role = DeviceRole(rawValue: role) else {
-                throw UsageError(description: "--role must be watch, widget or household, not \"\(role)\"")
-            }
             guard let lifetime = Self.seconds(expires), (10...86_400).contains(lifetime) else {
                 throw UsageError(description: "--expires must be 10s to 24h, such as 90s, 5m or 1h, not \"\(expires)\"")
+            }
+            if role == "browser" { return try await signInCode(lifetime: lifetime) }
+            guard !household else { throw UsageError(description: "--household is for --role browser") }
+            guard let role = DeviceRole(rawValue: role) else {
+                throw UsageError(description: "--role must be watch, widget, household or browser, not \"\(role)\"")
             }
             guard !mayRecord || role == .household else {
                 throw UsageError(description: "--may-record is for household devices: a \(role.rawValue) always records")
@@ -52,6 +58,25 @@ struct PairCommand: AsyncParsableCommand {
                 emit("Pairing code for a \(role.rawValue): \(code)")
                 emit("Valid until \(ISO8601.string(from: expiresAt)), once. On the device: \(role.rawValue)-sim pair \(code)")
             }
+        }
+    }
+
+    /// A code that signs a browser in to the care app (`caresync primary --web`).
+    private func signInCode(lifetime: TimeInterval) async throws {
+        guard !mayRecord else {
+            throw UsageError(description: "--may-record is for household devices: a browser records unless --household")
+        }
+        let store = try await options.open()
+        _ = try await store.configuredPlan()
+        let code = PairingCode.random()
+        let expiresAt = Date().addingTimeInterval(lifetime)
+        let access: WebAccess = household ? .household : .caregiver
+        try await store.openSignInCode(code.characters, access: access, expiresAt: expiresAt)
+        if json {
+            emit(#"{"code":"\#(code)","role":"browser","household":\#(household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
+        } else {
+            emit("Sign-in code for a \(household ? "household member's browser (read only)" : "browser"): \(code)")
+            emit("Valid until \(ISO8601.string(from: expiresAt)), once. Type it into the care app's sign-in page.")
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CareFHIR
 import CarePlanStore
+import CareWeb
 import Discovery
 import CarePlan
 import NodeIdentity
@@ -67,6 +68,15 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: "The SMART scopes to ask for.")
     var fhirSmartScope = SMARTBackendClient<ContinuousClock>.defaultScope
 
+    @Flag(help: "Serve the care app in a browser beside the primary; prints its address and a sign-in code.")
+    var web = false
+
+    @Option(help: "The care app's address: loopback unless given; beyond it, HTTPS with the primary's certificate.")
+    var webHost = "127.0.0.1"
+
+    @Option(help: "The care app's port; 0 picks a free one.")
+    var webPort = 7655
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
@@ -121,6 +131,9 @@ struct PrimaryCommand: AsyncParsableCommand {
                     json ? emitJSON(["event": "advertised", "name": .string(advertised), "type": "_caresync._tcp"])
                         : emit("Advertised as \"\(advertised)\" (_caresync._tcp)")
                 }))
+            }
+            if web {
+                services += try webServices(store: store, node: node, identity: identity, logger: logger)
             }
             if let fhirServer {
                 let authorizer = try fhirAuthorizer(

@@ -11,7 +11,9 @@ import Testing
 
     @Test func pairCodesAreValidatedAndListedDevicesShowRoleAndLastSeen() async throws {
         let caresync = try await exampleStore(in: scratch)
-        #expect(try await caresync.run("pair", "--role", "toaster").stderr.contains("--role must be watch, widget or household"))
+        #expect(try await caresync.run("pair", "--role", "toaster").stderr.contains("--role must be watch, widget, household or browser"))
+        #expect(try await caresync.run("pair", "--role", "watch", "--household").stderr.contains("--household is for --role browser"))
+        #expect(try await caresync.run("pair", "--role", "browser", "--may-record").stderr.contains("a browser records unless --household"))
         #expect(try await caresync.run("pair", "--role", "watch", "--expires", "3d").stderr.contains("--expires must be 10s to 24h"))
         #expect(try await caresync.run("pair", "--role", "watch", "--may-record").stderr.contains("--may-record is for household devices"))
         #expect(try await caresync.run("devices").stdout.contains("No paired devices"))

@@ -1,32 +1,34 @@
-/// XHTML written by hand: text escaped, elements closed, so the report is well-formed XML
-/// (the tests read it with an XML parser).
-struct Markup {
-    private(set) var text = ""
+/// HTML and SVG written by hand: text escaped, elements closed, so a document is well-formed
+/// XML (the report's tests read it with an XML parser).
+public struct Markup {
+    public init() {}
+
+    public private(set) var text = ""
 
     /// `<name a="v">…</name>`, the content written by `body`.
-    mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], _ body: (inout Markup) -> Void) {
+    public mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], _ body: (inout Markup) -> Void) {
         open(name, attributes)
         body(&self)
         text += "</\(name)>"
     }
 
     /// `<name a="v">text</name>`.
-    mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], text content: String) {
+    public mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String> = [:], text content: String) {
         element(name, attributes) { $0.append(content) }
     }
 
     /// `<name a="v"/>`.
-    mutating func empty(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
+    public mutating func empty(_ name: String, _ attributes: KeyValuePairs<String, String> = [:]) {
         text += "<\(name)\(Self.attributes(attributes))/>"
     }
 
     /// Text, escaped.
-    mutating func append(_ content: String) {
+    public mutating func append(_ content: String) {
         text += Self.escape(content)
     }
 
     /// Markup already written (a style sheet, say), as it is.
-    mutating func raw(_ markup: String) {
+    public mutating func raw(_ markup: String) {
         text += markup
     }
 
@@ -38,7 +40,7 @@ struct Markup {
         attributes.map { " \($0.key)=\"\(escape($0.value))\"" }.joined()
     }
 
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.count)
         for character in text {

@@ -1,0 +1,81 @@
+import CarePlan
+import Foundation
+import Hummingbird
+import Markup
+
+extension CareWebServer {
+    /// The care card: the day's interventions with a button per occurrence (done, or undo),
+    /// and a week strip with each day's adherence ring to move between days.
+    func careCard(_ request: Request, _ context: WebContext) async throws -> Response {
+        let signedIn = try context.session()
+        // Read before the events: a change committed in between makes the page older than
+        // its events, and a live update then fetches it again (never the reverse).
+        let revision = try await store.revision()
+        let today = try await self.today()
+        let day = try requestedDay(request) ?? today
+        let events = try await store.events(on: day, kind: .intervention)
+        let week = WeekStrip.days(around: day)
+        let summaries = try await store.completion(from: week[0], through: week[6])
+        let words = context.words
+        var page = WebPage(title: words["careCard", "title"], section: .careCard, context: context, revision: revision)
+        page.notice = request.uri.queryParameters["recorded"].map { _ in WebPage.Notice(text: words["careCard", "recorded"], isError: false) }
+        return page.response { main in
+            WeekStrip(days: week, selected: day, today: today, summaries: summaries, words: words).write(to: &main)
+            main.element("h2", ["id": "day"], text: words.weekday(day) + ", " + words.date(day))
+            let byActivity = Dictionary(grouping: events, by: \.activity.identifier)
+            let activities = events.map(\.activity.identifier).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            guard !activities.isEmpty else {
+                main.element("p", text: words["careCard", "nothing"])
+                return
+            }
+            main.element("ul", ["class": "cards", "aria-labelledby": "day"]) { list in
+                for id in activities {
+                    guard let events = byActivity[id], let activity = events.first?.activity else { continue }
+                    list.element("li", ["class": "card", "id": "activity-\(id)"]) { card in
+                        card.element("h2", text: activity.title)
+                        if let instructions = activity.instructions { card.element("p", ["class": "instructions"], text: instructions) }
+                        occurrences(events, of: activity, signedIn: signedIn, words: words, path: "/?day=\(day)", into: &card)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Today in the plan's time zone, on the injected clock.
+    func today() async throws -> CalendarDay {
+        CalendarDay.containing(configuration.now(), in: try await store.timeZone())
+    }
+
+    /// The day a `?day=YYYY-MM-DD` names, if the query has one.
+    func requestedDay(_ request: Request) throws(WebFailure) -> CalendarDay? {
+        guard let text = request.uri.queryParameters["day"] else { return nil }
+        guard let day = CalendarDay(String(text)) else { throw .badForm("\"day\" must be a date such as 2026-11-24, not \"\(text)\"") }
+        return day
+    }
+
+    /// One button per occurrence: a form that records it done (or undoes it). A household
+    /// session sees the states without buttons.
+    private func occurrences(
+        _ events: [Event], of activity: Activity, signedIn: SignedIn, words: WebWords, path: String, into card: inout Markup
+    ) {
+        card.element("ul", ["class": "occurrences", "aria-label": words["careCard", "occurrences", values: ["title": activity.title]]]) { list in
+            for event in events {
+                let label = event.time.map { "\($0)" } ?? "#\(event.key.occurrence + 1)"
+                let state = event.state
+                list.element("li", ["class": "state-\(state.rawValue)", "data-event": event.key.description]) { item in
+                    guard signedIn.session.access.mayRecord, activity.result == nil else {
+                        item.element("span", text: words["careCard", "state", state.rawValue, values: ["time": label]])
+                        return
+                    }
+                    item.element("form", ["method": "post", "action": "/outcomes"]) { form in
+                        form.csrf(signedIn)
+                        OutcomeForm.hiddenFields(event.key, returnTo: path, into: &form)
+                        form.empty("input", ["type": "hidden", "name": "state", "value": state == .completed ? "initial" : "completed"])
+                        form.element("button", ["type": "submit", "aria-pressed": state == .completed ? "true" : "false"],
+                                     text: words["careCard", "button", state.rawValue, values: ["time": label]])
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CarePlanStore
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+import Synchronization
+
+/// The care app, served over HTTP on loopback (HTTPS with the primary's certificate
+/// elsewhere) from the primary's store: a `Service` to run in the primary's `ServiceGroup`
+/// beside the change feed it follows for live updates.
+public final class CareWebServer: Service, Sendable {
+    let store: CarePlanStore
+    let changes: StoreChangeFeed
+    let configuration: WebConfiguration
+    let logger: Logger
+    let live = LiveStreams()
+    private let address = BoundAddress()
+
+    /// - Throws: ``WebServerError/needsTLS(host:)`` for an address beyond loopback without an
+    ///   identity to serve HTTPS with.
+    public init(store: CarePlanStore, changes: StoreChangeFeed, configuration: WebConfiguration, logger: Logger) throws(WebServerError) {
+        try configuration.check()
+        self.store = store
+        self.changes = changes
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Whether pages are served over TLS (and cookies marked Secure).
+    var isSecure: Bool { configuration.identity != nil }
+
+    /// Serves until a graceful shutdown, which also ends every open live stream.
+    public func run() async throws {
+        let application = Application(
+            responder: WebFrontDoor(server: self, routes: routes().buildResponder()),
+            server: try serverBuilder(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { [address] channel in address.set(channel.localAddress) },
+            logger: logger)
+        defer { address.fail("the care app stopped") }
+        try await withGracefulShutdownHandler {
+            try await application.run()
+        } onGracefulShutdown: { [live] in
+            live.endAll()
+        }
+    }
+
+    /// Where it listens, once it does.
+    public func boundAddress() async throws -> SocketAddress {
+        try await address.value()
+    }
+
+    private func serverBuilder() throws -> HTTPServerBuilder {
+        guard let identity = configuration.identity else { return .http1() }
+        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
+        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        tls.minimumTLSVersion = .tlsv12
+        return try .tls(.http1(), tlsConfiguration: tls)
+    }
+}
+
+/// The address a server bound, for those who wait for it.
+final class BoundAddress: Sendable {
+    private struct State {
+        var result: Result<SocketAddress, WebServerError>?
+        var waiting: [CheckedContinuation<Result<SocketAddress, WebServerError>, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func set(_ address: SocketAddress?) {
+        resolve(address.map { .success($0) } ?? .failure(.notListening("no local address")))
+    }
+
+    func fail(_ reason: String) {
+        resolve(.failure(.notListening(reason)))
+    }
+
+    func value() async throws(WebServerError) -> SocketAddress {
+        try await withCheckedContinuation { continuation in
+            let known = state.withLock { state in
+                if state.result == nil { state.waiting.append(continuation) }
+                return state.result
+            }
+            if let known { continuation.resume(returning: known) }
+        }.get()
+    }
+
+    private func resolve(_ result: Result<SocketAddress, WebServerError>) {
+        let waiting = state.withLock { state in
+            guard state.result == nil else { return [CheckedContinuation<Result<SocketAddress, WebServerError>, Never>]() }
+            state.result = result
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume(returning: result) }
+    }
+}

@@ -1,0 +1,39 @@
+import HTTPTypes
+import Hummingbird
+
+extension CareWebServer {
+    /// Every page and form of the app. Pages answer GET; whatever changes something is a
+    /// form POSTed with the session's CSRF token, answered by a redirect (or by the page again
+    /// with what was wrong), so that every action works without JavaScript.
+    func routes() -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.get("/sign-in") { _, context in self.signInPage(context) }
+        router.post("/sign-in") { request, context in try await self.signIn(request, context) }
+        router.post("/sign-out") { request, context in try await self.signOut(request, context) }
+        router.get("/") { request, context in try await self.careCard(request, context) }
+        router.post("/outcomes") { request, context in try await self.recordOutcome(request, context) }
+        router.get("/live") { _, context in try self.liveStream(context) }
+        return router
+    }
+
+    /// The form of a signed-in request, once its CSRF token is this session's.
+    func signedInForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, Form) {
+        let signedIn = try context.session()
+        let form = try await Form.read(request, limit: configuration.maximumBodyBytes)
+        let token = form["csrf"] ?? request.headers[.csrfToken] ?? ""
+        guard signedIn.secret.accepts(csrfToken: token) else { throw WebFailure.forgedRequest }
+        return (signedIn, form)
+    }
+}
+
+extension HTTPField.Name {
+    /// The CSRF token of a script's request (forms send it as the `csrf` field).
+    static let csrfToken = Self("X-CSRF-Token")!
+}
+
+/// A path on this server to go back to after a form: only a local path, never `//host`.
+func localPath(_ text: String?, otherwise fallback: String = "/") -> String {
+    guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"),
+          text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else { return fallback }
+    return text
+}

@@ -1,0 +1,64 @@
+import CarePlan
+import CarePlanStore
+import CareWeb
+import Foundation
+import LineOutput
+import Logging
+import NodeIdentity
+import ServiceLifecycle
+import SyncNode
+
+extension PrimaryCommand {
+    /// The care app and the line that says where it is, with a sign-in code.
+    func webServices(
+        store: CarePlanStore, node: PrimaryNode, identity: NodeIdentity, logger: Logger
+    ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        var configuration = WebConfiguration()
+        configuration.host = webHost
+        configuration.port = webPort
+        configuration.now = node.configuration.now
+        // Beyond loopback the app speaks HTTPS with the primary's own certificate.
+        if !configuration.isLoopback { configuration.identity = identity }
+        let server = try CareWebServer(store: store, changes: node.changes, configuration: configuration, logger: logger)
+        let announcement = WebAnnouncement(server: server, store: store, identity: configuration.identity, json: json)
+        return [.init(service: server), .init(service: announcement, successTerminationBehavior: .ignore)]
+    }
+}
+
+/// Once the care app listens: its address, a sign-in code for the person at the primary
+/// (a caregiver's, valid ten minutes, once) and, under TLS, the certificate's fingerprint to
+/// compare with the browser's warning page.
+struct WebAnnouncement: Service {
+    static let codeLifetime: TimeInterval = 600
+
+    let server: CareWebServer
+    let store: CarePlanStore
+    let identity: NodeIdentity?
+    let json: Bool
+
+    func run() async throws {
+        let address = try await server.boundAddress()
+        let host = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
+        let url = "\(identity == nil ? "http" : "https")://\(host):\(address.port ?? 0)/"
+        let code = PairingCode.random()
+        let expiresAt = Date().addingTimeInterval(Self.codeLifetime)
+        try await store.openSignInCode(code.characters, access: .caregiver, expiresAt: expiresAt)
+        if json {
+            var line: [String: JSONValue] = [
+                "event": "web", "url": .string(url), "signInCode": .string(code.description),
+                "expiresAt": .string(ISO8601.string(from: expiresAt)),
+            ]
+            if let identity { line["fingerprint"] = .string(Self.certificateFingerprint(identity)) }
+            emitJSON(line)
+        } else {
+            emit("Care app at \(url): sign in with \(code) (valid for 10 minutes, once)")
+            if let identity { emit("Its certificate's SHA-256 fingerprint: \(Self.certificateFingerprint(identity))") }
+        }
+    }
+
+    /// The fingerprint as browsers show a certificate's: pairs of hex digits, with colons.
+    static func certificateFingerprint(_ identity: NodeIdentity) -> String {
+        let hex = Array(identity.fingerprint.uppercased())
+        return stride(from: 0, to: hex.count, by: 2).map { String(hex[$0..<min($0 + 2, hex.count)]) }.joined(separator: ":")
+    }
+}

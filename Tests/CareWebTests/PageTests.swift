@@ -1,0 +1,70 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import Testing
+
+/// What every page carries (languages, security headers) and the live stream.
+struct PageTests {
+    @Test func theBrowsersLanguageOrThePersonsChoiceSetsTheWords() async throws {
+        let web = try await WebFixture()
+        try await web.signIn()
+        let german = try await web.request(.GET, "/?day=2026-11-24", headers: [("Accept-Language", "fr-CH, de;q=0.8, en;q=0.5")])
+        #expect(german.body.contains("<html lang=\"de\">") && german.body.contains("<h1>Pflegekarte</h1>"))
+        #expect(german.body.contains("Dienstag, 24. November 2026"))
+        #expect(german.body.contains("08:00: als erledigt markieren"))
+        // ?lang=en remembers English for this browser, whatever it asks for.
+        let chosen = try await web.request(.GET, "/?lang=en", headers: [("Accept-Language", "de")])
+        #expect(chosen.status == 303 && chosen.headers["Set-Cookie"].contains { $0.hasPrefix("caresync_lang=en") })
+        let english = try await web.request(.GET, "/?day=2026-11-24", headers: [("Accept-Language", "de")])
+        #expect(english.body.contains("<h1>Care card</h1>") && english.body.contains("Tuesday, 24 November 2026"))
+        try await web.stop()
+    }
+
+    @Test func everyResponseForbidsFramingScriptsFromElsewhereAndSniffing() async throws {
+        let web = try await WebFixture()
+        for path in ["/sign-in", "/nowhere", "/assets/app.css"] {
+            let reply = try await web.request(.GET, path)
+            let policy = reply.headers.first(name: "Content-Security-Policy") ?? ""
+            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'"), "\(path)")
+            #expect(reply.headers.first(name: "X-Content-Type-Options") == "nosniff")
+        }
+        let missing = try await web.request(.GET, "/nowhere")
+        #expect(missing.status == 404 && missing.body.contains("There is no such page"))
+        // No inline script or style anywhere in a page (the policy would block it).
+        let page = try await web.request(.GET, "/sign-in").body
+        #expect(!page.contains("<script>") && !page.contains("style=") && !page.contains("<style"))
+        try await web.stop()
+    }
+
+    @Test func theWeekStripShowsEachDaysShareDone() async throws {
+        let web = try await WebFixture()
+        try await web.store.setOutcome(
+            Outcome(state: .completed, recordedAt: web.clock.now, device: "test"),
+            for: EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 1))
+        let card = try await web.signIn()
+        #expect(card.contains("aria-label=\"Tuesday, 24 November 2026: 1 of 2 done\" aria-current=\"date\""), "\(card)")
+        #expect(card.contains("data-done=\"1\" data-due=\"2\""))
+        #expect(card.contains("<text class=\"ring-text\" x=\"20\" y=\"20\">50</text>"))
+        // Monday was before the plan began: nothing due, no percentage.
+        #expect(card.contains("aria-label=\"Monday, 23 November 2026: 0 of 0 done\""))
+        try await web.stop()
+    }
+
+    @Test func theLiveStreamSaysTheRevisionAtOnceAndAfterEachCommitAndEndsAtShutdown() async throws {
+        let web = try await WebFixture { $0.liveHeartbeat = .milliseconds(200) }
+        try await web.signIn()
+        let stream = try await web.openLive()
+        let first = try await stream.next(containing: "event: revision")
+        let revision = try await web.store.revision()
+        #expect(first.contains("data: \(revision)"))
+        try await web.store.setOutcome(
+            Outcome(state: .completed, recordedAt: web.clock.now, device: "cli"),
+            for: EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0))
+        let next = try await stream.next(containing: "data: \(revision + 1)")
+        #expect(next.contains("event: revision"))
+        _ = try await stream.next(containing: ": still here")
+        // A graceful shutdown ends the open stream instead of waiting for it.
+        try await web.stop()
+        #expect(try await stream.ended())
+    }
+}

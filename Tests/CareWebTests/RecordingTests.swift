@@ -1,0 +1,100 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import Testing
+
+/// Recording from the care card: the store's completion path (once per form, the history
+/// naming the browser), and what is refused: no token, another site, a household session, a
+/// day to come, an unknown activity, a body too large.
+struct RecordingTests {
+    let tablets = "tablets@2026-11-24#0"
+
+    @Test func aFormRecordsOnceEvenWhenSentTwice() async throws {
+        let web = try await WebFixture()
+        let card = try await web.signIn()
+        let form = try #require(WebFixture.outcomeForm(tablets, in: card))
+        #expect(form.first { $0.0 == "state" }?.1 == "completed")
+        let first = try await web.request(.POST, "/outcomes", form: form)
+        #expect(first.status == 303 && first.headers.first(name: "Location") == "/?day=2026-11-24")
+        let revision = try await web.store.revision()
+        // The same form again (a reload that resends it): the same answer, nothing new.
+        let second = try await web.request(.POST, "/outcomes", form: form)
+        #expect(second.status == 303)
+        #expect(try await web.store.revision() == revision)
+        let event = try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0))
+        #expect(event.state == .completed && event.outcome?.device.hasPrefix("browser:") == true)
+
+        // The page now offers to undo it, and undoing resets the event.
+        let updated = try await web.request(.GET, "/?day=2026-11-24").body
+        let undo = try #require(WebFixture.outcomeForm(tablets, in: updated))
+        #expect(undo.first { $0.0 == "state" }?.1 == "initial")
+        _ = try await web.request(.POST, "/outcomes", form: undo)
+        #expect(try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .initial)
+        try await web.stop()
+    }
+
+    @Test func formsWithoutTheTokenOrFromAnotherSiteAreRefused() async throws {
+        let web = try await WebFixture()
+        let card = try await web.signIn()
+        let form = try #require(WebFixture.outcomeForm(tablets, in: card))
+        let withoutToken = form.filter { $0.0 != "csrf" }
+        let noToken = try await web.request(.POST, "/outcomes", form: withoutToken)
+        #expect(noToken.status == 403 && noToken.body.contains("did not come from one of this app"))
+        let wrongToken = try await web.request(.POST, "/outcomes", form: withoutToken + [("csrf", String(repeating: "0", count: 32))])
+        #expect(wrongToken.status == 403)
+        let elsewhere = try await web.request(.POST, "/outcomes", form: form, headers: [("Origin", "http://evil.example")])
+        #expect(elsewhere.status == 403)
+        // Scripts may send the token as a header instead.
+        let scripted = try await web.request(
+            .POST, "/outcomes", form: withoutToken,
+            headers: [("X-CSRF-Token", form.first { $0.0 == "csrf" }!.1), ("Origin", web.base)])
+        #expect(scripted.status == 303)
+        #expect(try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .completed)
+        try await web.stop()
+    }
+
+    @Test func aHouseholdSessionSeesTheStatesButRecordsNothing() async throws {
+        let web = try await WebFixture()
+        let card = try await web.signIn(.household)
+        #expect(card.contains("Household: read only"))
+        #expect(!card.contains("action=\"/outcomes\"") && card.contains("08:00: not yet done"))
+        let token = try #require(WebFixture.field("csrf", in: card))
+        let refused = try await web.request(.POST, "/outcomes", form: [
+            ("csrf", token), ("message", "0f0f"), ("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"),
+        ])
+        #expect(refused.status == 403 && refused.body.contains("can look but not record"))
+        #expect(try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .initial)
+        try await web.stop()
+    }
+
+    @Test func refusalsSayWhyAndChangeNothing() async throws {
+        let web = try await WebFixture()
+        let card = try await web.signIn()
+        let token = try #require(WebFixture.field("csrf", in: card))
+        func post(_ fields: [(String, String)]) async throws -> WebFixture.Reply {
+            try await web.request(.POST, "/outcomes", form: [("csrf", token), ("message", UUID().uuidString.lowercased())] + fields)
+        }
+        let revision = try await web.store.revision()
+        let unknown = try await post([("activity", "nope"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed")])
+        #expect(unknown.status == 422 && unknown.body.contains("unknown activity"), "\(unknown.body)")
+        let future = try await post([("activity", "tablets"), ("day", "2026-11-25"), ("occurrence", "0"), ("state", "completed")])
+        #expect(future.status == 422 && future.body.contains("still to come"))
+        let occurrence = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "5"), ("state", "completed")])
+        #expect(occurrence.status == 422)
+        let state = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "maybe")])
+        #expect(state.status == 400 && state.body.contains("&quot;state&quot; must be"))
+        let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value", "11")])
+        #expect(scale.status == 422 && scale.body.contains("outside the scale"), "\(scale.body)")
+        let words = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value", "seven")])
+        #expect(words.status == 422 && words.body.contains("is not a whole number"), "\(words.body)")
+        let large = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"),
+                                    ("reason", String(repeating: "x", count: 20_000))])
+        #expect(large.status == 413)
+        #expect(try await web.store.revision() == revision)
+        // Never a stack trace or a Swift type in what a person reads.
+        for reply in [unknown, future, occurrence, state, scale, words, large] {
+            #expect(!reply.body.contains("CarePlanStoreError") && !reply.body.contains(".swift"))
+        }
+        try await web.stop()
+    }
+}

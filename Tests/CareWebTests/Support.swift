@@ -1,0 +1,236 @@
+import AsyncHTTPClient
+import CarePlan
+import CarePlanStore
+import CareWeb
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import Synchronization
+
+/// A directory for one test, removed when the test is done with it.
+final class Scratch: Sendable {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-web-test-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A clock tests move by hand, shared by the store and the app.
+final class ManualClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date) {
+        current = Mutex(start)
+    }
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// The care app on loopback, on a store with a two-activity plan, in a service group of its
+/// own with the change feed; and a client that keeps cookies as a browser does.
+final class WebFixture: Sendable {
+    static let day = CalendarDay("2026-11-24")!
+    let scratch = Scratch()
+    let clock: ManualClock
+    let store: CarePlanStore
+    let server: CareWebServer
+    let group: ServiceGroup
+    let running: Task<Void, any Error>
+    let base: String
+    private let cookies = Mutex<[String: String]>([:])
+
+    init(configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_795_510_800))  // 2026-11-24 09:00 UTC
+        self.clock = clock
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { clock.now })
+        let tablets = try Activity(
+            identifier: "tablets", kind: .intervention, title: "Tablets", instructions: "With water.",
+            schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: Self.day))
+        let pain = try Activity(
+            identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: Self.day))
+        try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain]), effectiveFrom: Self.day, device: "test")
+        let logger = Logger(label: "web-test")
+        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(20), logger: logger)
+        var configuration = WebConfiguration()
+        configuration.now = { clock.now }
+        configure(&configuration)
+        server = try CareWebServer(store: store, changes: feed, configuration: configuration, logger: logger)
+        var services = ServiceGroupConfiguration(services: [feed, server], logger: logger)
+        services.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: services)
+        self.group = group
+        running = Task { try await group.run() }
+        let address = try await server.boundAddress()
+        base = "\(configuration.identity == nil ? "http" : "https")://127.0.0.1:\(address.port ?? 0)"
+    }
+
+    /// Stops the app gracefully and waits until it has.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    struct Reply {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: String
+    }
+
+    /// A request with this client's cookies; the cookies it sets are kept (redirects are not
+    /// followed, so that each can be looked at).
+    func request(
+        _ method: HTTPMethod = .GET, _ path: String, form: [(String, String)]? = nil, headers: [(String, String)] = [],
+        client: HTTPClient = WebFixture.client
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        let jar = cookiesHeader
+        if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            let body = form.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        for header in response.headers["Set-Cookie"] {
+            guard let pair = header.split(separator: ";").first?.split(separator: "=", maxSplits: 1), pair.count == 2 else { continue }
+            let (name, value) = (String(pair[0]), String(pair[1]))
+            cookies.withLock { $0[name] = value.isEmpty ? nil : value }
+        }
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+    }
+
+    /// A client that does not follow redirects (each is looked at) and accepts the app's
+    /// self-signed certificate under TLS.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.tlsConfiguration = .makeClientConfiguration()
+        configuration.tlsConfiguration?.certificateVerification = .none
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// The `Cookie` header this client sends.
+    var cookiesHeader: String {
+        cookies.withLock { $0.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+    }
+
+    /// Signs in with a new code of `access`; returns the care card's HTML.
+    @discardableResult
+    func signIn(_ access: WebAccess = .caregiver) async throws -> String {
+        let code = "K7QM2XR" + String("ABCDEFGH".randomElement()!)
+        try await store.openSignInCode(code, access: access, expiresAt: clock.now.addingTimeInterval(600))
+        let reply = try await request(.POST, "/sign-in", form: [("code", code), ("name", "Test")])
+        guard reply.status == 303 else { throw WebTestFailure("sign-in answered \(reply.status): \(reply.body)") }
+        return try await request(.GET, "/").body
+    }
+
+    /// The value of the first hidden field `name` in `html`.
+    static func field(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// The fields of the form that records `event` (`activity@day#occurrence`) in `html`.
+    static func outcomeForm(_ event: String, in html: String) -> [(String, String)]? {
+        guard let start = html.range(of: "data-event=\"\(event)\""),
+              let end = html[start.upperBound...].range(of: "</form>") else { return nil }
+        let form = String(html[start.upperBound..<end.lowerBound])
+        return ["csrf", "message", "activity", "day", "occurrence", "return", "state"].compactMap { name in
+            field(name, in: form).map { (name, $0) }
+        }
+    }
+
+    private static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+}
+
+struct WebTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// An open `/live` stream, read as it arrives.
+final class LiveReader: Sendable {
+    private struct State {
+        var text = ""
+        var consumed = "".startIndex
+        var ended = false
+    }
+
+    private let reading: Task<Void, Never>
+
+    init(_ response: HTTPClientResponse) {
+        let box = Box()
+        reading = Task {
+            do {
+                for try await chunk in response.body { box.append(String(buffer: chunk)) }
+            } catch {}
+            box.end()
+        }
+        self.box = box
+    }
+
+    /// What the reading task has seen, shared with it.
+    private final class Box: Sendable {
+        let state = Mutex(State())
+        func append(_ text: String) { state.withLock { $0.text += text } }
+        func end() { state.withLock { $0.ended = true } }
+    }
+
+    private let box: Box
+
+    /// The text up to and including the first unread event holding `text`, once it came.
+    func next(containing text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let found: String? = box.state.withLock { state in
+                guard let range = state.text[state.consumed...].range(of: text) else { return nil }
+                let end = state.text[range.upperBound...].range(of: "\n\n")?.upperBound ?? range.upperBound
+                defer { state.consumed = end }
+                return String(state.text[state.consumed..<end])
+            }
+            if let found { return found }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw WebTestFailure("no \"\(text)\" on the live stream within \(timeout); it holds: \(box.state.withLock { $0.text })")
+    }
+
+    /// Whether the server ended the stream within `timeout`.
+    func ended(timeout: Duration = .seconds(10)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if box.state.withLock({ $0.ended }) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    deinit { reading.cancel() }
+}
+
+extension WebFixture {
+    /// Opens `/live` with this client's cookies.
+    func openLive() async throws -> LiveReader {
+        var request = HTTPClientRequest(url: base + "/live")
+        let jar = cookiesHeader
+        if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar) }
+        let response = try await Self.client.execute(request, timeout: .seconds(60))
+        guard response.status == .ok else { throw WebTestFailure("/live answered \(response.status)") }
+        return LiveReader(response)
+    }
+}
