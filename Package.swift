@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "CareWeb",
             dependencies: [
-                "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity",
+                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -20,9 +20,7 @@ extension CareReport {
             }
             html.element("body") { body in
                 header(&body)
-                summary(&body)
-                messages(&body)
-                charts(&body)
+                writeInsights(to: &body)
                 activities(&body)
                 contactList(&body)
                 commentList(&body)
@@ -30,6 +28,15 @@ extension CareReport {
             }
         }
         return markup.text
+    }
+
+    /// The report's summary, messages and charts (each under its `h2`), for a page of its
+    /// own (the care app's insights) as for the report. Nothing in them needs a style
+    /// attribute or a script.
+    public func writeInsights(to markup: inout Markup) {
+        summary(&markup)
+        messages(&markup)
+        charts(&markup)
     }
 
     var wording: InsightWording { InsightWording(language: language) }
@@ -123,7 +130,9 @@ extension CareReport {
                 figure.element("ul", ["class": "legend"]) { legend in
                     for (series, color) in series {
                         legend.element("li") { item in
-                            item.element("span", ["class": "swatch", "style": "background: \(color)"], text: "")
+                            item.element("svg", ["class": "swatch", "viewBox": "0 0 10 10", "aria-hidden": "true"]) { swatch in
+                                swatch.empty("rect", ["width": "10", "height": "10", "fill": color])
+                            }
                             let noData = series.values.allSatisfy { $0 == nil }
                             item.append("\(series.title) (\(noData ? phrase("noData") : axis(series)))")
                         }

@@ -68,11 +68,51 @@ enum WebAssets {
         .occurrences { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
         .occurrences form { margin: 0; }
         .occurrences span { display: inline-block; padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 1rem; }
-        .state-completed span { border-color: var(--done); color: var(--done); font-weight: bold; }
-        .state-notCompleted span { border-color: var(--missed); color: var(--missed); }
-        .state-completed button { background: var(--done); border-color: var(--done); }
-        .state-notCompleted button { background: var(--paper); color: var(--missed); border-color: var(--missed); }
+        .occurrences .state-completed span { border-color: var(--done); color: var(--done); font-weight: bold; }
+        .occurrences .state-notCompleted span { border-color: var(--missed); color: var(--missed); }
+        .occurrences .state-completed button { background: var(--done); border-color: var(--done); }
+        .occurrences .state-notCompleted button { background: var(--paper); color: var(--missed); border-color: var(--missed); }
         .sign-in { max-width: 26rem; }
+        fieldset { border: none; padding: 0; margin: 0.5rem 0; }
+        legend { font-weight: bold; margin-bottom: 0.25rem; }
+        .choice { display: inline-flex; align-items: center; margin: 0 0.6rem 0.4rem 0; }
+        .choice input { width: 1.4rem; height: 1.4rem; margin: 0 0.3rem 0 0; }
+        .choice label { display: inline; font-weight: normal; margin: 0; }
+        .answer { font-weight: bold; color: var(--done); }
+        .doses { list-style: none; padding: 0; }
+        .dose { border-bottom: 1px solid var(--line); padding: 0.6rem 0; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; align-items: baseline; }
+        .dose .due { font-weight: bold; min-width: 12rem; }
+        .dose.state-completed .status { color: var(--done); }
+        .dose.state-notCompleted .status { color: var(--missed); }
+        .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; width: 100%; }
+        .actions form { margin: 0; }
+        .not-taken { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: flex-end; }
+        .not-taken label { margin: 0; font-weight: normal; width: 100%; }
+        .not-taken input { max-width: 14rem; }
+        .groupings { display: flex; gap: 1rem; margin-bottom: 0.5rem; }
+        .groupings [aria-current] { font-weight: bold; }
+        .chart svg { width: 100%; max-height: 12rem; }
+        .chart .bar { fill: var(--accent); }
+        .chart .axis { stroke: var(--muted); stroke-width: 1; }
+        .chart .label { font-size: 9px; fill: var(--ink); text-anchor: middle; }
+        .figures { border-collapse: collapse; margin-top: 0.5rem; font-size: 0.9rem; }
+        .figures th, .figures td { text-align: left; padding: 0.15rem 0.8rem 0.15rem 0; border-bottom: 1px solid var(--line); }
+        .figures caption { text-align: left; font-weight: bold; margin-bottom: 0.25rem; }
+        .prescriber { font-style: italic; }
+        .insights svg.chart { width: 100%; height: auto; }
+        .insights figure { margin: 0 0 1rem; }
+        .insights figcaption { font-weight: bold; margin-bottom: 0.25rem; }
+        .insights .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.9rem; }
+        .insights .swatch { width: 0.8rem; height: 0.8rem; margin-right: 0.3rem; vertical-align: -0.05rem; }
+        .insights .message { border-left: 4px solid var(--accent); background: var(--soft); padding: 0.5rem 0.8rem; margin-bottom: 0.6rem; }
+        .insights .message.alert { border-color: var(--missed); }
+        .insights .message p { margin: 0.25rem 0 0; }
+        .insights .kind { font-weight: bold; margin-right: 0.5rem; }
+        a.button { display: inline-flex; align-items: center; text-decoration: none; margin: 0 0.4rem 0.4rem 0; }
+        a.button.secondary { background: var(--paper); color: var(--accent); }
+        .card h3 { margin: 0 0 0.25rem; font-size: 1.1rem; }
+        .shown-code { border: 2px solid var(--accent); border-radius: 0.6rem; padding: 0.5rem 1rem; margin-bottom: 1rem; }
+        .big-code { font-family: "DejaVu Sans Mono", monospace; font-size: 2.6rem; font-weight: bold; letter-spacing: 0.12em; margin: 0.25rem 0; }
         .code { font-family: "DejaVu Sans Mono", monospace; letter-spacing: 0.1em; text-transform: uppercase; }
         @media (max-width: 30rem) { .account { margin-left: 0; } main { padding: 0.75rem; } }
         """

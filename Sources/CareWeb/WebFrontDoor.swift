@@ -116,8 +116,10 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
     /// style. (With `no-referrer`, browsers send `Origin: null` with their own forms.)
     private func secured(_ response: Response) -> Response {
         var response = response
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "same-origin"
         response.headers[.frameOptions] = "DENY"

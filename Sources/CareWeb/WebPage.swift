@@ -8,10 +8,20 @@ struct WebPage {
     /// The app's sections, in the navigation's order.
     enum Section: String, CaseIterable {
         case careCard = "/"
+        case symptoms = "/symptoms"
+        case medications = "/medications"
+        case insights = "/insights"
+        case connect = "/connect"
+        case devices = "/devices"
 
         func title(_ words: WebWords) -> String {
             switch self {
             case .careCard: words["careCard", "title"]
+            case .symptoms: words["symptoms", "title"]
+            case .medications: words["medications", "title"]
+            case .insights: words["insights", "title"]
+            case .connect: words["connect", "title"]
+            case .devices: words["devices", "title"]
             }
         }
     }

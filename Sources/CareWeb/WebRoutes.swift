@@ -11,6 +11,17 @@ extension CareWebServer {
         router.post("/sign-in") { request, context in try await self.signIn(request, context) }
         router.post("/sign-out") { request, context in try await self.signOut(request, context) }
         router.get("/") { request, context in try await self.careCard(request, context) }
+        router.get("/symptoms") { request, context in try await self.symptoms(request, context) }
+        router.get("/medications") { request, context in try await self.medications(request, context) }
+        router.get("/medications/:id") { request, context in try await self.medication(request, context) }
+        router.get("/insights") { request, context in try await self.insights(request, context) }
+        router.get("/report.html") { request, context in try await self.report(request, context, pdf: false) }
+        router.get("/report.pdf") { request, context in try await self.report(request, context, pdf: true) }
+        router.get("/connect") { request, context in try await self.connect(request, context) }
+        router.get("/devices") { request, context in try await self.devices(request, context) }
+        router.post("/devices/code") { request, context in try await self.makeCode(request, context) }
+        router.post("/devices/revoke") { request, context in try await self.revokeDevice(request, context) }
+        router.post("/devices/sign-out") { request, context in try await self.signOutBrowser(request, context) }
         router.post("/outcomes") { request, context in try await self.recordOutcome(request, context) }
         router.get("/live") { _, context in try self.liveStream(context) }
         return router

@@ -69,16 +69,14 @@ struct MedicationJSON: Encodable {
     var orderInstructions: String?
 
     init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) async throws {
-        let source = try await store.source(of: activity.identifier)
-        let dosages = source.map(OrderMapper.dosages(in:)) ?? []
-        let dosage = OrderMapper.dosage(of: activity, among: dosages)
-        orderInstructions = dosages.count > 1 ? generator.sentence(for: dosages) : nil
+        let written = try await MedicationInstructions(activity, store: store, text: generator)
         id = activity.identifier
         title = activity.title
-        instructions = dosage.map(generator.sentence(for:)) ?? activity.instructions ?? ""
+        instructions = written.instructions
         text = activity.text
         asNeeded = activity.schedule.asNeeded
-        order = source?.reference ?? activity.medication?.request
+        order = written.order
+        orderInstructions = written.orderInstructions
     }
 
     enum CodingKeys: CodingKey { case id, title, instructions, text, asNeeded, order, orderInstructions }

@@ -14,8 +14,9 @@ struct WebAppTests {
         let url: String
         let signInCode: String
 
-        init(store: String) async throws {
-            primary = try await PrimaryProcess(store: store, extra: ["--web", "--web-port", "0"])
+        /// A primary whose clock starts at `clockStart` if given, its app on `webPort` (a free one by default).
+        init(store: String, clockStart: String? = nil, webPort: Int = 0) async throws {
+            primary = try await PrimaryProcess(store: store, clockStart: clockStart, extra: ["--web", "--web-port", "\(webPort)"])
             guard let line = await primary.process.waitForLine(where: { $0.contains("\"web\"") }),
                   let web = WatchProcess.object(line), let url = web["url"] as? String, let code = web["signInCode"] as? String
             else { throw ProcessFailed(description: "the primary did not announce its care app: \(primary.process.output)") }
@@ -41,6 +42,23 @@ struct WebAppTests {
         try await browser.type(name, into: "#name")
         try await browser.click("form[action='/sign-in'] button")
         _ = try await browser.wait(for: "ol.week")
+    }
+
+    /// A loopback port nothing listens on now (bound, read, closed), for a primary that must
+    /// come back on the same one.
+    func freeLoopbackPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ProcessFailed(description: "no socket") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw ProcessFailed(description: "could not bind a loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs `body` with a new headless browser, which is closed afterwards whatever happens.
@@ -143,6 +161,152 @@ struct WebAppTests {
         #expect(revoked.stdout.contains("Signed out the browser \"Grandma's tablet\""), "\(revoked.stdout)\(revoked.stderr)")
         try await browser.open(web.url)
         _ = try await browser.wait(for: "#code")
+        }
+        await web.primary.stop()
+    }
+
+    /// Thursday 26 November 2026, 16:00 in Vienna (the example plan's zone): pain, two blood
+    /// pressures and two doses of Z-Cure are due that day.
+    static let thursday = "2026-11-26T15:00:00Z"
+
+    @Test func theSymptomTrackerAnswersAScaleAndABloodPressureAndSaysWhatIsWrong() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
+        try await withBrowser { browser in
+        try await signIn(browser, at: web.url, code: web.signInCode)
+        try await browser.open(web.url + "symptoms")
+        let pain = "li[data-event='pain@2026-11-26#0']"
+        let pressure = "li[data-event='blood-pressure@2026-11-26#0']"
+        // Each control named by its label: the scale's ends carry theirs.
+        #expect(try await browser.text(pain + " label[for='e-pain-0-10']") == "10 · unbearable")
+        #expect(try await browser.text(pressure + " label[for='e-blood-pressure-0-0']") == "Systolic (mmHg)")
+        try await browser.click(pain + " label[for='e-pain-0-7']")
+        try await browser.click(pain + " button[type=submit]")
+        _ = try await browser.wait(for: pain + ".state-completed .answer")
+        #expect(try await browser.text(pain + " .answer") == "Recorded: 7")
+
+        // Not a number: refused with the reason, nothing recorded.
+        try await browser.type("high", into: "#e-blood-pressure-0-0")
+        try await browser.type("80", into: "#e-blood-pressure-0-1")
+        try await browser.click(pressure + " button[type=submit]")
+        #expect(try await browser.text("main .notice.error")?.contains("\"high\" is not a number") == true)
+        try await browser.open(web.url + "symptoms")
+        try await browser.type("120", into: "#e-blood-pressure-0-0")
+        try await browser.type("80", into: "#e-blood-pressure-0-1")
+        try await browser.click(pressure + " button[type=submit]")
+        _ = try await browser.wait(for: pressure + ".state-completed")
+        #expect(try await browser.text(pressure + " .answer") == "Recorded: 120 mmHg / 80 mmHg")
+        try save(try await browser.screenshot(), as: "symptoms")
+        }
+        let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
+        let recorded = history.filter { ($0["device"] as? String)?.hasPrefix("browser:") == true }.compactMap { $0["activity"] as? String }
+        #expect(recorded == ["pain", "blood-pressure"], "\(history.suffix(3))")
+        await web.primary.stop()
+    }
+
+    @Test func aDoseNotTakenIsRecordedWithItsReasonAndTheAdherenceChartCountsIt() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
+        try await withBrowser { browser in
+        try await signIn(browser, at: web.url, code: web.signInCode)
+        try await browser.open(web.url + "medications")
+        #expect(try await browser.text("#medication-z-cure h2") == "Z-Cure 50 mg")
+        try await browser.click("#medication-z-cure h2 a")
+        let morning = "li[data-event='z-cure@2026-11-26#0']"
+        let evening = "li[data-event='z-cure@2026-11-26#1']"
+        try await browser.type("felt sick", into: morning + " input[name=reason]")
+        try await browser.click(morning + " form.not-taken button")
+        _ = try await browser.wait(for: morning + ".state-notCompleted")
+        let status = try #require(try await browser.text(morning + " .status"))
+        #expect(status.hasPrefix("Not taken (recorded at 16:") && status.hasSuffix("): felt sick"), "\(status)")
+        try await browser.click(evening + " form:first-of-type button")
+        _ = try await browser.wait(for: evening + ".state-completed")
+        // By day: today's bar is one dose of two.
+        try await browser.open(web.url + "medications/z-cure?group=day")
+        #expect(try await browser.execute("return document.querySelector(\"rect.bar[data-group='2026-11-26']\").dataset.value") as? String == "0.500")
+        #expect(try await browser.text("table.figures")?.contains("2026-11-26 1/2 · 50 %") == true)
+        try save(try await browser.screenshot(), as: "medication")
+        // In German, the list and its words.
+        try await browser.open(web.url + "medications?lang=de")
+        #expect(try await browser.text("main h1") == "Medikamente")
+        }
+        let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
+        let outcomes = history.filter { $0["activity"] as? String == "z-cure" }.compactMap { $0["outcome"] as? [String: Any] }
+        let notTaken = try #require(outcomes.first { $0["state"] as? String == "notCompleted" }, "\(history.suffix(3))")
+        #expect(notTaken["reason"] as? String == "felt sick" && (notTaken["device"] as? String)?.hasPrefix("browser:") == true, "\(notTaken)")
+        await web.primary.stop()
+    }
+
+    @Test func aPairingCodeMadeInTheBrowserPairsAWidgetWhichTheBrowserThenRevokes() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let web = try await WebPrimary(store: caresync.store)
+        try await withBrowser { browser in
+        try await signIn(browser, at: web.url, code: web.signInCode)
+        try await browser.open(web.url + "devices")
+        _ = try await browser.execute("document.getElementById('kind').value = 'widget'")
+        try await browser.click("form[action='/devices/code'] button")
+        let code = try #require(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String)
+        try save(try await browser.screenshot(), as: "devices-code")
+        let paired = try await CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+            ["pair", code, "--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
+        #expect(paired.status == 0, "\(paired.stdout)\(paired.stderr)")
+        // A widget refreshes (connects, shows today, exits): first as paired, then revoked.
+        let refresh = { try await CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+            ["--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"]) }
+        let before = try await refresh()
+        #expect(before.status == 0 && before.stdout.contains("\"type\":\"context\""), "\(before.stdout)\(before.stderr)")
+        try await browser.open(web.url + "devices")
+        _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
+        try save(try await browser.screenshot(), as: "devices")
+        try await browser.click("li.device form[action='/devices/revoke'] button")
+        _ = try await browser.wait(for: "li.device")
+        #expect(try await browser.element("li.device form[action='/devices/revoke']") == nil)
+        #expect(try await browser.text("li.device .status")?.hasPrefix("Revoked") == true)
+        let after = try await refresh()
+        let refusal = after.lines.compactMap(WatchProcess.object).first { $0["code"] as? String == "NOT_PAIRED" }
+        #expect(after.status != 0 && (refusal?["message"] as? String)?.contains("revoked") == true, "\(after.stdout)\(after.stderr)")
+        }
+        await web.primary.stop()
+    }
+
+    @Test func insightsAndConnectShowTheRecordAndTheContacts() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
+        try await withBrowser { browser in
+        try await signIn(browser, at: web.url, code: web.signInCode)
+        try await browser.open(web.url + "insights?days=7")
+        _ = try await browser.wait(for: ".insights svg.chart")
+        #expect(try await browser.text(".groupings [aria-current]") == "Last 7 days")
+        #expect(try await browser.element("a[href='/report.html?days=7']") != nil)
+        try save(try await browser.screenshot(), as: "insights")
+        try await browser.open(web.url + "connect")
+        let call = try #require(try await browser.execute("return [...document.querySelectorAll('a[href^=\"tel:\"]')].map(a => a.getAttribute('href'))") as? [String])
+        #expect(!call.isEmpty && call.allSatisfy { $0.dropFirst(4).allSatisfy { $0.isNumber || $0 == "+" } }, "\(call)")
+        try save(try await browser.screenshot(), as: "connect")
+        }
+        await web.primary.stop()
+    }
+
+    @Test func theOpenPageSaysWhenItLostThePrimaryAndCatchesUpWhenItReturns() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let port = try freeLoopbackPort()
+        var web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
+        try await withBrowser { browser in
+        try await signIn(browser, at: web.url, code: web.signInCode)
+        let first = "li[data-event='golden-apple@2026-11-26#0']"
+        #expect(try await browser.element(first + ".state-initial") != nil)
+        await web.primary.stop()
+        #expect(try await waitUntil(timeout: 20) {
+            try await browser.execute("return !document.getElementById('connection').hidden") as? Bool == true
+        })
+        try save(try await browser.screenshot(), as: "lost")
+        // Recorded by the command line while the primary is down; the page learns of it once back.
+        #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
+        web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
+        _ = try await browser.wait(for: first + ".state-completed", timeout: 30)
+        #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
         }
         await web.primary.stop()
     }

@@ -76,9 +76,9 @@ final class WebDriver {
         return found
     }
 
+    /// Clicks the element `selector` matches, found again if a live update replaced it.
     func click(_ selector: String) async throws {
-        let element = try await wait(for: selector)
-        _ = try await command("POST", "/element/\(element)/click", [:])
+        try await again { _ = try await command("POST", "/element/\(try await wait(for: selector))/click", [:]) }
     }
 
     func type(_ text: String, into selector: String) async throws {
@@ -89,8 +89,23 @@ final class WebDriver {
 
     /// The visible text of the element `selector` matches.
     func text(_ selector: String) async throws -> String? {
-        guard let element = try await element(selector) else { return nil }
-        return try await command("GET", "/element/\(element)/text") as? String
+        try await again {
+            guard let element = try await element(selector) else { return nil }
+            return try await command("GET", "/element/\(element)/text") as? String
+        }
+    }
+
+    /// Runs `body` once more if the element it found went stale (the page's live update
+    /// replaced it between finding and using it).
+    private func again<T>(_ body: () async throws -> T) async throws -> T {
+        for _ in 1..<3 {
+            do {
+                return try await body()
+            } catch let failure as Failure where failure.description.contains("stale element") {
+                continue
+            }
+        }
+        return try await body()
     }
 
     /// Runs `script` (a function body; `arguments` as `arguments[0]`…) and returns its result.

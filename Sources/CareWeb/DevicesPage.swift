@@ -1,0 +1,157 @@
+import CarePlan
+import CarePlanStore
+import Foundation
+import Hummingbird
+import Markup
+import NodeIdentity
+
+extension CareWebServer {
+    /// The paired devices and signed-in browsers, with when each was last seen; a caregiver
+    /// may revoke them and make a pairing or sign-in code.
+    func devices(_ request: Request, _ context: WebContext, code shown: ShownCode? = nil) async throws -> Response {
+        let signedIn = try context.session()
+        let revision = try await store.revision()
+        let zone = try await store.timeZone()
+        let devices = try await store.devices()
+        let sessions = try await store.webSessions().filter { $0.isValid(at: configuration.now()) }
+        let words = context.words
+        let when = { (date: Date?) -> String in
+            date.map { words.date(CalendarDay.containing($0, in: zone)) + " " + TimeOfDay.containing($0, in: zone).description }
+                ?? words["devices", "never"]
+        }
+        let page = WebPage(title: words["devices", "title"], section: .devices, context: context, revision: revision)
+        return page.response { main in
+            if let shown { shown.write(to: &main, words: words, zone: zone) }
+            main.element("h2", text: words["devices", "paired"])
+            if devices.isEmpty { main.element("p", text: words["devices", "noDevices"]) }
+            main.element("ul", ["class": "cards"]) { list in
+                for device in devices {
+                    list.element("li", ["class": "card device", "data-device": device.id]) { card in
+                        card.element("h3", text: device.name)
+                        let role = words["devices", "roles", device.role.rawValue] + (device.role == .household && !device.mayRecord ? " · " + words["devices", "readOnly"] : "")
+                        card.element("p", text: role + " · " + NodeIdentity.display(device.id).prefix(19))
+                        if let revoked = device.revokedAt {
+                            card.element("p", ["class": "status"], text: words["devices", "revokedAt", values: ["time": when(revoked)]])
+                            return
+                        }
+                        card.element("p", ["class": "status"], text: words["devices", "lastSeen", values: ["time": when(device.lastSeen)]])
+                        if signedIn.session.access.mayRecord {
+                            card.element("form", ["method": "post", "action": "/devices/revoke"]) { form in
+                                form.csrf(signedIn)
+                                form.empty("input", ["type": "hidden", "name": "device", "value": device.id])
+                                form.element("button", ["type": "submit", "class": "secondary"], text: words["devices", "revoke", values: ["name": device.name]])
+                            }
+                        }
+                    }
+                }
+            }
+            main.element("h2", text: words["devices", "browsers"])
+            main.element("ul", ["class": "cards"]) { list in
+                for session in sessions {
+                    list.element("li", ["class": "card session", "data-session": session.shortID]) { card in
+                        let this = session.id == signedIn.session.id ? " (" + words["devices", "thisBrowser"] + ")" : ""
+                        card.element("h3", text: session.name + this)
+                        card.element("p", text: (session.access == .household ? words["devices", "householdBrowser"] : words["devices", "caregiverBrowser"])
+                            + " · " + words["devices", "lastSeen", values: ["time": when(session.lastSeen)]])
+                        if signedIn.session.access.mayRecord, session.id != signedIn.session.id {
+                            card.element("form", ["method": "post", "action": "/devices/sign-out"]) { form in
+                                form.csrf(signedIn)
+                                form.empty("input", ["type": "hidden", "name": "session", "value": session.shortID])
+                                form.element("button", ["type": "submit", "class": "secondary"], text: words["devices", "signOutBrowser", values: ["name": session.name]])
+                            }
+                        }
+                    }
+                }
+            }
+            if signedIn.session.access.mayRecord { codeForm(signedIn, words: words, into: &main) }
+        }
+    }
+
+    /// The form that makes a one-time code: for a watch, a widget, a household device (that
+    /// may record, or not), or another browser.
+    private func codeForm(_ signedIn: SignedIn, words: WebWords, into main: inout Markup) {
+        main.element("h2", ["id": "new-code"], text: words["devices", "newCode"])
+        main.element("form", ["method": "post", "action": "/devices/code", "aria-labelledby": "new-code"]) { form in
+            form.csrf(signedIn)
+            form.element("label", ["for": "kind"], text: words["devices", "codeFor"])
+            form.element("select", ["id": "kind", "name": "kind"]) { select in
+                for kind in CodeKind.allCases {
+                    select.element("option", ["value": kind.rawValue], text: words["devices", "kinds", kind.rawValue])
+                }
+            }
+            form.element("p") { $0.element("button", ["type": "submit"], text: words["devices", "makeCode"]) }
+        }
+    }
+
+    /// Makes a pairing or sign-in code and shows it, large, with its expiry.
+    func makeCode(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (signedIn, form) = try await signedInForm(request, context)
+        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        guard let kind = CodeKind(rawValue: try form.required("kind")) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
+        let code = PairingCode.random()
+        let expiresAt = configuration.now().addingTimeInterval(CodeKind.lifetime)
+        switch kind {
+        case .watch, .widget, .household, .householdRecording:
+            try await store.openPairingCode(code.characters, role: kind.role!, mayRecord: kind == .householdRecording, expiresAt: expiresAt)
+        case .browser, .householdBrowser:
+            try await store.openSignInCode(code.characters, access: kind == .browser ? .caregiver : .household, expiresAt: expiresAt)
+        }
+        logger.notice("a code was made from the web", metadata: ["kind": "\(kind.rawValue)", "session": "\(signedIn.session.shortID)"])
+        var context = context
+        context.signedIn = signedIn
+        return try await devices(request, context, code: ShownCode(code: code, kind: kind, expiresAt: expiresAt))
+    }
+
+    /// Revokes a paired device; a running primary closes its connection at once.
+    func revokeDevice(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (signedIn, form) = try await signedInForm(request, context)
+        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        let id = try form.required("device")
+        guard try await store.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
+        _ = try await store.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
+        logger.notice("a device was revoked from the web", metadata: ["device": "\(id.prefix(16))", "session": "\(signedIn.session.shortID)"])
+        return .seeOther("/devices")
+    }
+
+    /// Signs another browser out.
+    func signOutBrowser(_ request: Request, _ context: WebContext) async throws -> Response {
+        let (signedIn, form) = try await signedInForm(request, context)
+        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        _ = try await store.revokeWebSession(try form.required("session"))
+        return .seeOther("/devices")
+    }
+}
+
+/// What a code made on the devices page is for.
+enum CodeKind: String, CaseIterable {
+    case watch, widget, household, householdRecording = "household-recording", browser, householdBrowser = "household-browser"
+
+    /// How long a code made here stays valid.
+    static let lifetime: TimeInterval = 600
+
+    /// The device role a pairing code names; `nil` for a browser's sign-in code.
+    var role: DeviceRole? {
+        switch self {
+        case .watch: .watch
+        case .widget: .widget
+        case .household, .householdRecording: .household
+        case .browser, .householdBrowser: nil
+        }
+    }
+}
+
+/// A code just made, shown large with what to do with it.
+struct ShownCode {
+    var code: PairingCode
+    var kind: CodeKind
+    var expiresAt: Date
+
+    func write(to markup: inout Markup, words: WebWords, zone: TimeZone) {
+        markup.element("section", ["class": "shown-code", "aria-labelledby": "shown-code-title"]) { section in
+            section.element("h2", ["id": "shown-code-title"], text: words["devices", "codeTitle", values: ["kind": words["devices", "kinds", kind.rawValue]]])
+            section.element("p", ["class": "big-code", "data-code": code.description], text: code.description)
+            let until = TimeOfDay.containing(expiresAt, in: zone).description
+            section.element("p", text: words["devices", kind.role == nil ? "codeUseBrowser" : "codeUseDevice", values: ["time": until]])
+        }
+    }
+}

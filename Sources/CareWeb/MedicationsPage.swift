@@ -1,0 +1,157 @@
+import CareFHIR
+import CareInsights
+import CarePlan
+import CarePlanStore
+import Foundation
+import Hummingbird
+import Markup
+
+extension CareWebServer {
+    /// The medications (activities tagged `medication`) with instructions written in the
+    /// page's language from each order's dosage, and the prescriber's own text beside.
+    func medications(_ request: Request, _ context: WebContext) async throws -> Response {
+        _ = try context.session()
+        let revision = try await store.revision()
+        let words = context.words
+        let text = DosageText(language: words.language, timeZone: try await store.timeZone())
+        var listed: [(Activity, MedicationInstructions)] = []
+        for version in try await store.activities(ActivityQuery(tag: "medication")) {
+            listed.append((version.activity, try await MedicationInstructions(version.activity, store: store, text: text)))
+        }
+        let page = WebPage(title: words["medications", "title"], section: .medications, context: context, revision: revision)
+        return page.response { main in
+            guard !listed.isEmpty else {
+                main.element("p", text: words["medications", "none"])
+                return
+            }
+            main.element("ul", ["class": "cards"]) { list in
+                for (activity, written) in listed {
+                    list.element("li", ["class": "card", "id": "medication-\(activity.identifier)"]) { card in
+                        card.element("h2") { $0.element("a", ["href": "/medications/\(activity.identifier)"], text: activity.title) }
+                        card.element("p", ["class": "instructions"], text: written.instructions)
+                        if let whole = written.orderInstructions { card.element("p", text: words["medications", "order", values: ["text": whole]]) }
+                        if let prescribed = activity.text {
+                            card.element("p", ["class": "prescriber"], text: words["medications", "prescriber", values: ["text": prescribed]])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One medication: its recent doses, each with the time it was taken, or not taken with
+    /// the reason, or nothing recorded, with buttons to record them; and its adherence by
+    /// year, month, week or day.
+    func medication(_ request: Request, _ context: WebContext) async throws -> Response {
+        let signedIn = try context.session()
+        let id = try context.parameters.require("id")
+        let revision = try await store.revision()
+        let zone = try await store.timeZone()
+        let today = try await self.today()
+        let versions = try await store.versions(of: id)
+        guard let latest = versions.last, latest.activity.tags.contains("medication") else { throw WebFailure.notFound }
+        let grouping = request.uri.queryParameters["group"].flatMap { DayGrouping(rawValue: String($0)) } ?? .week
+        let started = versions.map { max($0.effectiveFrom, $0.activity.schedule.start) }.min() ?? today
+        let first = max(started, Self.chartStart(grouping, today: today))
+        let doses = first <= today
+            ? try await store.events(of: id, from: first, through: today).filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
+            : []
+        let recent = doses.filter { $0.key.day >= today.adding(days: -6) }.reversed()
+        let words = context.words
+        let page = WebPage(title: latest.activity.title, section: .medications, context: context, revision: revision)
+        return page.response { main in
+            if let instructions = latest.activity.instructions { main.element("p", ["class": "instructions"], text: instructions) }
+            main.element("h2", text: words["medications", "doses"])
+            if recent.isEmpty { main.element("p", text: words["medications", "noDoses"]) }
+            main.element("ul", ["class": "doses"]) { list in
+                for dose in recent {
+                    DoseRow(dose: dose, today: today, zone: zone, signedIn: signedIn, words: words,
+                            path: "/medications/\(id)?group=\(grouping.rawValue)").write(to: &list)
+                }
+            }
+            main.element("h2", ["id": "adherence"], text: words["medications", "adherence"])
+            main.element("nav", ["class": "groupings", "aria-label": words["medications", "groupBy"]]) { nav in
+                for option in DayGrouping.allCases {
+                    let label = words["medications", "grouping", option.rawValue]
+                    if option == grouping {
+                        nav.element("span", ["aria-current": "true"], text: label)
+                    } else {
+                        nav.element("a", ["href": "/medications/\(id)?group=\(option.rawValue)#adherence"], text: label)
+                    }
+                }
+            }
+            if first <= today {
+                AdherenceChart(chart: MedicationAdherence(grouping: grouping, first: first, last: today, doses: doses), words: words)
+                    .write(to: &main)
+            }
+        }
+    }
+
+    /// How far back the chart of `grouping` reaches: 14 days, 12 weeks, 12 months, 5 years.
+    private static func chartStart(_ grouping: DayGrouping, today: CalendarDay) -> CalendarDay {
+        switch grouping {
+        case .day: today.adding(days: -13)
+        case .week: WeekStrip.days(around: today)[0].adding(days: -7 * 11)
+        case .month: CalendarDay(year: today.year - (today.month == 12 ? 0 : 1), month: today.month % 12 + 1, day: 1)!
+        case .year: CalendarDay(year: today.year - 4, month: 1, day: 1)!
+        }
+    }
+}
+
+/// One dose: when it was due, what was recorded, and the forms that record it (taken; not
+/// taken, with a reason; undo).
+private struct DoseRow {
+    var dose: Event
+    var today: CalendarDay
+    var zone: TimeZone
+    var signedIn: SignedIn
+    var words: WebWords
+    var path: String
+
+    func write(to list: inout Markup) {
+        list.element("li", ["class": "dose state-\(dose.state.rawValue)", "data-event": dose.key.description]) { item in
+            let due = words.weekday(dose.key.day, short: true) + " " + words.date(dose.key.day) + (dose.time.map { " · \($0)" } ?? "")
+            item.element("span", ["class": "due"], text: due)
+            item.element("span", ["class": "status"], text: status)
+            guard signedIn.session.access.mayRecord, dose.key.day <= today else { return }
+            item.element("div", ["class": "actions"]) { actions in
+                if dose.state != .completed { form(state: .completed, label: words["medications", "taken"], into: &actions) }
+                if dose.state != .notCompleted { notTakenForm(into: &actions) }
+                if dose.state != .initial { form(state: .initial, label: words["medications", "undo"], secondary: true, into: &actions) }
+            }
+        }
+    }
+
+    private var status: String {
+        guard let outcome = dose.outcome, outcome.state != .initial else {
+            return dose.key.day < today ? words["medications", "nothingRecorded"] : words["medications", "due"]
+        }
+        let day = CalendarDay.containing(outcome.recordedAt, in: zone)
+        let time = TimeOfDay.containing(outcome.recordedAt, in: zone).description
+        let at = day == dose.key.day ? time : words.date(day) + " " + time
+        if outcome.state == .completed { return words["medications", "takenAt", values: ["time": at]] }
+        return outcome.reason.map { words["medications", "notTakenBecause", values: ["time": at, "reason": $0]] }
+            ?? words["medications", "notTakenAt", values: ["time": at]]
+    }
+
+    private func form(state: EventState, label: String, secondary: Bool = false, into markup: inout Markup) {
+        markup.element("form", ["method": "post", "action": "/outcomes"]) { form in
+            form.csrf(signedIn)
+            OutcomeForm.hiddenFields(dose.key, returnTo: path, into: &form)
+            form.empty("input", ["type": "hidden", "name": "state", "value": state.rawValue])
+            form.element("button", secondary ? ["type": "submit", "class": "secondary"] : ["type": "submit"], text: label)
+        }
+    }
+
+    private func notTakenForm(into markup: inout Markup) {
+        let id = "reason-" + CareWebServer.fieldID(dose.key) + "-\(dose.key.day)"
+        markup.element("form", ["method": "post", "action": "/outcomes", "class": "not-taken"]) { form in
+            form.csrf(signedIn)
+            OutcomeForm.hiddenFields(dose.key, returnTo: path, into: &form)
+            form.empty("input", ["type": "hidden", "name": "state", "value": EventState.notCompleted.rawValue])
+            form.element("label", ["for": id], text: words["medications", "reason"])
+            form.empty("input", ["type": "text", "id": id, "name": "reason", "maxlength": "\(OutcomeForm.maximumReason)", "autocomplete": "off"])
+            form.element("button", ["type": "submit", "class": "secondary"], text: words["medications", "notTaken"])
+        }
+    }
+}
