@@ -117,15 +117,18 @@ enum WebAssets {
         @media (max-width: 30rem) { .account { margin-left: 0; } main { padding: 0.75rem; } }
         """
 
-    /// Live updates: the page follows `/live` (Server-Sent Events) and fetches itself again
-    /// when the store has a revision newer than the one it shows; it says so when it has lost
-    /// the primary, and catches up when the stream returns. It waits while a field has focus.
+    /// Live updates: a page that shows a revision (`data-revision`) follows `/live`
+    /// (Server-Sent Events) and fetches itself again when the store has a newer one; it says
+    /// so when it has lost the primary, and catches up when the stream returns. It waits
+    /// while a field has focus; a session that ended sends it to the sign-in page.
     static let script = """
         "use strict";
         (() => {
           const banner = document.getElementById("connection");
           const shown = () => Number(document.getElementById("main")?.dataset.revision || -1);
-          if (!window.EventSource || !document.getElementById("main") || !banner) return;
+          // Only a page that says which revision it shows follows the store (not a sign-in
+          // page, nor the answer to a form, which cannot be fetched again).
+          if (!window.EventSource || !banner || !document.getElementById("main")?.dataset.revision) return;
           let newest = -1, busy = false;
           const editing = () => {
             const active = document.activeElement;
@@ -136,7 +139,8 @@ enum WebAssets {
             busy = true;
             try {
               const response = await fetch(location.href, { credentials: "same-origin", cache: "no-store" });
-              if (!response.ok || response.redirected) { location.reload(); return; }
+              if (response.redirected) { location.assign(response.url); return; }
+              if (!response.ok) { banner.hidden = false; return; }
               const page = new DOMParser().parseFromString(await response.text(), "text/html");
               const fresh = page.getElementById("main");
               if (fresh) {

@@ -75,8 +75,11 @@ struct ReportHTMLTests {
     @Test func aBarPerDayAndSeriesAsHighAsItsValue() async throws {
         let report = try await ReportFixture().report()
         let elements = try Elements(report.html)
-        let charts = elements.named("svg")
+        let charts = elements.named("svg").filter { $0.attributes["class"] == "chart" }
         #expect(charts.count == 3)
+        // Each legend entry's swatch is a little drawing of its own, in the series' colour.
+        let swatches = elements.named("svg").filter { $0.attributes["class"] == "swatch" }
+        #expect(swatches.count == report.insights.chart.series.count, "\(swatches.count)")
         let plotHeight = try #require(charts.first?.attributes["data-plot-height"].flatMap(Double.init))
         let zeroHeight = try #require(charts.first?.attributes["data-zero-height"].flatMap(Double.init))
         let bars = elements.named("rect").filter { $0.attributes["class"] == "bar" }

@@ -95,17 +95,17 @@ final class WebDriver {
         }
     }
 
-    /// Runs `body` once more if the element it found went stale (the page's live update
-    /// replaced it between finding and using it).
+    /// Runs `body` again while the element it found goes stale (a navigation or the page's
+    /// live update replaced it between finding and using it), for up to 10 s.
     private func again<T>(_ body: () async throws -> T) async throws -> T {
-        for _ in 1..<3 {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
             do {
                 return try await body()
-            } catch let failure as Failure where failure.description.contains("stale element") {
-                continue
+            } catch let failure as Failure where failure.description.contains("stale element") && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
             }
         }
-        return try await body()
     }
 
     /// Runs `script` (a function body; `arguments` as `arguments[0]`…) and returns its result.
