@@ -198,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CMosquitto", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
+                "CMosquitto", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -206,6 +206,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Companion simulators: a watch app, a home-screen widget and a household member's device.
@@ -294,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "CareWebTests",
             dependencies: [
-                "CareWeb", "CarePlan", "CarePlanStore", "NodeIdentity", "Waiting",
+                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "NodeIdentity", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -5,9 +5,14 @@ import Hummingbird
 struct Form: Sendable {
     private var fields: [String: [String]] = [:]
 
+    /// The most fields a form may have (the largest the app makes has nine).
+    static let maximumFields = 64
+
     /// Parses `body`; a field may repeat (`value=120&value=80`).
     init(_ body: String) throws(WebFailure) {
-        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+        let pairs = body.split(separator: "&", omittingEmptySubsequences: true)
+        guard pairs.count <= Self.maximumFields else { throw .badForm("more than \(Self.maximumFields) fields") }
+        for pair in pairs {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {
                 throw .badForm("the form is not URL-encoded")

@@ -15,7 +15,12 @@ final class LiveStreams: Sendable {
 
     /// A new stream, registered until it finishes (then `onEnd` runs); one opened after
     /// ``endAll()`` is finished at once.
-    func open(onEnd: @escaping @Sendable () -> Void) -> (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation) {
+    ///
+    /// - Throws: ``WebFailure/busy`` when `limit` streams are open already.
+    func open(
+        limit: Int, onEnd: @escaping @Sendable () -> Void
+    ) throws(WebFailure) -> (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation) {
+        guard count < limit else { throw .busy }
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(32))
         let id: Int? = state.withLock { state in
             guard !state.ended else { return nil }
@@ -52,7 +57,7 @@ extension CareWebServer {
     func liveStream(_ context: WebContext) throws -> Response {
         let sessionID = try context.session().session.id
         let tasks = StreamTasks()
-        let (stream, continuation) = live.open { tasks.end() }
+        let (stream, continuation) = try live.open(limit: configuration.maximumLiveStreams) { tasks.end() }
         let (store, changes, heartbeat, logger) = (store, changes, configuration.liveHeartbeat, logger)
         let following = Task {
             do {

@@ -156,6 +156,7 @@ enum WebAssets {
           }
           document.addEventListener("focusout", () => setTimeout(refresh, 0));
           const source = new EventSource("/live");
+          document.documentElement.dataset.live = "following";
           source.addEventListener("revision", (event) => {
             banner.hidden = true;
             newest = Math.max(newest, Number(event.data));

@@ -13,6 +13,8 @@ public struct WebConfiguration: Sendable {
     public var sessionLifetime: TimeInterval = 14 * 24 * 3600
     /// The largest request body accepted (forms are small).
     public var maximumBodyBytes = 16 * 1024
+    /// The most live streams open at once (a page each); more are refused until some close.
+    public var maximumLiveStreams = 64
     /// How often an open live stream gets a comment, so that proxies and browsers keep it.
     public var liveHeartbeat: Duration = .seconds(15)
     /// The clock sessions and codes are judged on.

@@ -15,6 +15,8 @@ enum WebFailure: Error, Equatable {
     case refused(String)
     case notFound
     case tooLarge
+    /// Too many pages follow the store at once.
+    case busy
 
     var status: HTTPResponse.Status {
         switch self {
@@ -24,6 +26,7 @@ enum WebFailure: Error, Equatable {
         case .refused: .unprocessableContent
         case .notFound: .notFound
         case .tooLarge: .contentTooLarge
+        case .busy: .serviceUnavailable
         }
     }
 
@@ -37,6 +40,7 @@ enum WebFailure: Error, Equatable {
         case .refused: "refused"
         case .notFound: "not-found"
         case .tooLarge: "too-large"
+        case .busy: "busy"
         }
     }
 
@@ -50,6 +54,7 @@ enum WebFailure: Error, Equatable {
         case .refused(let detail): words["errors", "refused", values: ["detail": detail]]
         case .notFound: words["errors", "notFound"]
         case .tooLarge: words["errors", "tooLarge"]
+        case .busy: words["errors", "busy"]
         }
     }
 }

@@ -62,8 +62,8 @@ struct WebAppTests {
     }
 
     /// Runs `body` with a new headless browser, which is closed afterwards whatever happens.
-    func withBrowser(_ body: (WebDriver) async throws -> Void) async throws {
-        let browser = try await WebDriver()
+    func withBrowser(javascript: Bool = true, _ body: (WebDriver) async throws -> Void) async throws {
+        let browser = try await WebDriver(javascript: javascript)
         do {
             try await body(browser)
         } catch {
@@ -103,6 +103,7 @@ struct WebAppTests {
         let second = "li[data-event='golden-apple@\(today)#1']"
         #expect(try await browser.element(second + ".state-initial") != nil)
         try await browser.execute("window.sameDocument = true")
+        #expect(try await browser.execute("return document.documentElement.dataset.live") as? String == "following")
         watch.send("complete golden-apple 1")
         _ = try await browser.wait(for: second + ".state-completed", timeout: 10)
         #expect(try await browser.execute("return window.sameDocument === true && Number(document.body.dataset.updates) >= 1") as? Bool == true)
@@ -309,6 +310,31 @@ struct WebAppTests {
         _ = try await browser.wait(for: first + ".state-completed", timeout: 30)
         #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
         }
+        await web.primary.stop()
+    }
+
+    @Test func withoutJavaScriptEveryStepWorksFromTheKeyboard() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
+        try await withBrowser(javascript: false) { browser in
+        try await browser.open(web.url)
+        try await browser.type(web.signInCode, into: "#code")
+        try await browser.pressEnter(on: "#code")
+        _ = try await browser.wait(for: "ol.week")
+        // No script of the page ran: nothing follows the store.
+        #expect(try await browser.execute("return document.documentElement.dataset.live === undefined") as? Bool == true)
+        let first = "li[data-event='golden-apple@2026-11-26#0']"
+        try await browser.pressEnter(on: first + " button")
+        _ = try await browser.wait(for: first + ".state-completed")
+        // A dose not taken, with its reason, by keyboard alone.
+        try await browser.open(web.url + "medications/z-cure")
+        let morning = "li[data-event='z-cure@2026-11-26#0']"
+        try await browser.type("asleep", into: morning + " input[name=reason]")
+        try await browser.pressEnter(on: morning + " input[name=reason]")
+        _ = try await browser.wait(for: morning + ".state-notCompleted")
+        }
+        let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
+        #expect(history.filter { ($0["device"] as? String)?.hasPrefix("browser:") == true }.count == 2, "\(history.suffix(2))")
         await web.primary.stop()
     }
 }

@@ -16,7 +16,7 @@ final class WebDriver {
 
     /// Starts chromedriver on a free loopback port and a headless browser with a phone-sized
     /// window (or `width` × `height`).
-    init(width: Int = 412, height: Int = 915, language: String = "en-GB") async throws {
+    init(width: Int = 412, height: Int = 915, language: String = "en-GB", javascript: Bool = true) async throws {
         driver = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/chromedriver"), ["--port=0"])
         guard let line = await driver.waitForLine(where: { $0.contains("started successfully on port") }),
               let port = line.split(separator: " ").last.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) })
@@ -30,7 +30,7 @@ final class WebDriver {
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                          "--window-size=\(width),\(height)", "--lang=\(language)", "--user-data-dir=\(profile.path)",
                          "--force-device-scale-factor=1"],
-                "prefs": ["intl.accept_languages": language],
+                "prefs": ["intl.accept_languages": language, "profile.managed_default_content_settings.javascript": javascript ? 1 : 2],
             ],
         ] as [String: Any]]]
         let created = try await Self.call(base, "POST", "/session", capabilities)
@@ -79,6 +79,11 @@ final class WebDriver {
     /// Clicks the element `selector` matches, found again if a live update replaced it.
     func click(_ selector: String) async throws {
         try await again { _ = try await command("POST", "/element/\(try await wait(for: selector))/click", [:]) }
+    }
+
+    /// Presses Enter on the element `selector` matches, as a keyboard user would.
+    func pressEnter(on selector: String) async throws {
+        try await again { _ = try await command("POST", "/element/\(try await wait(for: selector))/value", ["text": "\u{E007}"]) }
     }
 
     func type(_ text: String, into selector: String) async throws {
