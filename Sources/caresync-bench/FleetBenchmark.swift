@@ -97,16 +97,7 @@ struct FleetBenchmark: AsyncParsableCommand {
     /// A new identity for each companion, registered in the store as a pairing does.
     private func registerCompanions(in store: CarePlanStore) async throws -> [FleetClient] {
         var clients: [FleetClient] = []
-        for index in 0..<companions {
-            let client = FleetClient(index: index, identity: try NodeIdentity.create(name: "Fleet companion \(index)", now: Date()))
-            let code = "fleet-\(index)"
-            try await store.openPairingCode(code, role: client.role, mayRecord: true, expiresAt: Date().addingTimeInterval(3600))
-            guard let candidate = try await store.pairingCandidates().first(where: { $0.code == code }),
-                  case .success = try await store.redeemPairing(
-                      codeID: candidate.id, deviceID: client.identity.fingerprint, name: "Fleet companion \(index)", role: client.role)
-            else { throw BenchmarkFailure("companion \(index) could not be registered") }
-            clients.append(client)
-        }
+        for index in 0..<companions { clients.append(try await FleetClient.registered(index: index, in: store)) }
         return clients
     }
 

@@ -1,4 +1,5 @@
 import CarePlan
+import CarePlanStore
 import Foundation
 import NIOCore
 import NIOPosix
@@ -48,6 +49,19 @@ final class FleetClient: Sendable {
     }
 
     var seen: Seen { state.withLock { $0.seen } }
+
+    /// A new companion, its device registered in `store` as a pairing would (no scrypt
+    /// derivation each).
+    static func registered(index: Int, in store: CarePlanStore, name prefix: String = "Fleet companion") async throws -> FleetClient {
+        let client = FleetClient(index: index, identity: try NodeIdentity.create(name: "\(prefix) \(index)", now: Date()))
+        let code = "\(prefix)-\(index)"
+        try await store.openPairingCode(code, role: client.role, mayRecord: true, expiresAt: Date().addingTimeInterval(3600))
+        guard let candidate = try await store.pairingCandidates().first(where: { $0.code == code }),
+              case .success = try await store.redeemPairing(
+                  codeID: candidate.id, deviceID: client.identity.fingerprint, name: "\(prefix) \(index)", role: client.role)
+        else { throw BenchmarkFailure("companion \(index) could not be registered") }
+        return client
+    }
 
     /// Connects to the primary on loopback `port`, pinning its certificate, and says Hello.
     func connect(port: Int, primary fingerprint: String, group: any EventLoopGroup) async throws {

@@ -101,13 +101,7 @@ struct WebBenchmark: AsyncParsableCommand {
     private func companions(store: CarePlanStore, primary: ServingPrimary, fingerprint: String) async throws -> (FleetClient, FleetClient) {
         var clients: [FleetClient] = []
         for index in 0..<2 {
-            let client = FleetClient(index: index, identity: try NodeIdentity.create(name: "Web companion \(index)", now: Date()))
-            let code = "web-\(index)"
-            try await store.openPairingCode(code, role: client.role, mayRecord: true, expiresAt: Date().addingTimeInterval(3600))
-            guard let candidate = try await store.pairingCandidates().first(where: { $0.code == code }),
-                  case .success = try await store.redeemPairing(
-                      codeID: candidate.id, deviceID: client.identity.fingerprint, name: "Web companion \(index)", role: client.role)
-            else { throw BenchmarkFailure("companion \(index) could not be registered") }
+            let client = try await FleetClient.registered(index: index, in: store, name: "Web companion")
             try await client.connect(port: primary.port, primary: fingerprint, group: MultiThreadedEventLoopGroup.singleton)
             clients.append(client)
         }
