@@ -77,6 +77,9 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: "The care app's port; 0 picks a free one.")
     var webPort = 7655
 
+    @Flag(help: "Serve the care app over HTTPS even on loopback (beyond loopback it always is).")
+    var webTLS = false
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 

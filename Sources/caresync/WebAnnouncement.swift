@@ -18,7 +18,7 @@ extension PrimaryCommand {
         configuration.port = webPort
         configuration.now = node.configuration.now
         // Beyond loopback the app speaks HTTPS with the primary's own certificate.
-        if !configuration.isLoopback { configuration.identity = identity }
+        if webTLS || !configuration.isLoopback { configuration.identity = identity }
         let server = try CareWebServer(store: store, changes: node.changes, configuration: configuration, logger: logger)
         let announcement = WebAnnouncement(server: server, store: store, identity: configuration.identity, json: json)
         return [.init(service: server), .init(service: announcement, successTerminationBehavior: .ignore)]

@@ -337,4 +337,21 @@ struct WebAppTests {
         #expect(history.filter { ($0["device"] as? String)?.hasPrefix("browser:") == true }.count == 2, "\(history.suffix(2))")
         await web.primary.stop()
     }
+
+    @Test func overTLSThePrimaryPrintsTheFingerprintTheBrowserIsShown() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let primary = try await PrimaryProcess(store: caresync.store, extra: ["--web", "--web-port", "0", "--web-tls"])
+        let line = try #require(await primary.process.waitForLine { $0.contains("\"web\"") })
+        let web = try #require(WatchProcess.object(line))
+        let url = try #require(web["url"] as? String)
+        #expect(url.hasPrefix("https://127.0.0.1:"))
+        let printed = try #require(web["fingerprint"] as? String)
+        // What a browser's certificate viewer shows: the SHA-256 of the certificate it was given.
+        let port = try #require(URL(string: url)?.port)
+        let certificate = try await CareSyncCommand.run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "openssl s_client -connect 127.0.0.1:\(port) </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256"])
+        #expect(certificate.stdout.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("=" + printed), "\(certificate.stdout) vs \(printed)")
+        await primary.stop()
+    }
 }
