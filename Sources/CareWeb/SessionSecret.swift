@@ -8,6 +8,9 @@ struct SessionSecret: Sendable, Hashable {
     static let cookieName = "caresync_session"
 
     let text: String
+    /// The token every form of this session carries (and `X-CSRF-Token` for scripts), made
+    /// once: a page has a form per button.
+    let csrfToken: String
 
     /// A new random secret.
     static func random() -> SessionSecret {
@@ -19,18 +22,17 @@ struct SessionSecret: Sendable, Hashable {
     /// A secret as a cookie carried it, if it can be one.
     init?(cookie: String) {
         guard cookie.count == 64, cookie.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
-        text = cookie
+        self.init(text: cookie)
     }
 
     private init(text: String) {
         self.text = text
+        csrfToken = String(Self.hex(Array(SHA256.hash(data: Data(("caresync-csrf:" + text).utf8)))).prefix(32))
     }
 
     /// The id the store keeps the session under.
     var sessionID: String { Self.hex(Array(SHA256.hash(data: Data(text.utf8)))) }
 
-    /// The token every form of this session carries (and `X-CSRF-Token` for scripts).
-    var csrfToken: String { String(Self.hex(Array(SHA256.hash(data: Data(("caresync-csrf:" + text).utf8)))).prefix(32)) }
 
     /// Whether `token` is this session's CSRF token, compared in constant time.
     func accepts(csrfToken token: String) -> Bool {
@@ -40,7 +42,9 @@ struct SessionSecret: Sendable, Hashable {
         return zip(expected, given).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
+    private static let digits = Array("0123456789abcdef".utf8)
+
     private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 }
