@@ -85,8 +85,7 @@ extension CareWebServer {
 
     /// Makes a pairing or sign-in code and shows it, large, with its expiry.
     func makeCode(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await signedInForm(request, context)
-        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        let (signedIn, form) = try await recordingForm(request, context)
         guard let kind = CodeKind(rawValue: try form.required("kind")) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
         let code = PairingCode.random()
         let expiresAt = configuration.now().addingTimeInterval(CodeKind.lifetime)
@@ -104,8 +103,7 @@ extension CareWebServer {
 
     /// Revokes a paired device; a running primary closes its connection at once.
     func revokeDevice(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await signedInForm(request, context)
-        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        let (signedIn, form) = try await recordingForm(request, context)
         let id = try form.required("device")
         guard try await store.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
         _ = try await store.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
@@ -115,9 +113,11 @@ extension CareWebServer {
 
     /// Signs another browser out.
     func signOutBrowser(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await signedInForm(request, context)
-        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
-        _ = try await store.revokeWebSession(try form.required("session"))
+        let (signedIn, form) = try await recordingForm(request, context)
+        let ended = try await store.revokeWebSession(try form.required("session"))
+        logger.notice("a browser was signed out from the web", metadata: [
+            "signedOut": "\(ended?.shortID ?? "already")", "session": "\(signedIn.session.shortID)",
+        ])
         return .seeOther("/devices")
     }
 }

@@ -26,8 +26,7 @@ extension CareWebServer {
     /// completion takes: its message id, validation, the conflict rule and the history), then
     /// goes back to the page it came from.
     func recordOutcome(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await signedInForm(request, context)
-        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        let (signedIn, form) = try await recordingForm(request, context)
         let message = try form.required("message")
         guard (1...64).contains(message.count), message.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "-") }) else {
             throw WebFailure.badForm("\"message\" must be the page's message id")

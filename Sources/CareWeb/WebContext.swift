@@ -18,13 +18,6 @@ struct WebContext: RequestContext {
         guard let signedIn else { throw WebFailure.signInNeeded }
         return signedIn
     }
-
-    /// The session, if it may record outcomes and manage devices.
-    func recordingSession() throws -> SignedIn {
-        let signedIn = try session()
-        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
-        return signedIn
-    }
 }
 
 /// A valid session and the secret its cookie held (which the CSRF token derives from).

@@ -27,6 +27,14 @@ extension CareWebServer {
         return router
     }
 
+    /// The form of a request that changes something: its session may record, and its CSRF
+    /// token is the session's.
+    func recordingForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, Form) {
+        let (signedIn, form) = try await signedInForm(request, context)
+        guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
+        return (signedIn, form)
+    }
+
     /// The form of a signed-in request, once its CSRF token is this session's.
     func signedInForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, Form) {
         let signedIn = try context.session()
