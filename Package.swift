@@ -295,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "CareWebTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "NodeIdentity", "Waiting",
+                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -41,8 +41,11 @@ public struct Markup {
     }
 
     public static func escape(_ text: String) -> String {
+        // Most text has nothing to escape: it is returned as it is, without a copy.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
+            || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) else { return text }
         var escaped = ""
-        escaped.reserveCapacity(text.count)
+        escaped.reserveCapacity(text.utf8.count + 16)
         for character in text {
             switch character {
             case "&": escaped += "&amp;"
