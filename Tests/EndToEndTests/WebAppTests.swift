@@ -81,41 +81,41 @@ struct WebAppTests {
         let today = try #require(WatchProcess.event(in: context, "golden-apple", 0)?["day"] as? String, "\(context)")
         try await withBrowser { browser in
 
-        // Signing in: the code as the primary printed it (typed in lower case), then the care card.
-        try await browser.open(web.url)
-        _ = try await browser.wait(for: "#code")
-        #expect(try await browser.url.hasSuffix("/sign-in"))
-        try save(try await browser.screenshot(), as: "sign-in")
-        try await signIn(browser, at: web.url, code: web.signInCode)
-        #expect(try await browser.title == "Care card · CareSync")
-        let first = "li[data-event='golden-apple@\(today)#0']"
-        #expect(try await browser.element(first + ".state-initial button") != nil)
-        let before = try await browser.screenshot()
+            // Signing in: the code as the primary printed it (typed in lower case), then the care card.
+            try await browser.open(web.url)
+            _ = try await browser.wait(for: "#code")
+            #expect(try await browser.url.hasSuffix("/sign-in"))
+            try save(try await browser.screenshot(), as: "sign-in")
+            try await signIn(browser, at: web.url, code: web.signInCode)
+            #expect(try await browser.title == "Care card · CareSync")
+            let first = "li[data-event='golden-apple@\(today)#0']"
+            #expect(try await browser.element(first + ".state-initial button") != nil)
+            let before = try await browser.screenshot()
 
-        // A click records it through the store; the watch receives it in its next context.
-        try await browser.click(first + " button")
-        _ = try await browser.wait(for: first + ".state-completed")
-        try await watch.waitForState("golden-apple", 0, "completed")
-        let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
-        #expect((history.last?["device"] as? String)?.hasPrefix("browser:") == true, "\(history.last ?? [:])")
+            // A click records it through the store; the watch receives it in its next context.
+            try await browser.click(first + " button")
+            _ = try await browser.wait(for: first + ".state-completed")
+            try await watch.waitForState("golden-apple", 0, "completed")
+            let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
+            #expect((history.last?["device"] as? String)?.hasPrefix("browser:") == true, "\(history.last ?? [:])")
 
-        // The watch completes another: the open page shows it without a reload.
-        let second = "li[data-event='golden-apple@\(today)#1']"
-        #expect(try await browser.element(second + ".state-initial") != nil)
-        try await browser.execute("window.sameDocument = true")
-        #expect(try await browser.execute("return document.documentElement.dataset.live") as? String == "following")
-        watch.send("complete golden-apple 1")
-        _ = try await browser.wait(for: second + ".state-completed", timeout: 10)
-        #expect(try await browser.execute("return window.sameDocument === true && Number(document.body.dataset.updates) >= 1") as? Bool == true)
-        let after = try await browser.screenshot()
-        try save(after, as: "care-card")
+            // The watch completes another: the open page shows it without a reload.
+            let second = "li[data-event='golden-apple@\(today)#1']"
+            #expect(try await browser.element(second + ".state-initial") != nil)
+            try await browser.execute("window.sameDocument = true")
+            #expect(try await browser.execute("return document.documentElement.dataset.live") as? String == "following")
+            watch.send("complete golden-apple 1")
+            _ = try await browser.wait(for: second + ".state-completed", timeout: 10)
+            #expect(try await browser.execute("return window.sameDocument === true && Number(document.body.dataset.updates) >= 1") as? Bool == true)
+            let after = try await browser.screenshot()
+            try save(after, as: "care-card")
 
-        // What the screenshots show: the done colour (the ring's arc and the done buttons)
-        // grows with two occurrences done.
-        let done = "#1d5e20"
-        let counts = (try await browser.pixelCounts(of: before, colors: [done])[done] ?? 0,
-                      try await browser.pixelCounts(of: after, colors: [done])[done] ?? 0)
-        #expect(counts.1 > counts.0 + 500, "done-coloured pixels before \(counts.0), after \(counts.1)")
+            // What the screenshots show: the done colour (the ring's arc and the done buttons)
+            // grows with two occurrences done.
+            let done = "#1d5e20"
+            let counts = (try await browser.pixelCounts(of: before, colors: [done])[done] ?? 0,
+                          try await browser.pixelCounts(of: after, colors: [done])[done] ?? 0)
+            #expect(counts.1 > counts.0 + 500, "done-coloured pixels before \(counts.0), after \(counts.1)")
         }
         await web.primary.stop()
     }
@@ -126,42 +126,42 @@ struct WebAppTests {
         let made = try await caresync.run("pair", "--role", "browser", "--household", "--json")
         let code = try #require(WatchProcess.object(made.stdout)?["code"] as? String, "\(made.stdout) \(made.stderr)")
         try await withBrowser { browser in
-        try await signIn(browser, at: web.url, code: code, name: "Grandma's tablet")
-        #expect(try await browser.text(".badge") == "Household: read only")
-        // The states without a button to change them.
-        #expect(try await browser.element("li[data-event] button") == nil)
-        #expect(try await browser.element("li[data-event] span") != nil)
-        try save(try await browser.screenshot(), as: "household")
+            try await signIn(browser, at: web.url, code: code, name: "Grandma's tablet")
+            #expect(try await browser.text(".badge") == "Household: read only")
+            // The states without a button to change them.
+            #expect(try await browser.element("li[data-event] button") == nil)
+            #expect(try await browser.element("li[data-event] span") != nil)
+            try save(try await browser.screenshot(), as: "household")
 
-        // A form posted by hand (as a page on another site would, without the token) is refused.
-        let status = try await browser.executeAsync("""
-            const done = arguments[arguments.length - 1];
-            fetch("/outcomes", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
-              body: "activity=golden-apple&day=2026-11-27&occurrence=0&state=completed&message=abc" })
-              .then(async (r) => done([r.status, (await r.json()).error]));
-            """) as? [Any]
-        #expect(status?.first as? Int == 403 && status?.last as? String == "forged-request", "\(String(describing: status))")
-        // With the token, still refused: a household session records nothing.
-        let token = try #require(try await browser.execute("return document.querySelector(\"input[name=csrf]\").value") as? String)
-        let refused = try await browser.executeAsync("""
-            const [token, done] = arguments;
-            fetch("/outcomes", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
-              body: "csrf=" + token + "&activity=golden-apple&day=2026-11-27&occurrence=0&state=completed&message=abc" })
-              .then(async (r) => done([r.status, (await r.json()).error]));
-            """, [token]) as? [Any]
-        #expect(refused?.first as? Int == 403 && refused?.last as? String == "read-only", "\(String(describing: refused))")
-        let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
-        #expect(!history.contains { ($0["device"] as? String)?.hasPrefix("browser:") == true })
+            // A form posted by hand (as a page on another site would, without the token) is refused.
+            let status = try await browser.executeAsync("""
+                const done = arguments[arguments.length - 1];
+                fetch("/outcomes", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
+                  body: "activity=golden-apple&day=2026-11-27&occurrence=0&state=completed&message=abc" })
+                  .then(async (r) => done([r.status, (await r.json()).error]));
+                """) as? [Any]
+            #expect(status?.first as? Int == 403 && status?.last as? String == "forged-request", "\(String(describing: status))")
+            // With the token, still refused: a household session records nothing.
+            let token = try #require(try await browser.execute("return document.querySelector(\"input[name=csrf]\").value") as? String)
+            let refused = try await browser.executeAsync("""
+                const [token, done] = arguments;
+                fetch("/outcomes", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
+                  body: "csrf=" + token + "&activity=golden-apple&day=2026-11-27&occurrence=0&state=completed&message=abc" })
+                  .then(async (r) => done([r.status, (await r.json()).error]));
+                """, [token]) as? [Any]
+            #expect(refused?.first as? Int == 403 && refused?.last as? String == "read-only", "\(String(describing: refused))")
+            let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
+            #expect(!history.contains { ($0["device"] as? String)?.hasPrefix("browser:") == true })
 
-        // The session is listed with the devices, and revoking it there signs the browser out.
-        let listed = try await caresync.run("devices")
-        let line = try #require(listed.lines.first { $0.contains("\"Grandma's tablet\"") }, "\(listed.stdout)")
-        #expect(line.contains("browser read-only"))
-        let id = String(line.prefix { $0 != " " })
-        let revoked = try await caresync.run("devices", "revoke", id)
-        #expect(revoked.stdout.contains("Signed out the browser \"Grandma's tablet\""), "\(revoked.stdout)\(revoked.stderr)")
-        try await browser.open(web.url)
-        _ = try await browser.wait(for: "#code")
+            // The session is listed with the devices, and revoking it there signs the browser out.
+            let listed = try await caresync.run("devices")
+            let line = try #require(listed.lines.first { $0.contains("\"Grandma's tablet\"") }, "\(listed.stdout)")
+            #expect(line.contains("browser read-only"))
+            let id = String(line.prefix { $0 != " " })
+            let revoked = try await caresync.run("devices", "revoke", id)
+            #expect(revoked.stdout.contains("Signed out the browser \"Grandma's tablet\""), "\(revoked.stdout)\(revoked.stderr)")
+            try await browser.open(web.url)
+            _ = try await browser.wait(for: "#code")
         }
         await web.primary.stop()
     }
@@ -174,31 +174,31 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-        try await signIn(browser, at: web.url, code: web.signInCode)
-        try await browser.open(web.url + "symptoms")
-        let pain = "li[data-event='pain@2026-11-26#0']"
-        let pressure = "li[data-event='blood-pressure@2026-11-26#0']"
-        // Each control named by its label: the scale's ends carry theirs.
-        #expect(try await browser.text(pain + " label[for='e-pain-0-10']") == "10 · unbearable")
-        #expect(try await browser.text(pressure + " label[for='e-blood-pressure-0-0']") == "Systolic (mmHg)")
-        try await browser.click(pain + " label[for='e-pain-0-7']")
-        try await browser.click(pain + " button[type=submit]")
-        _ = try await browser.wait(for: pain + ".state-completed .answer")
-        #expect(try await browser.text(pain + " .answer") == "Recorded: 7")
+            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await browser.open(web.url + "symptoms")
+            let pain = "li[data-event='pain@2026-11-26#0']"
+            let pressure = "li[data-event='blood-pressure@2026-11-26#0']"
+            // Each control named by its label: the scale's ends carry theirs.
+            #expect(try await browser.text(pain + " label[for='e-pain-0-10']") == "10 · unbearable")
+            #expect(try await browser.text(pressure + " label[for='e-blood-pressure-0-0']") == "Systolic (mmHg)")
+            try await browser.click(pain + " label[for='e-pain-0-7']")
+            try await browser.click(pain + " button[type=submit]")
+            _ = try await browser.wait(for: pain + ".state-completed .answer")
+            #expect(try await browser.text(pain + " .answer") == "Recorded: 7")
 
-        // Not a number: refused with the reason, nothing recorded.
-        try await browser.type("high", into: "#e-blood-pressure-0-0")
-        try await browser.type("80", into: "#e-blood-pressure-0-1")
-        try await browser.click(pressure + " button[type=submit]")
-        _ = try await browser.wait(for: "main .notice.error")
-        #expect(try await browser.text("main .notice.error")?.contains("\"high\" is not a number") == true)
-        try await browser.open(web.url + "symptoms")
-        try await browser.type("120", into: "#e-blood-pressure-0-0")
-        try await browser.type("80", into: "#e-blood-pressure-0-1")
-        try await browser.click(pressure + " button[type=submit]")
-        _ = try await browser.wait(for: pressure + ".state-completed")
-        #expect(try await browser.text(pressure + " .answer") == "Recorded: 120 mmHg / 80 mmHg")
-        try save(try await browser.screenshot(), as: "symptoms")
+            // Not a number: refused with the reason, nothing recorded.
+            try await browser.type("high", into: "#e-blood-pressure-0-0")
+            try await browser.type("80", into: "#e-blood-pressure-0-1")
+            try await browser.click(pressure + " button[type=submit]")
+            _ = try await browser.wait(for: "main .notice.error")
+            #expect(try await browser.text("main .notice.error")?.contains("\"high\" is not a number") == true)
+            try await browser.open(web.url + "symptoms")
+            try await browser.type("120", into: "#e-blood-pressure-0-0")
+            try await browser.type("80", into: "#e-blood-pressure-0-1")
+            try await browser.click(pressure + " button[type=submit]")
+            _ = try await browser.wait(for: pressure + ".state-completed")
+            #expect(try await browser.text(pressure + " .answer") == "Recorded: 120 mmHg / 80 mmHg")
+            try save(try await browser.screenshot(), as: "symptoms")
         }
         let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
         let recorded = history.filter { ($0["device"] as? String)?.hasPrefix("browser:") == true }.compactMap { $0["activity"] as? String }
@@ -210,27 +210,27 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-        try await signIn(browser, at: web.url, code: web.signInCode)
-        try await browser.open(web.url + "medications")
-        #expect(try await browser.text("#medication-z-cure h2") == "Z-Cure 50 mg")
-        try await browser.click("#medication-z-cure h2 a")
-        let morning = "li[data-event='z-cure@2026-11-26#0']"
-        let evening = "li[data-event='z-cure@2026-11-26#1']"
-        try await browser.type("felt sick", into: morning + " input[name=reason]")
-        try await browser.click(morning + " form.not-taken button")
-        _ = try await browser.wait(for: morning + ".state-notCompleted")
-        let status = try #require(try await browser.text(morning + " .status"))
-        #expect(status.hasPrefix("Not taken (recorded at 16:") && status.hasSuffix("): felt sick"), "\(status)")
-        try await browser.click(evening + " form:first-of-type button")
-        _ = try await browser.wait(for: evening + ".state-completed")
-        // By day: today's bar is one dose of two.
-        try await browser.open(web.url + "medications/z-cure?group=day")
-        #expect(try await browser.execute("return document.querySelector(\"rect.bar[data-group='2026-11-26']\").dataset.value") as? String == "0.500")
-        #expect(try await browser.text("table.figures")?.contains("2026-11-26 1/2 · 50 %") == true)
-        try save(try await browser.screenshot(), as: "medication")
-        // In German, the list and its words.
-        try await browser.open(web.url + "medications?lang=de")
-        #expect(try await browser.text("main h1") == "Medikamente")
+            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await browser.open(web.url + "medications")
+            #expect(try await browser.text("#medication-z-cure h2") == "Z-Cure 50 mg")
+            try await browser.click("#medication-z-cure h2 a")
+            let morning = "li[data-event='z-cure@2026-11-26#0']"
+            let evening = "li[data-event='z-cure@2026-11-26#1']"
+            try await browser.type("felt sick", into: morning + " input[name=reason]")
+            try await browser.click(morning + " form.not-taken button")
+            _ = try await browser.wait(for: morning + ".state-notCompleted")
+            let status = try #require(try await browser.text(morning + " .status"))
+            #expect(status.hasPrefix("Not taken (recorded at 16:") && status.hasSuffix("): felt sick"), "\(status)")
+            try await browser.click(evening + " form:first-of-type button")
+            _ = try await browser.wait(for: evening + ".state-completed")
+            // By day: today's bar is one dose of two.
+            try await browser.open(web.url + "medications/z-cure?group=day")
+            #expect(try await browser.execute("return document.querySelector(\"rect.bar[data-group='2026-11-26']\").dataset.value") as? String == "0.500")
+            #expect(try await browser.text("table.figures")?.contains("2026-11-26 1/2 · 50 %") == true)
+            try save(try await browser.screenshot(), as: "medication")
+            // In German, the list and its words.
+            try await browser.open(web.url + "medications?lang=de")
+            #expect(try await browser.text("main h1") == "Medikamente")
         }
         let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
         let outcomes = history.filter { $0["activity"] as? String == "z-cure" }.compactMap { $0["outcome"] as? [String: Any] }
@@ -243,32 +243,32 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store)
         try await withBrowser { browser in
-        try await signIn(browser, at: web.url, code: web.signInCode)
-        try await browser.open(web.url + "devices")
-        _ = try await browser.execute("document.getElementById('kind').value = 'widget'")
-        try await browser.click("form[action='/devices/code'] button")
-        let code = try #require(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String)
-        try save(try await browser.screenshot(), as: "devices-code")
-        let paired = try await CareSyncCommand.run(
-            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
-            ["pair", code, "--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
-        #expect(paired.status == 0, "\(paired.stdout)\(paired.stderr)")
-        // A widget refreshes (connects, shows today, exits): first as paired, then revoked.
-        let refresh = { try await CareSyncCommand.run(
-            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
-            ["--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"]) }
-        let before = try await refresh()
-        #expect(before.status == 0 && before.stdout.contains("\"type\":\"context\""), "\(before.stdout)\(before.stderr)")
-        try await browser.open(web.url + "devices")
-        _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
-        try save(try await browser.screenshot(), as: "devices")
-        try await browser.click("li.device form[action='/devices/revoke'] button")
-        _ = try await browser.wait(for: "li.device")
-        #expect(try await browser.element("li.device form[action='/devices/revoke']") == nil)
-        #expect(try await browser.text("li.device .status")?.hasPrefix("Revoked") == true)
-        let after = try await refresh()
-        let refusal = after.lines.compactMap(WatchProcess.object).first { $0["code"] as? String == "NOT_PAIRED" }
-        #expect(after.status != 0 && (refusal?["message"] as? String)?.contains("revoked") == true, "\(after.stdout)\(after.stderr)")
+            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await browser.open(web.url + "devices")
+            _ = try await browser.execute("document.getElementById('kind').value = 'widget'")
+            try await browser.click("form[action='/devices/code'] button")
+            let code = try #require(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String)
+            try save(try await browser.screenshot(), as: "devices-code")
+            let paired = try await CareSyncCommand.run(
+                executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+                ["pair", code, "--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
+            #expect(paired.status == 0, "\(paired.stdout)\(paired.stderr)")
+            // A widget refreshes (connects, shows today, exits): first as paired, then revoked.
+            let refresh = { try await CareSyncCommand.run(
+                executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
+                ["--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"]) }
+            let before = try await refresh()
+            #expect(before.status == 0 && before.stdout.contains("\"type\":\"context\""), "\(before.stdout)\(before.stderr)")
+            try await browser.open(web.url + "devices")
+            _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
+            try save(try await browser.screenshot(), as: "devices")
+            try await browser.click("li.device form[action='/devices/revoke'] button")
+            _ = try await browser.wait(for: "li.device")
+            #expect(try await browser.element("li.device form[action='/devices/revoke']") == nil)
+            #expect(try await browser.text("li.device .status")?.hasPrefix("Revoked") == true)
+            let after = try await refresh()
+            let refusal = after.lines.compactMap(WatchProcess.object).first { $0["code"] as? String == "NOT_PAIRED" }
+            #expect(after.status != 0 && (refusal?["message"] as? String)?.contains("revoked") == true, "\(after.stdout)\(after.stderr)")
         }
         await web.primary.stop()
     }
@@ -277,16 +277,16 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-        try await signIn(browser, at: web.url, code: web.signInCode)
-        try await browser.open(web.url + "insights?days=7")
-        _ = try await browser.wait(for: ".insights svg.chart")
-        #expect(try await browser.text(".groupings [aria-current]") == "Last 7 days")
-        #expect(try await browser.element("a[href='/report.html?days=7']") != nil)
-        try save(try await browser.screenshot(), as: "insights")
-        try await browser.open(web.url + "connect")
-        let call = try #require(try await browser.execute("return [...document.querySelectorAll('a[href^=\"tel:\"]')].map(a => a.getAttribute('href'))") as? [String])
-        #expect(!call.isEmpty && call.allSatisfy { $0.dropFirst(4).allSatisfy { $0.isNumber || $0 == "+" } }, "\(call)")
-        try save(try await browser.screenshot(), as: "connect")
+            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await browser.open(web.url + "insights?days=7")
+            _ = try await browser.wait(for: ".insights svg.chart")
+            #expect(try await browser.text(".groupings [aria-current]") == "Last 7 days")
+            #expect(try await browser.element("a[href='/report.html?days=7']") != nil)
+            try save(try await browser.screenshot(), as: "insights")
+            try await browser.open(web.url + "connect")
+            let call = try #require(try await browser.execute("return [...document.querySelectorAll('a[href^=\"tel:\"]')].map(a => a.getAttribute('href'))") as? [String])
+            #expect(!call.isEmpty && call.allSatisfy { $0.dropFirst(4).allSatisfy { $0.isNumber || $0 == "+" } }, "\(call)")
+            try save(try await browser.screenshot(), as: "connect")
         }
         await web.primary.stop()
     }
@@ -296,19 +296,19 @@ struct WebAppTests {
         let port = try freeLoopbackPort()
         var web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
         try await withBrowser { browser in
-        try await signIn(browser, at: web.url, code: web.signInCode)
-        let first = "li[data-event='golden-apple@2026-11-26#0']"
-        #expect(try await browser.element(first + ".state-initial") != nil)
-        await web.primary.stop()
-        #expect(try await waitUntil(timeout: 20) {
-            try await browser.execute("return !document.getElementById('connection').hidden") as? Bool == true
-        })
-        try save(try await browser.screenshot(), as: "lost")
-        // Recorded by the command line while the primary is down; the page learns of it once back.
-        #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
-        web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
-        _ = try await browser.wait(for: first + ".state-completed", timeout: 30)
-        #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
+            try await signIn(browser, at: web.url, code: web.signInCode)
+            let first = "li[data-event='golden-apple@2026-11-26#0']"
+            #expect(try await browser.element(first + ".state-initial") != nil)
+            await web.primary.stop()
+            #expect(try await waitUntil(timeout: 20) {
+                try await browser.execute("return !document.getElementById('connection').hidden") as? Bool == true
+            })
+            try save(try await browser.screenshot(), as: "lost")
+            // Recorded by the command line while the primary is down; the page learns of it once back.
+            #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
+            web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
+            _ = try await browser.wait(for: first + ".state-completed", timeout: 30)
+            #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
         }
         await web.primary.stop()
     }
@@ -317,21 +317,21 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser(javascript: false) { browser in
-        try await browser.open(web.url)
-        try await browser.type(web.signInCode, into: "#code")
-        try await browser.pressEnter(on: "#code")
-        _ = try await browser.wait(for: "ol.week")
-        // No script of the page ran: nothing follows the store.
-        #expect(try await browser.execute("return document.documentElement.dataset.live === undefined") as? Bool == true)
-        let first = "li[data-event='golden-apple@2026-11-26#0']"
-        try await browser.pressEnter(on: first + " button")
-        _ = try await browser.wait(for: first + ".state-completed")
-        // A dose not taken, with its reason, by keyboard alone.
-        try await browser.open(web.url + "medications/z-cure")
-        let morning = "li[data-event='z-cure@2026-11-26#0']"
-        try await browser.type("asleep", into: morning + " input[name=reason]")
-        try await browser.pressEnter(on: morning + " input[name=reason]")
-        _ = try await browser.wait(for: morning + ".state-notCompleted")
+            try await browser.open(web.url)
+            try await browser.type(web.signInCode, into: "#code")
+            try await browser.pressEnter(on: "#code")
+            _ = try await browser.wait(for: "ol.week")
+            // No script of the page ran: nothing follows the store.
+            #expect(try await browser.execute("return document.documentElement.dataset.live === undefined") as? Bool == true)
+            let first = "li[data-event='golden-apple@2026-11-26#0']"
+            try await browser.pressEnter(on: first + " button")
+            _ = try await browser.wait(for: first + ".state-completed")
+            // A dose not taken, with its reason, by keyboard alone.
+            try await browser.open(web.url + "medications/z-cure")
+            let morning = "li[data-event='z-cure@2026-11-26#0']"
+            try await browser.type("asleep", into: morning + " input[name=reason]")
+            try await browser.pressEnter(on: morning + " input[name=reason]")
+            _ = try await browser.wait(for: morning + ".state-notCompleted")
         }
         let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
         #expect(history.filter { ($0["device"] as? String)?.hasPrefix("browser:") == true }.count == 2, "\(history.suffix(2))")

@@ -114,6 +114,7 @@ final class WebDriver {
     }
 
     /// Runs `script` (a function body; `arguments` as `arguments[0]`…) and returns its result.
+    @discardableResult
     func execute(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
         try await command("POST", "/execute/sync", ["script": script, "args": arguments])
     }
