@@ -110,7 +110,7 @@ private struct DoseRow {
 
     func write(to list: inout Markup) {
         list.element("li", ["class": "dose state-\(dose.state.rawValue)", "data-event": dose.key.description]) { item in
-            let due = words.weekday(dose.key.day, short: true) + " " + words.date(dose.key.day) + (dose.time.map { " · \($0)" } ?? "")
+            let due = InsightWording(language: words.language).label(dose.key.day) + (dose.time.map { " · \($0)" } ?? "")
             item.element("span", ["class": "due"], text: due)
             item.element("span", ["class": "status"], text: status)
             guard signedIn.session.access.mayRecord, dose.key.day <= today else { return }

@@ -19,10 +19,9 @@ struct WebWords: Sendable {
         language.phrase(["web"] + path, count: Decimal(count), values)
     }
 
-    /// The weekday's name (`Tuesday`), or its first letters when `short`.
+    /// The weekday's name (`Tuesday`), or its abbreviation (`Tue`, `Di`) when `short`.
     func weekday(_ day: CalendarDay, short: Bool = false) -> String {
-        let name = language.phrase(["weekdays", day.weekday.name])
-        return short ? String(name.prefix(2)) : name
+        language.phrase(short ? ["insights", "weekdaysShort", day.weekday.name] : ["weekdays", day.weekday.name])
     }
 
     /// The date as the language writes it (`24 November 2026`, `24. November 2026`).
