@@ -17,14 +17,22 @@ public struct NodeIdentity: Sendable {
     public let certificateDER: [UInt8]
 
     /// SHA-256 of the certificate, 64 lowercase hex digits.
-    public var fingerprint: String { Self.fingerprint(ofDER: certificateDER) }
+    public let fingerprint: String
+
+    init(privateKey: Certificate.PrivateKey, certificate: Certificate, certificateDER: [UInt8]) {
+        self.privateKey = privateKey
+        self.certificate = certificate
+        self.certificateDER = certificateDER
+        fingerprint = Self.fingerprint(ofDER: certificateDER)
+    }
 
     /// The fingerprint as people read it aloud: groups of four, upper case.
     public var displayFingerprint: String { Self.display(fingerprint) }
 
     /// The fingerprint of a certificate in DER: SHA-256, 64 lowercase hex digits.
     public static func fingerprint(ofDER der: [UInt8]) -> String {
-        SHA256.hash(data: der).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: SHA256.hash(data: der).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
     }
 
     /// A fingerprint as people read it aloud: groups of four, upper case.

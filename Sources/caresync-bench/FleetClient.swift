@@ -11,8 +11,8 @@ import SyncProtocol
 
 /// A companion at its lightest, for load: one TLS connection speaking the protocol as a
 /// paired watch or widget does (Hello offering deltas, contexts in, completions out, pings),
-/// with nothing kept on disk and contexts only counted, as Mosquitto's clients persist
-/// nothing. A thousand of them fit in the benchmark's process, so the primary they load
+/// with nothing kept on disk and contexts only counted (their revision read from the wire,
+/// ``ContextRevision``), as Mosquitto's clients persist nothing. A thousand of them fit in the benchmark's process, so the primary they load
 /// runs in a process of its own and its memory is its own.
 final class FleetClient: Sendable {
     /// What it has seen, for the benchmark to read.
@@ -137,10 +137,6 @@ final class FleetClient: Sendable {
         case .helloAck(let ack):
             state.withLock { $0.seen.acknowledged = true }
             schedulePings(every: .milliseconds(Int64(ack.pingIntervalMs)), on: context.channel)
-        case .applicationContext(let wire):
-            held(revision: Int(wire.revision), whole: true)
-        case .contextDelta(let wire):
-            held(revision: Int(wire.revision), whole: false)
         case .completionReply(let reply):
             answer(reply.messageID, CompletionResult(reply: reply))
         case .ping(let ping):
@@ -152,7 +148,7 @@ final class FleetClient: Sendable {
         }
     }
 
-    private func held(revision: Int, whole: Bool) {
+    fileprivate func held(revision: Int, whole: Bool) {
         let now = ContinuousClock.now
         state.withLock { state in
             state.seen.contexts += 1
@@ -186,8 +182,13 @@ final class FleetClient: Sendable {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let payload = unwrapInboundIn(data)
+            if let context = ContextRevision.read(payload) {
+                client.held(revision: context.revision, whole: context.whole)
+                return
+            }
             do {
-                client.received(try Frame.decode(unwrapInboundIn(data)), on: context)
+                client.received(try Frame.decode(payload), on: context)
             } catch {
                 client.ended("an undecodable frame: \(error)")
                 context.close(promise: nil)

@@ -87,3 +87,21 @@ private func memoryStatus(_ field: String, of process: String = "self") -> Int? 
 func report(_ label: String, _ value: String) {
     print("  " + label.padding(toLength: 52, withPad: " ", startingAt: 0) + value)
 }
+
+/// The CPU time this process has used (user and system), for figures of CPU per operation.
+struct ProcessCPU {
+    var user: timeval
+    var system: timeval
+
+    static func now() -> ProcessCPU {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return ProcessCPU(user: usage.ru_utime, system: usage.ru_stime)
+    }
+
+    /// Seconds of CPU used since `earlier`.
+    func seconds(since earlier: ProcessCPU) -> Double {
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(user) + seconds(system) - seconds(earlier.user) - seconds(earlier.system)
+    }
+}

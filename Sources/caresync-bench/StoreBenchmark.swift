@@ -41,6 +41,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         try await generateHistory(store, from: first, through: today)
         try await dayQueries(store, from: first, through: today)
         try await writeThroughput(store, day: today.adding(days: 1))
+        try await judgedCompletions(store, days: (11...310).map { today.adding(days: $0) })
         try await scheduleAge(today: today)
         let size = databaseSize(store.path)
         report("database size (\(try await store.revision()) revisions)", bytes(size))
@@ -125,6 +126,38 @@ struct StoreBenchmark: AsyncParsableCommand {
             try await store.setOutcomes(batches[index].map { ($0, outcome) })
         }
         report("outcome writes, 100 per commit", String(format: "%.0f/s", Double(keys.count) / batched.total))
+    }
+
+    /// Completions as companions send them: 100 callers at once, each completion judged
+    /// (message id, validation, conflict rule) and committed by group commit; the figure
+    /// that bounds sustained completions at the primary, with the process's CPU per one.
+    private func judgedCompletions(_ store: CarePlanStore, days: [CalendarDay]) async throws {
+        var found: [EventKey] = []
+        for day in days { found += try await store.events(on: day).map(\.key) }
+        let keys = found
+        let callers = 100
+        let cpu = ProcessCPU.now()
+        let start = ContinuousClock.now
+        let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
+            for caller in 0..<callers {
+                group.addTask {
+                    var accepted = 0
+                    for index in stride(from: caller, to: keys.count, by: callers) {
+                        let outcome = Outcome(
+                            state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench-\(caller)")
+                        let receipt = try await store.applyCompletion(messageID: UUID().uuidString, key: keys[index], outcome: outcome)
+                        if receipt.status == .accepted { accepted += 1 }
+                    }
+                    return accepted
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = start.duration(to: .now).inSeconds
+        let perCompletion = ProcessCPU.now().seconds(since: cpu) / Double(keys.count)
+        report("completions judged, \(callers) callers at once", String(
+            format: "%.0f/s  (%d of %d accepted; %@ CPU each)", Double(keys.count) / elapsed, accepted, keys.count,
+            duration(perCompletion)))
     }
 
     /// A day's events for a schedule that began ten years ago against one that began yesterday.

@@ -103,7 +103,7 @@ final class PrimaryConnectionTests {
         let refusal = try await received(from: channel)
         #expect(refusal.error.code == .notPaired)
         await serving.value
-        #expect(try await !channel.isActive)
+        #expect(!channel.isActive)
     }
 
     @Test func aCompletionBeforeTheHelloBreaksTheProtocol() async throws {
