@@ -65,11 +65,7 @@ extension CarePlanStore {
     }
 
     private func judge(_ db: Database, messageID: String, key: EventKey, outcome: Outcome) throws -> CompletionReceipt {
-        if let stored = try db.value(String.self, "SELECT receipt FROM sync_message WHERE message_id = ?", arguments: [messageID]) {
-            var receipt = try StoredJSON.decode(CompletionReceipt.self, from: stored)
-            receipt.isRepeat = true
-            return receipt
-        }
+        if let answered = try CompletionReceipt.fetch(messageID, in: db) { return answered }
         let receipt: CompletionReceipt
         do {
             let change = try recordOutcome(db, outcome, for: key, messageID: messageID)
@@ -84,9 +80,7 @@ extension CarePlanStore {
                 currentState: rejection == .unknownActivity ? .initial : try currentOutcome(db, key)?.state ?? .initial,
                 rejection: rejection, detail: error.description)
         }
-        try db.run(
-            "INSERT INTO sync_message (message_id, revision, receipt) VALUES (?, ?, ?)",
-            arguments: [messageID, receipt.revision, try StoredJSON.encode(receipt)])
+        try receipt.insert(into: db)
         return receipt
     }
 }

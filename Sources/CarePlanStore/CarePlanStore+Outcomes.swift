@@ -74,10 +74,9 @@ extension CarePlanStore {
 
     /// The version governing the event's day, after checking that it has the occurrence.
     func governingVersion(_ db: Database, for key: EventKey) throws -> ActivityVersion {
-        guard try Self.activityRow(db, key.activityID) != nil else {
-            throw CarePlanStoreError.unknownActivity(key.activityID)
-        }
+        // Versions reference their activity, so the activity is looked up only when none governs.
         guard let version = try Self.versions(db, of: key.activityID, overlapping: key.day, key.day, decode: version).first else {
+            guard try Self.activityRow(db, key.activityID) != nil else { throw CarePlanStoreError.unknownActivity(key.activityID) }
             throw CarePlanStoreError.outsideSchedule(key)
         }
         let count = version.occurrenceCount(on: key.day)

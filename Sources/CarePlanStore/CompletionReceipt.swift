@@ -1,9 +1,10 @@
 import CarePlan
+import GRDB
 
 /// The store's answer to a completion from another node, kept under its message id so
 /// that a repeated message gets the same answer and changes nothing.
-public struct CompletionReceipt: Sendable, Hashable, Codable {
-    public enum Status: String, Sendable, Hashable, Codable {
+public struct CompletionReceipt: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable {
         case accepted
         case rejected
     }
@@ -34,6 +35,34 @@ public struct CompletionReceipt: Sendable, Hashable, Codable {
         self.rejection = rejection
         self.detail = detail
         self.isRepeat = isRepeat
+    }
+}
+
+extension CompletionReceipt {
+    /// The answer kept for `messageID`, marked as a repeat; `nil` if it was never answered.
+    static func fetch(_ messageID: String, in db: Database) throws -> CompletionReceipt? {
+        guard let row = try db.row(
+            "SELECT accepted, revision, superseded, current_state, rejection, detail FROM completion_receipt WHERE message_id = ?",
+            arguments: [messageID])
+        else { return nil }
+        let stateName: String = row[3]
+        let rejectionName: String? = row[4]
+        guard let state = EventState(rawValue: stateName), rejectionName.map({ Rejection(rawValue: $0) != nil }) ?? true else {
+            throw CarePlanStoreError.database("an unreadable answer to message \(messageID) (\(stateName), \(rejectionName ?? "-"))")
+        }
+        return CompletionReceipt(
+            messageID: messageID, status: row[0] ? .accepted : .rejected, revision: row[1], superseded: row[2],
+            currentState: state, rejection: rejectionName.flatMap(Rejection.init(rawValue:)), detail: row[5], isRepeat: true)
+    }
+
+    /// Keeps the answer, so that a repeated message gets it again.
+    func insert(into db: Database) throws {
+        try db.run(
+            """
+            INSERT INTO completion_receipt (message_id, accepted, revision, superseded, current_state, rejection, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            arguments: [messageID, status == .accepted, revision, superseded, currentState.rawValue, rejection?.rawValue, detail])
     }
 }
 
