@@ -35,16 +35,17 @@ extension CarePlanStore {
         do {
             try db.inTransaction {
                 results = try batch.map { sent in
-                    var result = Result<CompletionReceipt, CarePlanStoreError>.failure(.database("not judged"))
-                    try db.inSavepoint {
-                        do {
-                            result = .success(try judge(db, messageID: sent.messageID, key: sent.key, outcome: sent.outcome))
-                            return .commit
-                        } catch {
-                            result = .failure(CarePlanStoreError(error, path: path))
-                            return .rollback
-                        }
+                    // A savepoint of its own, through cached statements (GRDB's inSavepoint
+                    // compiles its SAVEPOINT and RELEASE anew each time).
+                    try db.run("SAVEPOINT judge")
+                    let result: Result<CompletionReceipt, CarePlanStoreError>
+                    do {
+                        result = .success(try judge(db, messageID: sent.messageID, key: sent.key, outcome: sent.outcome))
+                    } catch {
+                        result = .failure(CarePlanStoreError(error, path: path))
+                        try db.run("ROLLBACK TO judge")
                     }
+                    try db.run("RELEASE judge")
                     return result
                 }
                 return .commit

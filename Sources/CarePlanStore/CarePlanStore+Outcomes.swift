@@ -87,14 +87,15 @@ extension CarePlanStore {
         return version
     }
 
+    private static let outcomesSelect = """
+        SELECT o.activity_id, o.day, o.occurrence, c.device, \(OutcomeColumns.qualified(by: "c"))
+        FROM outcome o JOIN change c ON c.revision = o.revision
+        """
+
     /// Outcomes selected by a `WHERE` clause over the `outcome` table (`o`).
     static func outcomes(_ db: Database, sql whereClause: String, arguments: StatementArguments) throws -> [EventKey: Outcome] {
         var outcomes: [EventKey: Outcome] = [:]
-        let rows = try db.rowCursor("""
-                SELECT o.activity_id, o.day, o.occurrence, c.device, \(OutcomeColumns.qualified(by: "c"))
-                FROM outcome o JOIN change c ON c.revision = o.revision
-                """ + " " + whereClause,
-            arguments: arguments)
+        let rows = try db.rowCursor(outcomesSelect + " " + whereClause, arguments: arguments)
         while let row = try rows.next() {
             let key = EventKey(activityID: row[0], day: CalendarDay(daysSinceEpoch: row[1]), occurrence: row[2])
             outcomes[key] = try OutcomeColumns.decode(row, at: 4, device: row[3])

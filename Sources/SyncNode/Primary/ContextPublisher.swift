@@ -169,9 +169,10 @@ final class ContextPublisher: Sendable {
             let key = DeltaKey(variant: variant, base: held, generation: generation)
             let task = state.withLock { state -> Task<ByteBuffer?, any Error>? in
                 if let cached = state.deltas[key] { return cached }
-                guard let base = state.recent[variant]?[held.revision], base.held == held, state.generation == generation else {
-                    return nil
-                }
+                // Made even when a newer generation has begun meanwhile: the companion then
+                // gets this one as a delta and the newer one next (the entry goes at the
+                // next invalidation), rather than a whole context.
+                guard let base = state.recent[variant]?[held.revision], base.held == held else { return nil }
                 let wholeBytes = state.wholeBytes[variant] ?? .max
                 let task = Task<ByteBuffer?, any Error> {
                     guard let delta = ContextDelta(from: base, to: context) else { return nil }
