@@ -16,6 +16,14 @@ import Waiting
 /// Apart from the measurements, the file is read once, when the state is opened; from then
 /// on it is only written, and every read comes from the copy in memory, which follows each
 /// write once it commits (on the writer's queue, so in commit order).
+///
+/// Only what the companion promised is synced as it commits: a completion entering the
+/// outbox (and the pairing). Contexts and the removal of answered completions and
+/// measurements are committed without a sync of their own (``Database/unsynced(_:)``) and
+/// reach the disk with the next synced commit: a power cut may take them, after which the
+/// companion holds an older context (the primary sends a delta from it, or the whole) and
+/// sends an answered message again (the primary answers with the answer it kept, and
+/// records nothing). A crash of the process loses none of them.
 final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
@@ -133,7 +141,7 @@ final class CompanionState: Sendable {
     /// Keeps the newest context, which arrived whole: on disk as the payload it arrived in
     /// (an ApplicationContext message, not re-encoded), in place of the context and deltas kept.
     func cache(_ context: ApplicationContext, frame payload: Data) async throws {
-        try await commit { db in
+        try await commit(synced: false) { db in
             try Self.setting("context", payload)(db)
             try db.execute(sql: "DELETE FROM context_delta")
         } then: { memory in
@@ -148,7 +156,7 @@ final class CompanionState: Sendable {
         guard memory.withLock({ $0.deltas }) < Self.deltasKept else {
             return try await cache(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes())
         }
-        try await commit { db in
+        try await commit(synced: false) { db in
             try db.execute(sql: "INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
         } then: { memory in
             memory.context = context
@@ -164,15 +172,19 @@ final class CompanionState: Sendable {
         }
     }
 
-    /// Commits `change`, then applies `update` to the copy in memory, both on the writer's queue.
+    /// Commits `change`, then applies `update` to the copy in memory, both on the writer's
+    /// queue; synced as it commits if `synced`, else with the next synced commit.
     private func commit<T: Sendable>(
-        _ change: @Sendable (Database) throws -> Void, then update: @Sendable (inout Memory) -> T
+        synced: Bool = true, _ change: @Sendable (Database) throws -> Void, then update: @Sendable (inout Memory) -> T
     ) async throws -> T {
         try await queue.writeWithoutTransaction { db in
-            try db.inTransaction {
-                try change(db)
-                return .commit
+            func transaction() throws {
+                try db.inTransaction {
+                    try change(db)
+                    return .commit
+                }
             }
+            if synced { try transaction() } else { try db.unsynced(transaction) }
             return memory.withLock { update(&$0) }
         }
     }
@@ -209,7 +221,7 @@ final class CompanionState: Sendable {
     /// Removes an answered completion; returns how many are left.
     @discardableResult
     func remove(_ messageID: String) async throws -> Int {
-        try await commit { db in
+        try await commit(synced: false) { db in
             try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID])
         } then: { memory in
             memory.outbox.removeAll { $0.messageID == messageID }

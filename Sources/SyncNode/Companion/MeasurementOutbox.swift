@@ -83,9 +83,16 @@ final class MeasurementOutbox: Sendable {
     /// Removes the samples through `sequence`, answered by the primary; returns how many wait.
     @discardableResult
     func remove(through sequence: Int64) async throws -> Int {
-        let removed = try await queue.write { db in
-            try db.execute(sql: "DELETE FROM measurement_outbox WHERE sequence <= ?", arguments: [sequence])
-            return db.changesCount
+        // Unsynced: a removal lost to a power cut sends answered samples again, which the
+        // primary counts as duplicates (see CompanionState).
+        let removed = try await queue.writeWithoutTransaction { db in
+            try db.unsynced {
+                try db.inTransaction {
+                    try db.execute(sql: "DELETE FROM measurement_outbox WHERE sequence <= ?", arguments: [sequence])
+                    return .commit
+                }
+                return db.changesCount
+            }
         }
         return count.subtract(removed, ordering: .relaxed).newValue
     }

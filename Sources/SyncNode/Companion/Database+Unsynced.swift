@@ -1,0 +1,13 @@
+import GRDB
+
+extension Database {
+    /// Runs `body`, whose commits need not reach the disk at once, at `synchronous = NORMAL`,
+    /// then returns to FULL. In WAL mode a commit at NORMAL survives the process crashing,
+    /// and waits for the next FULL commit (or checkpoint) to be synced with it; only a power
+    /// cut can lose it. For what a companion can lose that way, see ``CompanionState``.
+    func unsynced<T>(_ body: () throws -> T) throws -> T {
+        try execute(sql: "PRAGMA synchronous = NORMAL")
+        defer { try? execute(sql: "PRAGMA synchronous = FULL") }
+        return try body()
+    }
+}
