@@ -7,7 +7,10 @@ extension Database {
     /// cut can lose it. For what a companion can lose that way, see ``CompanionState``.
     func unsynced<T>(_ body: () throws -> T) throws -> T {
         try execute(sql: "PRAGMA synchronous = NORMAL")
-        defer { try? execute(sql: "PRAGMA synchronous = FULL") }
-        return try body()
+        let result = Result { try body() }
+        // Back to FULL whatever the body did; failing that is an error of its own, never
+        // silently a connection whose promises are no longer synced.
+        try execute(sql: "PRAGMA synchronous = FULL")
+        return try result.get()
     }
 }
