@@ -91,8 +91,8 @@ extension CalendarDay: CustomStringConvertible {
     /// `YYYY-MM-DD`.
     public var description: String {
         let (y, m, d) = components
-        let year = y < 0 ? "-" + String(format: "%04d", -y) : String(format: "%04d", y)
-        return year + String(format: "-%02d-%02d", m, d)
+        let year = y < 0 ? "-" + (-y).zeroPadded(4) : y.zeroPadded(4)
+        return year + "-" + m.zeroPadded(2) + "-" + d.zeroPadded(2)
     }
 }
 

@@ -7,12 +7,12 @@ public enum DayGrouping: String, Sendable, Hashable, CaseIterable {
     public func identifier(of day: CalendarDay) -> String {
         let (year, month, _) = day.components
         switch self {
-        case .year: return String(format: "%04d", year)
-        case .month: return String(format: "%04d-%02d", year, month)
+        case .year: return year.zeroPadded(4)
+        case .month: return year.zeroPadded(4) + "-" + month.zeroPadded(2)
         case .week:
             let thursday = day.adding(days: 3 - Self.daysSinceMonday(day))
             let week = CalendarDay(year: thursday.year, month: 1, day: 1)!.distance(to: thursday) / 7 + 1
-            return String(format: "%04d-W%02d", thursday.year, week)
+            return thursday.year.zeroPadded(4) + "-W" + week.zeroPadded(2)
         case .day: return day.description
         }
     }

@@ -14,7 +14,7 @@ public enum ISO8601 {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         let seconds = (milliseconds / 1000).rounded(.down)
         let whole = Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
-        return whole.dropLast() + String(format: ".%03dZ", Int(milliseconds - seconds * 1000))
+        return whole.dropLast() + "." + Int(milliseconds - seconds * 1000).zeroPadded(3) + "Z"
     }
 
     /// Parses a timestamp with or without fractional seconds and with any offset, to the

@@ -27,7 +27,7 @@ public struct TimeOfDay: Sendable, Hashable, Comparable {
 
 extension TimeOfDay: CustomStringConvertible {
     /// `HH:MM`.
-    public var description: String { String(format: "%02d:%02d", hour, minute) }
+    public var description: String { hour.zeroPadded(2) + ":" + minute.zeroPadded(2) }
 }
 
 extension TimeOfDay: StringCoded {
