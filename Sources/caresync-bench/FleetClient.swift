@@ -12,8 +12,9 @@ import SyncProtocol
 /// A companion at its lightest, for load: one TLS connection speaking the protocol as a
 /// paired watch or widget does (Hello offering deltas, contexts in, completions out, pings),
 /// with nothing kept on disk and contexts only counted (their revision read from the wire,
-/// ``ContextRevision``), as Mosquitto's clients persist nothing. A thousand of them fit in the benchmark's process, so the primary they load
-/// runs in a process of its own and its memory is its own.
+/// ``ContextRevision``), as Mosquitto's clients persist nothing. A thousand of them fit in
+/// the benchmark's process, so the primary they load runs in a process of its own and its
+/// memory is its own.
 final class FleetClient: Sendable {
     /// What it has seen, for the benchmark to read.
     struct Seen: Sendable {
