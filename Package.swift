@@ -77,6 +77,8 @@ let package = Package(
         ),
         // Files and directories only their owner may read, written in one piece.
         .target(name: "PrivateFiles"),
+        // A desktop notification through notify-send, where there is one.
+        .target(name: "DesktopNotification", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The authoritative store on SQLite.
         .target(
             name: "CarePlanStore",
@@ -96,7 +98,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Reminders at the primary for events not yet done, planned on an injected clock.
+        // Reminders at the primary for events not yet done, and alerts for doses missed,
+        // planned on an injected clock.
         .target(
             name: "Reminders",
             dependencies: ["CarePlan", "CarePlanStore", "Waiting", .product(name: "Logging", package: "swift-log")]),
@@ -182,7 +185,7 @@ let package = Package(
             name: "caresync",
             dependencies: [
                 "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
-                "Discovery",
+                "DesktopNotification", "Discovery",
                 "LineOutput",
                 "MetricsEndpoint",
                 "NodeIdentity",
@@ -213,7 +216,7 @@ let package = Package(
         .target(
             name: "SimulatorSupport",
             dependencies: [
-                "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
+                "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -239,8 +242,10 @@ let package = Package(
         .executableTarget(
             name: "household-sim",
             dependencies: [
-                "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "CarePlan", "DesktopNotification", "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol", "Waiting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Simulators/Household"
         ),

@@ -7,10 +7,23 @@ import SyncProtocol
 /// How simulators show what happens: one JSON object per line, or a line of text.
 public struct EventOutput: Sendable {
     public let json: Bool
+    /// Whom the lines are about (a household device's person), read as each line is
+    /// written: the name comes with the first context.
+    private var label: (@Sendable () -> PersonLabel)?
 
     public init(json: Bool) {
         self.json = json
     }
+
+    /// This output, with every line naming the person `node` follows.
+    public func about(_ node: CompanionNode) -> EventOutput {
+        var output = self
+        output.label = { node.person }
+        return output
+    }
+
+    /// Whom the lines are about, if anyone.
+    public var person: PersonLabel? { label?() }
 
     public func show(_ event: CompanionEvent) {
         switch event {
@@ -39,8 +52,32 @@ public struct EventOutput: Sendable {
             write(["type": "measurements", "batch": .string(result.batchID), "stored": .int(result.stored),
                    "duplicates": .int(result.duplicates), "refused": .array(refused)],
                   text: lines.joined(separator: "\n"))
+        case .alerts(let alerts):
+            for alert in alerts { show(alert, notified: true) }
         case .error(let code, let message):
             showError(code: code, message: message)
+        }
+    }
+
+    /// A dose alert, and whether it was shown as a notification (not held in quiet hours or
+    /// a snooze).
+    public func show(_ alert: DoseAlert, notified: Bool) {
+        write(["type": "alert", "kind": .string(alert.kind.rawValue), "sequence": .int(alert.sequence),
+               "activity": .string(alert.key.activityID), "day": .string(alert.key.day.description),
+               "occurrence": .int(alert.key.occurrence), "title": .string(alert.title), "time": .string(alert.time.description),
+               "dueAt": .string(ISO8601.string(from: alert.dueAt)), "raisedAt": .string(ISO8601.string(from: alert.raisedAt)),
+               "critical": .bool(alert.critical), "outcome": .orNull(alert.outcome?.rawValue), "notified": .bool(notified)],
+              text: Self.text(of: alert) + (notified ? "" : " (held: quiet)"))
+    }
+
+    /// An alert as a person reads it.
+    public static func text(of alert: DoseAlert) -> String {
+        let event = "\(alert.title) \(alert.time) on \(alert.key.day)"
+        switch (alert.kind, alert.outcome) {
+        case (.missed, _): return "⚠ Missed: \(event)" + (alert.critical ? " (critical)" : "")
+        case (.cleared, .completed?): return "✓ All clear: \(event) was done"
+        case (.cleared, .notCompleted?): return "✓ All clear: \(event) was marked not done"
+        case (.cleared, _): return "✓ All clear: \(event) is no longer in the plan"
         }
     }
 
@@ -135,7 +172,11 @@ public struct EventOutput: Sendable {
     }
 
     func write(_ fields: [String: JSONValue], text: String) {
-        json ? emitJSON(fields) : emit(text)
+        guard let person else { return json ? emitJSON(fields) : emit(text) }
+        var fields = fields
+        fields["person"] = .string(person.name)
+        fields["personID"] = .string(person.id)
+        json ? emitJSON(fields) : emit("\(person.name): " + text.replacingOccurrences(of: "\n", with: "\n\(person.name): "))
     }
 }
 

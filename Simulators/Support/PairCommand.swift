@@ -9,6 +9,15 @@ public protocol SimulatorRole: Sendable {
     static var role: DeviceRole { get }
     /// The name the primary sees unless `--name` gives another.
     static var defaultName: String { get }
+    /// Pairs a device of this role, as `configuration` describes it.
+    static func pair(code: PairingCode, configuration: CompanionConfiguration) async throws -> PairingResult
+}
+
+extension SimulatorRole {
+    /// A watch or widget follows one primary: its pairing replaces any earlier one.
+    public static func pair(code: PairingCode, configuration: CompanionConfiguration) async throws -> PairingResult {
+        try await CompanionNode(configuration: configuration).pair(code: code)
+    }
 }
 
 /// `SIM pair CODE`: pairs the simulator with a primary using a code from `caresync pair`,
@@ -33,12 +42,11 @@ public struct PairCommand<Role: SimulatorRole>: AsyncParsableCommand {
             throw ValidationError("\"\(self.code)\" is not a pairing code: eight letters and digits, such as ABCD-EFGH")
         }
         let output = EventOutput(json: options.json)
-        let node = try await CompanionNode(configuration: options.configuration(role: Role.role, defaultName: Role.defaultName) {
-            output.showDiscovery($0)
-        })
-        output.showIdentity(fingerprint: node.identity.fingerprint, display: node.identity.displayFingerprint)
+        let configuration = options.configuration(role: Role.role, defaultName: Role.defaultName) { output.showDiscovery($0) }
+        let identity = try NodeIdentity.loadOrCreate(in: configuration.stateDirectory, name: configuration.name)
+        output.showIdentity(fingerprint: identity.fingerprint, display: identity.displayFingerprint)
         do {
-            output.showPaired(try await node.pair(code: code))
+            output.showPaired(try await Role.pair(code: code, configuration: configuration))
         } catch {
             output.showError(error, otherwise: "PAIRING_FAILED")
             throw ExitCode.failure

@@ -93,7 +93,7 @@ struct Follow: AsyncParsableCommand {
 
     /// `snooze ACTIVITY OCCURRENCE MINUTES`: answer a reminder with "later".
     private static func snooze(_ words: [Substring], _ shell: CompanionShell) async {
-        guard let key = shell.eventKey(words, usage: "MINUTES"),
+        guard let key = shell.eventKey(words, of: shell.node, usage: "MINUTES"),
               let minutes = words.count > 3 ? Int(words[3]) : nil, minutes > 0 else {
             shell.output.showError(code: "USAGE", message: "snooze ACTIVITY OCCURRENCE MINUTES")
             return

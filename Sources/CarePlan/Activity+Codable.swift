@@ -2,7 +2,7 @@
 extension Activity: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, group, kind, title, text, instructions, tint, image, tags, resultResettable
-        case result, userInfo, medication, measurement, schedule
+        case result, userInfo, medication, measurement, missedDose, schedule
     }
 
     public init(from decoder: any Decoder) throws {
@@ -23,6 +23,7 @@ extension Activity: Codable {
                 userInfo: try c.decodeIfPresent([String: String].self, forKey: .userInfo) ?? [:],
                 medication: try c.decodeIfPresent(MedicationLink.self, forKey: .medication),
                 measurement: try c.decodeIfPresent(MeasurementType.self, forKey: .measurement),
+                missedDose: try c.decodeIfPresent(MissedDoseRule.self, forKey: .missedDose) ?? .standard,
                 schedule: try c.decode(Schedule.self, forKey: .schedule))
         } catch let error as ActivityError {
             let key: CodingKeys = switch error {
@@ -52,6 +53,7 @@ extension Activity: Codable {
         if !userInfo.isEmpty { try c.encode(userInfo, forKey: .userInfo) }
         try c.encodeIfPresent(medication, forKey: .medication)
         try c.encodeIfPresent(measurement, forKey: .measurement)
+        if missedDose != .standard { try c.encode(missedDose, forKey: .missedDose) }
         try c.encode(schedule, forKey: .schedule)
     }
 }

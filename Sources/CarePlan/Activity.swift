@@ -25,6 +25,8 @@ public struct Activity: Sendable, Hashable, Identifiable {
     /// For assessments: the measurement that answers it. A sample of this type stored by
     /// the primary completes the first event of the day it was taken that has no outcome.
     public var measurement: MeasurementType?
+    /// When its events count as missed, for household devices' alerts.
+    public var missedDose: MissedDoseRule
     public var schedule: Schedule
 
     public var id: String { identifier }
@@ -34,7 +36,8 @@ public struct Activity: Sendable, Hashable, Identifiable {
         text: String? = nil, instructions: String? = nil, tintColor: String? = nil,
         imageURL: String? = nil, tags: [String] = [], resultResettable: Bool = false,
         result: ResultKind? = nil, userInfo: [String: String] = [:],
-        medication: MedicationLink? = nil, measurement: MeasurementType? = nil, schedule: Schedule
+        medication: MedicationLink? = nil, measurement: MeasurementType? = nil, missedDose: MissedDoseRule = .standard,
+        schedule: Schedule
     ) throws(ActivityError) {
         self.identifier = identifier
         self.groupIdentifier = groupIdentifier
@@ -50,6 +53,7 @@ public struct Activity: Sendable, Hashable, Identifiable {
         self.userInfo = userInfo
         self.medication = medication
         self.measurement = measurement
+        self.missedDose = missedDose
         self.schedule = schedule
         try validate()
     }

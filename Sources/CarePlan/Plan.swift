@@ -18,10 +18,13 @@ public struct Plan: Sendable, Hashable {
     public var contacts: [Contact]
     /// What insights look for: alert thresholds, comparisons, the care team's tips.
     public var insights: InsightRules
+    /// When due events count as missed, for household devices' alerts.
+    public var missedDose: MissedDosePolicy
 
     public init(
         title: String, patient: Patient? = nil, start: CalendarDay? = nil, timeZone: TimeZone, routine: DailyRoutine = .standard,
-        activities: [Activity], contacts: [Contact] = [], insights: InsightRules = .standard
+        activities: [Activity], contacts: [Contact] = [], insights: InsightRules = .standard,
+        missedDose: MissedDosePolicy = .standard
     ) throws(PlanError) {
         if let duplicate = Self.firstDuplicate(activities.map(\.identifier)) {
             throw .duplicateActivity(duplicate)
@@ -38,6 +41,7 @@ public struct Plan: Sendable, Hashable {
         self.activities = activities
         self.contacts = contacts
         self.insights = insights
+        self.missedDose = missedDose
     }
 
     /// Every activity the insights name exists and is of the kind the rule needs.
@@ -78,7 +82,7 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Plan: Codable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, patient, start, timeZone, routine, activities, contacts, insights }
+    enum CodingKeys: String, CodingKey, CaseIterable { case format, title, patient, start, timeZone, routine, activities, contacts, insights, missedDose }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.fields(CodingKeys.self)
@@ -99,10 +103,11 @@ extension Plan: Codable {
         let activities = try c.decodeIfPresent([Activity].self, forKey: .activities) ?? []
         let contacts = try c.decodeIfPresent([Contact].self, forKey: .contacts) ?? []
         let insights = try c.decodeIfPresent(InsightRules.self, forKey: .insights) ?? .standard
+        let missedDose = try c.decodeIfPresent(MissedDosePolicy.self, forKey: .missedDose) ?? .standard
         do throws(PlanError) {
             try self.init(
                 title: title, patient: patient, start: start, timeZone: timeZone, routine: routine, activities: activities,
-                contacts: contacts, insights: insights)
+                contacts: contacts, insights: insights, missedDose: missedDose)
         } catch {
             let key: CodingKeys = switch error {
             case .duplicateContact: .contacts
@@ -124,5 +129,6 @@ extension Plan: Codable {
         try c.encode(activities, forKey: .activities)
         try c.encode(contacts, forKey: .contacts)
         if insights != .standard { try c.encode(insights, forKey: .insights) }
+        if missedDose != .standard { try c.encode(missedDose, forKey: .missedDose) }
     }
 }

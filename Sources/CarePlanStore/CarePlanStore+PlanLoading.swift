@@ -41,7 +41,7 @@ extension CarePlanStore {
             try configurePlan(
                 db, title: plan.title, timeZone: plan.timeZone,
                 start: try plan.start ?? Self.planInfo(db).start ?? effectiveFrom, routine: plan.routine,
-                insights: plan.insights, patient: .some(plan.patient), device: device)
+                insights: plan.insights, missedDose: plan.missedDose, patient: .some(plan.patient), device: device)
             for (position, activity) in plan.activities.enumerated() {
                 try db.run("UPDATE activity SET position = ? WHERE id = ?", arguments: [position, activity.identifier])
                 let result = try upsert(

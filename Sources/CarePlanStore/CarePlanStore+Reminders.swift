@@ -109,8 +109,8 @@ extension CarePlanStore {
     static func reminderEntry(_ row: Row) -> ReminderEntry {
         ReminderEntry(
             reminder: Reminder(
-                key: EventKey(activityID: row["activity_id"], day: CalendarDay(daysSinceEpoch: row["day"]), occurrence: row["occurrence"]),
-                title: row["title"], time: TimeOfDay(hour: (row["time"] as Int) / 60, minute: (row["time"] as Int) % 60)!,
+                key: row.eventKey,
+                title: row["title"], time: row.timeOfDay,
                 dueAt: Date(timeIntervalSince1970: row["due_at"])),
             status: ReminderStatus(rawValue: row["status"]) ?? .pending,
             decidedAt: (row["decided_at"] as Double?).map(Date.init(timeIntervalSince1970:)))

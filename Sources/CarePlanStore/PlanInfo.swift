@@ -16,6 +16,8 @@ public struct PlanInfo: Sendable, Hashable {
     public var routine: DailyRoutine = .standard
     /// What insights look for: the plan document's rules, or the standard ones.
     public var insights: InsightRules = .standard
+    /// When due events count as missed: the plan document's rule, or the standard one.
+    public var missedDose: MissedDosePolicy = .standard
 }
 
 /// The plan and the events of some days at one revision.
@@ -37,37 +39,41 @@ extension CarePlanStore {
         return zone
     }
 
-    /// Sets the plan's title, time zone, start day, routine and insight rules (unchanged when
-    /// `nil`); records a change if any differs.
+    /// Sets the plan's title, time zone, start day, routine, insight rules and missed-dose
+    /// rule (unchanged when `nil`); records a change if any differs.
     @discardableResult
     public func configurePlan(
         title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil,
-        insights: InsightRules? = nil, device: String
+        insights: InsightRules? = nil, missedDose: MissedDosePolicy? = nil, device: String
     ) async throws(CarePlanStoreError) -> PlanInfo {
         try await write { db in
             try configurePlan(
-                db, title: title, timeZone: timeZone, start: start, routine: routine, insights: insights, patient: nil, device: device)
+                db, title: title, timeZone: timeZone, start: start, routine: routine, insights: insights,
+                missedDose: missedDose, patient: nil, device: device)
             return try Self.planInfo(db)
         }
     }
 
     func configurePlan(
         _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, routine: DailyRoutine?,
-        insights: InsightRules?, patient: Patient??, device: String
+        insights: InsightRules?, missedDose: MissedDosePolicy?, patient: Patient??, device: String
     ) throws {
         let current = try Self.planInfo(db)
         let start = start ?? current.start
         let routine = routine ?? current.routine
         let insights = insights ?? current.insights
+        let missedDose = missedDose ?? current.missedDose
         // `nil` leaves the patient as it is; `.some(nil)` (a document without one) clears it.
         let patient = patient ?? current.patient
         guard current.title != title || current.timeZone != timeZone || current.start != start
-            || current.routine != routine || current.insights != insights || current.patient != patient else { return }
+            || current.routine != routine || current.insights != insights || current.missedDose != missedDose
+            || current.patient != patient else { return }
         try Self.setInfo(db, "title", title)
         try Self.setInfo(db, "timeZone", timeZone.identifier)
         try Self.setInfo(db, "start", start?.description)
         try Self.setInfo(db, "routine", routine == .standard ? nil : try Self.json(routine))
         try Self.setInfo(db, "insights", insights == .standard ? nil : try Self.json(insights))
+        try Self.setInfo(db, "missedDose", missedDose == .standard ? nil : try Self.json(missedDose))
         try Self.setInfo(db, "patient", try patient.map { try Self.json($0) })
         _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
     }
@@ -82,7 +88,9 @@ extension CarePlanStore {
             timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
             start: values["start"].flatMap(CalendarDay.init),
             routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard,
-            insights: try values["insights"].map { try JSONDecoder().decode(InsightRules.self, from: Data($0.utf8)) } ?? .standard)
+            insights: try values["insights"].map { try JSONDecoder().decode(InsightRules.self, from: Data($0.utf8)) } ?? .standard,
+            missedDose: try values["missedDose"].map { try JSONDecoder().decode(MissedDosePolicy.self, from: Data($0.utf8)) }
+                ?? .standard)
     }
 
     private static func json(_ value: some Encodable) throws -> String {

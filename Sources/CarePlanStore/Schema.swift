@@ -233,6 +233,27 @@ enum Schema {
                 DROP TABLE sync_message;
                 """)
         }
+        migrator.registerMigration("v12 dose alerts") { db in
+            // Missed doses and their all clears, in the order household devices receive them
+            // (protocol section 22): a device names the last sequence it has seen.
+            try db.execute(sql: """
+                CREATE TABLE dose_alert (
+                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    activity_id TEXT NOT NULL,
+                    day INTEGER NOT NULL,
+                    occurrence INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    time INTEGER NOT NULL,
+                    due_at REAL NOT NULL,
+                    raised_at REAL NOT NULL,
+                    critical INTEGER NOT NULL,
+                    outcome TEXT,
+                    UNIQUE (activity_id, day, occurrence, kind)
+                );
+                CREATE INDEX dose_alert_by_time ON dose_alert(raised_at);
+                """)
+        }
         return migrator
     }
 

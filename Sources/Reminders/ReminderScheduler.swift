@@ -119,27 +119,15 @@ public final class ReminderScheduler: Sendable {
     }
 
     private func deliverAsDue(_ deliver: @Sendable (Reminder) async -> Void) async {
-        var next: Date? = now()
         var caughtUp = false
-        while !Task.isCancelled {
-            let delay = next.map { max(0, $0.timeIntervalSince(now())) } ?? 3600
-            if delay > 0 { await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep) }
-            do {
-                if !caughtUp {
-                    for reminder in try await catchUp(at: now()) { await deliver(reminder) }
-                    caughtUp = true
-                }
-                // One instant for the whole step, so that nothing falls due between firing and planning.
-                let instant = now()
-                for reminder in try await step(at: instant) { await deliver(reminder) }
-                next = try await replan(at: instant)
-            } catch {
-                guard !Task.isCancelled else { return }  // stopping
-                logger.error("reminders could not be planned or fired; trying again", metadata: [
-                    "retryIn": "\(Self.retryDelay)", "error": "\(error)",
-                ])
-                next = now().addingTimeInterval(Double(Self.retryDelay.components.seconds))
+        await runStepsAsDue(what: "reminders", now: now, sleep: sleep, wake: wake, retryDelay: Self.retryDelay, logger: logger) { instant in
+            if !caughtUp {
+                for reminder in try await catchUp(at: instant) { await deliver(reminder) }
+                caughtUp = true
             }
+            // One instant for the whole step, so that nothing falls due between firing and planning.
+            for reminder in try await step(at: instant) { await deliver(reminder) }
+            return try await replan(at: instant)
         }
     }
 

@@ -52,6 +52,8 @@ public struct ApplicationContext: Sendable, Hashable, Codable {
     public var revision: Int
     public var planID: String
     public var planTitle: String
+    /// Whom the plan is for; empty when the plan does not say.
+    public var patientName: String
     public var timeZone: String
     public var days: [Day]
     public var generatedAt: Date
@@ -59,12 +61,13 @@ public struct ApplicationContext: Sendable, Hashable, Codable {
     public var clock: HybridTimestamp?
 
     public init(
-        revision: Int, planID: String, planTitle: String, timeZone: String, days: [Day],
+        revision: Int, planID: String, planTitle: String, patientName: String = "", timeZone: String, days: [Day],
         generatedAt: Date, clock: HybridTimestamp?
     ) {
         self.revision = revision
         self.planID = planID
         self.planTitle = planTitle
+        self.patientName = patientName
         self.timeZone = timeZone
         self.days = days
         self.generatedAt = generatedAt
@@ -112,7 +115,7 @@ extension ApplicationContext {
         var days: [Day] = []
         for day in wire.days { days.append(try Day(wire: day)) }
         self.init(
-            revision: revision, planID: wire.planID, planTitle: wire.planTitle, timeZone: wire.timeZone,
+            revision: revision, planID: wire.planID, planTitle: wire.planTitle, patientName: wire.patientName, timeZone: wire.timeZone,
             days: days, generatedAt: try Date(wireMilliseconds: wire.generatedAtMs, of: "generated at"),
             clock: wire.hasClock ? HybridTimestamp(wire: wire.clock) : nil)
     }
@@ -122,6 +125,7 @@ extension ApplicationContext {
             context.revision = UInt64(revision)
             context.planID = planID
             context.planTitle = planTitle
+            context.patientName = patientName
             context.timeZone = timeZone
             context.generatedAtMs = generatedAt.millisecondsSince1970
             if let clock { context.clock = clock.wire }

@@ -24,6 +24,7 @@ public struct ContextDelta: Sendable, Hashable {
     public var base: HeldContext
     public var revision: Int
     public var planTitle: String
+    public var patientName: String
     public var timeZone: String
     /// Days that replace the held day with the same date, whole.
     public var replacedDays: [ApplicationContext.Day]
@@ -46,17 +47,18 @@ public struct ContextDelta: Sendable, Hashable {
             }
         }
         self.init(
-            base: base.held, revision: context.revision, planTitle: context.planTitle, timeZone: context.timeZone,
-            replacedDays: replaced, changedEvents: changed, generatedAt: context.generatedAt, clock: context.clock)
+            base: base.held, revision: context.revision, planTitle: context.planTitle, patientName: context.patientName,
+            timeZone: context.timeZone, replacedDays: replaced, changedEvents: changed, generatedAt: context.generatedAt, clock: context.clock)
     }
 
     init(
-        base: HeldContext, revision: Int, planTitle: String, timeZone: String, replacedDays: [ApplicationContext.Day],
-        changedEvents: [ApplicationContext.Day], generatedAt: Date, clock: HybridTimestamp?
+        base: HeldContext, revision: Int, planTitle: String, patientName: String, timeZone: String,
+        replacedDays: [ApplicationContext.Day], changedEvents: [ApplicationContext.Day], generatedAt: Date, clock: HybridTimestamp?
     ) {
         self.base = base
         self.revision = revision
         self.planTitle = planTitle
+        self.patientName = patientName
         self.timeZone = timeZone
         self.replacedDays = replacedDays
         self.changedEvents = changedEvents
@@ -71,6 +73,7 @@ public struct ContextDelta: Sendable, Hashable {
         var context = held
         context.revision = revision
         context.planTitle = planTitle
+        context.patientName = patientName
         context.timeZone = timeZone
         context.generatedAt = generatedAt
         context.clock = clock
@@ -134,8 +137,8 @@ extension ContextDelta {
         var changed: [ApplicationContext.Day] = []
         for day in wire.changedEvents { changed.append(try ApplicationContext.Day(wire: day)) }
         self.init(
-            base: base, revision: try HeldContext.revision(wire.revision), planTitle: wire.planTitle, timeZone: wire.timeZone,
-            replacedDays: replaced, changedEvents: changed,
+            base: base, revision: try HeldContext.revision(wire.revision), planTitle: wire.planTitle,
+            patientName: wire.patientName, timeZone: wire.timeZone, replacedDays: replaced, changedEvents: changed,
             generatedAt: try Date(wireMilliseconds: wire.generatedAtMs, of: "generated at"),
             clock: wire.hasClock ? HybridTimestamp(wire: wire.clock) : nil)
     }
@@ -147,6 +150,7 @@ extension ContextDelta {
             $0.days = base.days.map(\.description)
             $0.revision = UInt64(revision)
             $0.planTitle = planTitle
+            $0.patientName = patientName
             $0.timeZone = timeZone
             $0.replacedDays = replacedDays.map(\.wire)
             $0.changedEvents = changedEvents.map(\.wire)

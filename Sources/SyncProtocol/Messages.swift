@@ -8,7 +8,7 @@ extension Caresync_V1_Envelope {
     /// the features it offers and, for `context-delta`, the context it holds.
     public static func hello(
         nodeID: String, role: DeviceRole, softwareVersion: String, planID: String?, displayName: String,
-        features: [String] = [], holding held: ApplicationContext? = nil
+        features: [String] = [], holding held: ApplicationContext? = nil, alertsAfter: Int = 0
     ) -> Self {
         .with {
             $0.hello = .with {
@@ -20,6 +20,7 @@ extension Caresync_V1_Envelope {
                 $0.displayName = displayName
                 $0.features = features
                 if let held { $0.heldContext = held.held.wire }
+                $0.alertsAfter = UInt64(max(0, alertsAfter))
             }
         }
     }
@@ -116,6 +117,11 @@ extension Caresync_V1_Envelope {
     /// A reminder for a watch.
     public static func reminder(_ notice: ReminderNotice) -> Self {
         .with { $0.reminder = notice.wire }
+    }
+
+    /// Dose alerts for a household device, newest first (protocol section 22).
+    public static func doseAlerts(_ alerts: [DoseAlert]) -> Self {
+        .with { $0.doseAlerts = .with { $0.alerts = alerts.map(\.wire) } }
     }
 
     /// Asks the primary to remind again `minutes` (at least one) from now.

@@ -76,6 +76,7 @@ extension Caresync_V1_Envelope {
         case .reportReceived: "report_received"
         case .measurementBatch: "measurement_batch"
         case .measurementReceipt: "measurement_receipt"
+        case .doseAlerts: "dose_alerts"
         case nil: "empty message"
         }
     }

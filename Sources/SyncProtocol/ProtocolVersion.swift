@@ -6,6 +6,8 @@ public enum ProtocolFeature {
     public static let report = "report"
     /// The companion sends health measurements (protocol section 21).
     public static let measurements = "measurements"
+    /// The household device receives missed-dose alerts (protocol section 22).
+    public static let alerts = "alerts"
 }
 
 /// Protocol versions and their negotiation.

@@ -68,7 +68,7 @@ struct PlanCommand: AsyncParsableCommand {
                 let plan = try Plan(
                     title: info.title ?? "", patient: info.patient, start: info.start, timeZone: zone, routine: info.routine,
                     activities: versions.map(\.activity), contacts: try await store.contacts(),
-                    insights: info.insights.naming(only: versions.map(\.activity)))
+                    insights: info.insights.naming(only: versions.map(\.activity)), missedDose: info.missedDose)
                 if json {
                     emit(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))
                     return

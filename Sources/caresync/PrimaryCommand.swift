@@ -44,6 +44,9 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Remind of events not yet done (watches, this log, notify-send).")
     var reminders = true
 
+    @Flag(inversion: .prefixedNo, help: "Alert household devices that ask for it when a dose is missed (and give the all clear).")
+    var alerts = true
+
     @Option(help: "Minutes a reminder missed while the primary was down may still fire at start-up.")
     var graceMinutes = 15
 
@@ -113,9 +116,10 @@ struct PrimaryCommand: AsyncParsableCommand {
             }
             var policy = ReminderPolicy()
             policy.gracePeriod = .seconds(graceMinutes * 60)
+            let notices = PrimaryNotices(json: json, logger: logger)
             let node = PrimaryNode(
-                store: store, configuration: configuration, reminders: reminders ? policy : nil,
-                onReminder: { ReminderNotice(json: json, logger: logger).show($0) })
+                store: store, configuration: configuration, reminders: reminders ? policy : nil, onReminder: notices.show,
+                alerts: alerts, onAlert: notices.show)
             let announcement = Announcement(node: node, name: name, planID: info.planID, identity: identity, json: json)
             // Started in this order, stopped in the reverse: on SIGTERM or SIGINT the
             // advertisement goes first, then the reminders, then the primary says Goodbye.

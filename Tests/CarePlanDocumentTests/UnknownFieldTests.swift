@@ -31,7 +31,7 @@ struct UnknownFieldTests {
         (plan(schedule: #""occurrences": 1, "colour": "red""#), "$.activities[0].schedule.colour",
          "unknown field; known fields are start, end, occurrences, weekly, daysOfWeek, daysToSkip, times, count, asNeeded"),
         (plan(plan: #", "author": "Dr. R""#), "$.author",
-         "unknown field; known fields are format, title, patient, start, timeZone, routine, activities, contacts, insights"),
+         "unknown field; known fields are format, title, patient, start, timeZone, routine, activities, contacts, insights, missedDose"),
     ]
 
     @Test(arguments: unknown)

@@ -33,7 +33,9 @@ struct ReportShareScenarioTests {
         #expect(shared.status == 0, "\(shared.stderr)")
         let report = try await household.waitFor("report").last!
         let path = try #require(report["path"] as? String)
-        #expect(path == stateDir + "/reports/care-report-2026-11-16-2026-11-22.html")
+        // Each person's reports in a directory of their own, named as their state's.
+        let person = try #require(household.messages("context").last?["personID"] as? String)
+        #expect(path == stateDir + "/reports/\(person.prefix(16))/care-report-2026-11-16-2026-11-22.html")
         #expect(report["mediaType"] as? String == "application/xhtml+xml")
         #expect(report["from"] as? String == "2026-11-16" && report["through"] as? String == "2026-11-22")
         let saved = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -1,6 +1,5 @@
 import CarePlan
 import Foundation
-import Synchronization
 import SyncNode
 import SyncProtocol
 import Testing
@@ -8,14 +7,6 @@ import Testing
 /// Contexts follow the plan's calendar: tomorrow for a watch late in the evening, and a
 /// new day at midnight without any change to the store.
 @Suite(.serialized) struct DayRolloverTests {
-    /// A wall clock the test sets.
-    final class ManualClock: Sendable {
-        private let current: Mutex<Date>
-        init(_ start: Date) { current = Mutex(start) }
-        var now: Date { current.withLock { $0 } }
-        func set(_ date: Date) { current.withLock { $0 = date } }
-    }
-
     @Test func aWatchSeesTomorrowInTheEveningAndTheNewDayAtMidnight() async throws {
         let today = CalendarDay.containing(Date(), in: .gmt)
         let clock = ManualClock(today.date(at: TimeOfDay("23:00")!, in: .gmt))

@@ -16,7 +16,9 @@ import SyncProtocol
 //   describes, and the report chunked again assembles to the same);
 // - a measurement batch is refused whole only for its id; otherwise every sample is read
 //   or refused alone, a sample read goes back to the wire unchanged, and one the store
-//   would keep survives JSON; a receipt survives conversion.
+//   would keep survives JSON; a receipt survives conversion;
+// - a dose alert converts or is refused, and one that converts goes back to the wire
+//   unchanged and survives JSON.
 //
 // Input: one frame's payload, without its length prefix.
 
@@ -37,6 +39,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         check(offered: hello.protocolVersions)
         if hello.hasHeldContext { check(hello.heldContext) }
     case .pairRequest(let request): check(offered: request.protocolVersions)
+    case .doseAlerts(let alerts): alerts.alerts.forEach(check)
     default: break
     }
     return 0
@@ -135,6 +138,16 @@ private func check(_ wire: Caresync_V1_MeasurementBatch) {
         if (try? sample.validate()) != nil { requireJSONRoundTrip(sample) }
     }
     require(read.next() == nil, "more samples read than \(wire)")
+}
+
+private func check(_ wire: Caresync_V1_DoseAlert) {
+    do {
+        let alert = try DoseAlert(wire: wire)
+        requireSame(alert.wire, wire)
+        requireJSONRoundTrip(alert)
+    } catch {
+        requireMalformed(error)
+    }
 }
 
 private func check(_ wire: Caresync_V1_HeldContext) {

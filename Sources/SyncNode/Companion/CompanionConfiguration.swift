@@ -36,6 +36,9 @@ public struct CompanionConfiguration: Sendable {
     public var name: String
     /// Where the node keeps its id, its last context and its outbox.
     public var stateDirectory: String
+    /// Where the node keeps its identity, if not in ``stateDirectory``: a household device
+    /// following several primaries is one device to each of them (``Household``).
+    public var identityDirectory: String?
     /// Finds the primary before each connection attempt, given the id of the primary the
     /// companion followed last (if any). The default returns a fixed address.
     public var locate: @Sendable (_ knownPrimaryID: String?) async throws -> PrimaryEndpoint
@@ -62,6 +65,9 @@ public struct CompanionConfiguration: Sendable {
     /// Where a household device keeps the care reports shared with it (protocol section 20);
     /// with one, it offers the `report` feature. Other roles never receive reports.
     public var reportsDirectory: String?
+    /// Whether a household device asks for missed-dose alerts (protocol section 22). Other
+    /// roles never receive them.
+    public var alerts = false
     /// The wall clock, for completions' device time and clocks.
     public var now: @Sendable () -> Date = { Date() }
     /// Waits between retries and pings; tests can pass their own.

@@ -12,6 +12,8 @@ public enum CompanionEvent: Sendable {
     case measurements(MeasurementBatchResult)
     /// A care report shared with this household device, kept whole at `path`.
     case report(ReceivedReport)
+    /// Missed doses and all clears for this household device, newest first, each reported once.
+    case alerts([DoseAlert])
     /// An Error message from the primary, or a local failure worth showing.
     case error(code: String, message: String)
 }

@@ -66,11 +66,14 @@ public final class CompanionNode: Service, Sendable {
         }
     }
 
-    /// Opens (creating if needed) the node's state and identity in its state directory.
+    /// Opens (creating if needed) the node's state and identity in its state directory (the
+    /// identity in ``CompanionConfiguration/identityDirectory`` if it names one).
     public init(configuration: CompanionConfiguration) async throws {
         self.configuration = configuration
         state = try await CompanionState.open(directory: configuration.stateDirectory, logger: configuration.logger)
-        identity = try await blocking { try NodeIdentity.loadOrCreate(in: configuration.stateDirectory, name: configuration.name) }
+        identity = try await blocking {
+            try NodeIdentity.loadOrCreate(in: configuration.identityDirectory ?? configuration.stateDirectory, name: configuration.name)
+        }
         nodeID = identity.fingerprint
         tls = configuration.security == .tls ? try TLSTransport(identity: identity, server: false) : nil
         clock = HybridClock(node: nodeID)
@@ -207,4 +210,9 @@ public final class CompanionNode: Service, Sendable {
     }
 
     var isStopped: Bool { stopped.isResolved }
+
+    /// Closes the node's state file: the node must not be used after.
+    func close() throws {
+        try state.close()
+    }
 }

@@ -133,7 +133,7 @@ struct CompanionSession: Sendable {
         try await outbound.send(.hello(
             nodeID: node.nodeID, role: configuration.role, softwareVersion: configuration.softwareVersion,
             planID: held?.planID, displayName: configuration.name,
-            features: offeredFeatures, holding: configuration.contextDeltas ? held : nil))
+            features: offeredFeatures, holding: configuration.contextDeltas ? held : nil, alertsAfter: node.state.alertsAfter))
         guard let answer = try await frames.nextEnvelope() else {
             throw ProtocolError(.notReachable, "the primary closed the connection during the handshake")
         }
@@ -153,11 +153,14 @@ struct CompanionSession: Sendable {
     }
 
     /// The optional features the Hello offers: `context-delta` unless configured off,
-    /// `report` for a household device that has somewhere to keep reports, and `measurements`.
+    /// `report` for a household device that has somewhere to keep reports, `measurements`,
+    /// and `alerts` for a household device that asks for them.
     private var offeredFeatures: [String] {
-        (configuration.contextDeltas ? [ProtocolFeature.contextDelta] : [])
-            + (configuration.role == .household && configuration.reportsDirectory != nil ? [ProtocolFeature.report] : [])
+        let household = configuration.role == .household
+        return (configuration.contextDeltas ? [ProtocolFeature.contextDelta] : [])
+            + (household && configuration.reportsDirectory != nil ? [ProtocolFeature.report] : [])
             + [ProtocolFeature.measurements]
+            + (household && configuration.alerts ? [ProtocolFeature.alerts] : [])
     }
 
     /// Contexts, replies and reminders from the primary, until it closes or says Goodbye;
@@ -208,18 +211,32 @@ struct CompanionSession: Sendable {
                     node.eventSink.yield(.report(try node.keep(report)))
                     try session.send(.reportReceived(report.revision))
                 }
+            case .doseAlerts(let wire) where features.contains(ProtocolFeature.alerts):
+                try await receive(try wire.alerts.map(DoseAlert.init(wire:)))
             case .contextDelta:
                 throw ProtocolError.unexpected(envelope, "without the context-delta feature")
             case .reportChunk:
                 throw ProtocolError.unexpected(envelope, "without the report feature")
             case .measurementReceipt:
                 throw ProtocolError.unexpected(envelope, "without the measurements feature")
+            case .doseAlerts:
+                throw ProtocolError.unexpected(envelope, "without the alerts feature")
             case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest,
                  .reportReceived, .measurementBatch:
                 throw ProtocolError.unexpected(envelope, "from the primary")
             }
         }
         return End(reason: "the primary closed the connection", wasEstablished: true)
+    }
+
+    /// Reports the alerts newer than the last handled, once that one is kept: each alert is
+    /// reported once, even when a connection cut short makes the primary send it again.
+    private func receive(_ alerts: [DoseAlert]) async throws {
+        let handled = node.state.alertsAfter
+        let fresh = alerts.filter { $0.sequence > handled }
+        guard let newest = fresh.map(\.sequence).max() else { return }
+        try await node.state.handledAlerts(through: newest)
+        node.eventSink.yield(.alerts(fresh.sorted { $0.sequence > $1.sequence }))
     }
 
     /// Makes `context` the one the companion holds: kept on disk as the `payload` it came in

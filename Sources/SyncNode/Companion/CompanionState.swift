@@ -8,7 +8,8 @@ import Waiting
 
 /// What a companion keeps between runs, in one SQLite file in its state directory: the
 /// primary it paired with, the last application context, the outbox of completions
-/// not yet answered, and the measurements not yet answered (``MeasurementOutbox``). (Its identity is beside it, in its own files.) The context is kept as
+/// not yet answered, the measurements not yet answered (``MeasurementOutbox``) and the
+/// newest dose alert handled. (Its identity is beside it, in its own files.) The context is kept as
 /// the last whole context that arrived and the deltas that followed it, each as it came
 /// off the wire: a delta costs a write of its own size, not the whole context encoded again;
 /// after ``deltasKept`` deltas the context is written whole again.
@@ -27,6 +28,8 @@ import Waiting
 final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
+        /// The sequence of the newest dose alert handled.
+        var alertsAfter = 0
         var context: ApplicationContext?
         /// Deltas written after the whole context.
         var deltas = 0
@@ -49,10 +52,11 @@ final class CompanionState: Sendable {
     /// context that cannot be read is logged and forgotten: the primary sends a new one.
     static func open(directory: String, logger: Logger) async throws -> CompanionState {
         try await blocking {
-            let queue = try openQueue(path: directory + "/companion.sqlite", directory: directory)
+            let queue = try openQueue(path: directory + "/" + fileName, directory: directory)
             let stored = try queue.read { db in
                 (
                     primaryID: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'"),
+                    alertsAfter: try Int.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'alertsAfter'") ?? 0,
                     context: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"),
                     deltas: try Data.fetchAll(db, sql: "SELECT payload FROM context_delta ORDER BY sequence"),
                     outbox: try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence"),
@@ -77,10 +81,16 @@ final class CompanionState: Sendable {
             }
             let outbox = try stored.outbox.map { OutboxEntry(try Caresync_V1_Completion(serializedBytes: $0), awaited: false) }
             return CompanionState(
-                queue: queue, memory: Memory(primaryID: stored.primaryID, context: context, deltas: stored.deltas.count, outbox: outbox),
+                queue: queue,
+                memory: Memory(
+                    primaryID: stored.primaryID, alertsAfter: stored.alertsAfter, context: context, deltas: stored.deltas.count,
+                    outbox: outbox),
                 measurementsWaiting: stored.measurements)
         }
     }
+
+    /// The state's file in its directory.
+    static let fileName = "companion.sqlite"
 
     private static func openQueue(path: String, directory: String) throws -> DatabaseQueue {
         // The state directory and its database are the owner's alone (0700, 0600).
@@ -121,6 +131,11 @@ final class CompanionState: Sendable {
         return queue
     }
 
+    /// Closes the file; the state must not be used after.
+    func close() throws {
+        try queue.close()
+    }
+
     /// The fingerprint of the primary this companion paired with.
     var primaryID: String? {
         memory.withLock { $0.primaryID }
@@ -128,6 +143,16 @@ final class CompanionState: Sendable {
 
     func remember(primaryID: String) async throws {
         try await commit(Self.setting("primaryID", primaryID)) { $0.primaryID = primaryID }
+    }
+
+    /// The sequence of the newest dose alert handled (0 for none).
+    var alertsAfter: Int {
+        memory.withLock { $0.alertsAfter }
+    }
+
+    /// Keeps `sequence` as the newest dose alert handled, synced: alerts are reported once.
+    func handledAlerts(through sequence: Int) async throws {
+        try await commit(Self.setting("alertsAfter", sequence)) { $0.alertsAfter = sequence }
     }
 
     /// The last context received, if any.

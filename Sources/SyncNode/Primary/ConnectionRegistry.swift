@@ -10,13 +10,21 @@ final class ConnectionRegistry: Sendable {
     typealias Close = @Sendable (Caresync_V1_Envelope) async -> Void
     typealias Send = @Sendable (Caresync_V1_Envelope) async -> Void
 
+    /// What a connection's senders are woken for, besides contexts.
+    enum Waiting: Sendable {
+        /// A report shared with its device (household devices that receive reports).
+        case reports
+        /// A dose alert raised (household devices that receive alerts).
+        case alerts
+    }
+
     private struct Entry {
         var device: String
         var role: DeviceRole
         var send: Send
         var close: Close
-        /// Wakes the connection's report sender (household devices that receive reports).
-        var reportsWaiting: @Sendable () -> Void
+        /// Wakes the connection's sender of reports or of alerts.
+        var wake: @Sendable (Waiting) -> Void
     }
 
     private let entries = Mutex<(next: Int, all: [Int: Entry], closed: Bool)>((0, [:], false))
@@ -29,12 +37,12 @@ final class ConnectionRegistry: Sendable {
 
     /// Registers an open connection; `nil` once the primary has started saying goodbye.
     func register(
-        device: String, role: DeviceRole, send: @escaping Send, close: @escaping Close, reportsWaiting: @escaping @Sendable () -> Void
+        device: String, role: DeviceRole, send: @escaping Send, close: @escaping Close, wake: @escaping @Sendable (Waiting) -> Void
     ) -> Int? {
         entries.withLock { entries in
             guard !entries.closed else { return nil }
             entries.next += 1
-            entries.all[entries.next] = Entry(device: device, role: role, send: send, close: close, reportsWaiting: reportsWaiting)
+            entries.all[entries.next] = Entry(device: device, role: role, send: send, close: close, wake: wake)
             count(role, in: entries.all)
             return entries.next
         }
@@ -63,7 +71,12 @@ final class ConnectionRegistry: Sendable {
 
     /// Tells every connection of `device` that a report waits for it.
     func reportsWaiting(for device: String) {
-        for wake in entries.withLock({ $0.all.values.filter { $0.device == device }.map(\.reportsWaiting) }) { wake() }
+        for wake in entries.withLock({ $0.all.values.filter { $0.device == device }.map(\.wake) }) { wake(.reports) }
+    }
+
+    /// Tells every household device's connection that alerts were raised.
+    func alertsRaised() {
+        for wake in entries.withLock({ $0.all.values.filter { $0.role == .household }.map(\.wake) }) { wake(.alerts) }
     }
 
     /// Closes every connection of `device`, telling it why.

@@ -269,7 +269,7 @@ final class ContextPublisher: Sendable {
         let instant = now()
         return ApplicationContext(
             revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",
-            timeZone: snapshot.info.timeZone?.identifier ?? "",
+            patientName: snapshot.info.patient?.name ?? "", timeZone: snapshot.info.timeZone?.identifier ?? "",
             days: snapshot.days.map { ApplicationContext.Day(day: $0.day, events: $0.events.map(ApplicationContext.Item.init)) },
             generatedAt: instant, clock: clock.tick(now: instant))
     }

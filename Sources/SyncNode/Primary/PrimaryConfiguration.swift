@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NodeIdentity
 import SyncProtocol
+import Waiting
 
 /// How a primary node listens and what it promises its companions.
 public struct PrimaryConfiguration: Sendable {
@@ -32,6 +33,9 @@ public struct PrimaryConfiguration: Sendable {
     public var tomorrowFrom = TimeOfDay(hour: 20, minute: 0)!
     /// The wall clock: decides which day it is.
     public var now: @Sendable () -> Date = { Date() }
+    /// How reminders and alerts wait for their time on ``now``'s clock; a test whose clock
+    /// runs fast passes a sleep as fast.
+    public var sleep: Sleep = taskSleep
     /// How often the primary looks at `now` for a new day (it also wakes at each boundary
     /// it foresees); tests with a clock of their own make it short.
     public var dayCheckInterval: Duration = .seconds(60)

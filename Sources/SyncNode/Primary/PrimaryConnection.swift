@@ -25,11 +25,15 @@ struct PrimaryConnection {
         var reports = false
         /// Whether it sends measurements: a device that may record and offered `measurements`.
         var measurements = false
+        /// Whether it receives dose alerts: a household device that offered `alerts`, where
+        /// the primary raises them; and the last alert it has handled.
+        var alerts = false
+        var alertsAfter = 0
 
         /// The features of its Hello this primary uses on the connection.
         var features: [String] {
             (contextDeltas ? [ProtocolFeature.contextDelta] : []) + (reports ? [ProtocolFeature.report] : [])
-                + (measurements ? [ProtocolFeature.measurements] : [])
+                + (measurements ? [ProtocolFeature.measurements] : []) + (alerts ? [ProtocolFeature.alerts] : [])
         }
     }
 
@@ -90,9 +94,12 @@ struct PrimaryConnection {
             let send: ConnectionRegistry.Send = { [channel] envelope in channel.channel.writeUnwaited(envelope, thenClose: false) }
             // A connection made while the primary shuts down is told so at once.
             let (reportsWaiting, reportsNudge) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let (alertsWaiting, alertsNudge) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             reportsNudge.yield()
+            alertsNudge.yield()
             guard let registration = node.connections.register(
-                device: peer.nodeID, role: peer.role, send: send, close: close, reportsWaiting: { reportsNudge.yield() })
+                device: peer.nodeID, role: peer.role, send: send, close: close,
+                wake: { $0 == .reports ? reportsNudge.yield() : alertsNudge.yield() })
             else {
                 await outbound.sendLast(.goodbye(.shutdown, detail: "primary stopping"), logger: logger)
                 return
@@ -100,7 +107,8 @@ struct PrimaryConnection {
             node.lastSeen.note(peer.nodeID, at: node.configuration.now())
             defer { node.lastSeen.note(peer.nodeID, at: node.configuration.now()) }
             defer { node.connections.remove(registration) }
-            try await exchange(&frames, with: peer, outbound, reportsWaiting: reportsWaiting, close: close, logger: connected)
+            try await exchange(
+                &frames, with: peer, outbound, reportsWaiting: reportsWaiting, alertsWaiting: alertsWaiting, close: close, logger: connected)
         } catch let error as ProtocolError {
             node.metrics.closedWithError(error.code)
             logger.notice("closing the connection with an Error", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
@@ -119,7 +127,7 @@ struct PrimaryConnection {
     /// the connection.
     private func exchange(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, with peer: Peer,
-        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, reportsWaiting: AsyncStream<Void>,
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, reportsWaiting: AsyncStream<Void>, alertsWaiting: AsyncStream<Void>,
         close: @escaping ConnectionRegistry.Close, logger: Logger
     ) async throws {
         // Revoked between the handshake's check and the registration: cut it now.
@@ -143,6 +151,11 @@ struct PrimaryConnection {
             if peer.reports {
                 group.addTask {
                     do { try await sendReports(to: peer, outbound, on: reportsWaiting) } catch { await closing("report", error) }
+                }
+            }
+            if peer.alerts {
+                group.addTask {
+                    do { try await sendAlerts(to: peer, outbound, on: alertsWaiting) } catch { await closing("alert", error) }
                 }
             }
             defer { group.cancelAll() }
@@ -192,6 +205,8 @@ struct PrimaryConnection {
         peer.contextDeltas = hello.features.contains(ProtocolFeature.contextDelta)
         peer.reports = device.role == .household && hello.features.contains(ProtocolFeature.report)
         peer.measurements = device.mayRecord && hello.features.contains(ProtocolFeature.measurements)
+        peer.alerts = device.role == .household && node.alerts != nil && hello.features.contains(ProtocolFeature.alerts)
+        peer.alertsAfter = Int(clamping: hello.alertsAfter)
         if peer.contextDeltas, hello.hasHeldContext { peer.held = try HeldContext(wire: hello.heldContext) }
         return peer
     }
@@ -248,7 +263,7 @@ struct PrimaryConnection {
             case .measurementBatch:
                 throw ProtocolError.unexpected(envelope, "without the measurements feature")
             case .hello, .helloAck, .applicationContext, .contextDelta, .completionReply, .reminder, .pairRequest, .pairAccept,
-                 .historyPage, .reportChunk, .measurementReceipt:
+                 .historyPage, .reportChunk, .measurementReceipt, .doseAlerts:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }
@@ -348,4 +363,22 @@ struct PrimaryConnection {
             }
         }
     }
+
+    /// Sends this household device the dose alerts after the last it has handled (from the
+    /// last day, newest first, at most ``alertBacklog``), then each raised while it is
+    /// connected (protocol section 22).
+    private func sendAlerts(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, on waiting: AsyncStream<Void>) async throws {
+        var after = peer.alertsAfter
+        for await _ in waiting {
+            let since = node.configuration.now().addingTimeInterval(-Self.alertBacklogAge)
+            let alerts = try await node.store.alerts(after: after, raisedSince: since, limit: Self.alertBacklog)
+            guard let newest = alerts.first else { continue }
+            try await outbound.send(.doseAlerts(alerts))
+            after = newest.sequence
+        }
+    }
+
+    /// The most alerts sent at once, and how old an alert may be, when a device returns.
+    static let alertBacklog = 20
+    static let alertBacklogAge: TimeInterval = 86_400
 }

@@ -42,6 +42,13 @@ struct PrimaryMetrics: Sendable {
     })
     /// Reminders delivered to watches.
     let reminders = Counter(label: "caresync_primary_reminders_total")
+    /// Dose alerts raised (missed doses and all clears), by kind.
+    func alertsRaised(_ alerts: [DoseAlert]) {
+        for kind in DoseAlert.Kind.allCases {
+            let count = alerts.count { $0.kind == kind }
+            if count > 0 { Counter(label: "caresync_primary_dose_alerts_total", dimensions: [("kind", kind.rawValue)]).increment(by: count) }
+        }
+    }
     /// Pairing requests judged, by result.
     let pairings: [String: Counter] = Dictionary(uniqueKeysWithValues: ["paired", "refused"].map {
         ($0, Counter(label: "caresync_primary_pairings_total", dimensions: [("result", $0)]))

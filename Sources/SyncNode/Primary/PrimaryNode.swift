@@ -34,6 +34,9 @@ public final class PrimaryNode: Service, Sendable {
     /// Reminders for events not yet done, if the primary keeps them.
     let reminders: ReminderScheduler?
     private let onReminder: @Sendable (Reminder) -> Void
+    /// Missed-dose alerts for household devices, if the primary raises them.
+    let alerts: MissedDoseMonitor?
+    private let onAlert: @Sendable (DoseAlert) -> Void
     private let serverChannel = Mutex<(any Channel)?>(nil)
     private let stopping = Mutex(false)
     private let bound = Eventual<SocketAddress>()
@@ -43,28 +46,37 @@ public final class PrimaryNode: Service, Sendable {
     ///   - configuration: where it listens, as whom, and its deadlines.
     ///   - policy: the reminder policy, or `nil` for a primary that sends no reminders.
     ///   - onReminder: told of every reminder as it fires (a log line, a desktop notification).
+    ///   - alerts: whether it raises missed-dose alerts for household devices.
+    ///   - onAlert: told of every alert as it is raised (a log line).
     public init(
         store: CarePlanStore, configuration: PrimaryConfiguration, reminders policy: ReminderPolicy? = nil,
-        onReminder: @escaping @Sendable (Reminder) -> Void = { _ in }
+        onReminder: @escaping @Sendable (Reminder) -> Void = { _ in }, alerts: Bool = true,
+        onAlert: @escaping @Sendable (DoseAlert) -> Void = { _ in }
     ) {
         self.store = store
         changes = StoreChangeFeed(store: store, logger: configuration.logger)
         self.configuration = configuration
         self.onReminder = onReminder
+        self.onAlert = onAlert
+        self.alerts = alerts
+            ? MissedDoseMonitor(store: store, now: configuration.now, sleep: configuration.sleep, logger: configuration.logger) : nil
         pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
         connections = ConnectionRegistry(gauges: metrics.connections)
         devices = DeviceDirectory(store: store)
         lastSeen = LastSeen(interval: configuration.lastSeenInterval)
-        reminders = policy.map { ReminderScheduler(store: store, policy: $0, now: configuration.now, logger: configuration.logger) }
+        reminders = policy.map {
+            ReminderScheduler(store: store, policy: $0, now: configuration.now, sleep: configuration.sleep, logger: configuration.logger)
+        }
         clock = HybridClock(node: configuration.nodeID)
         publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
     }
 
-    /// The primary and the services it needs beside it (the change feed, its reminders),
-    /// to run in one `ServiceGroup` in this order: a group shuts down in reverse order, so
-    /// the feed, which the others follow, stops last.
+    /// The primary and the services it needs beside it (the change feed, its reminders and
+    /// alerts), to run in one `ServiceGroup` in this order: a group shuts down in reverse
+    /// order, so the feed, which the others follow, stops last.
     public var services: [any Service] {
         [changes, self] + (reminders.map { [ReminderDelivery(scheduler: $0, node: self)] } ?? [])
+            + (alerts.map { [AlertDelivery(monitor: $0, node: self)] } ?? [])
     }
 
     /// Listens and serves until a graceful shutdown (which says Goodbye to every companion)
@@ -140,6 +152,15 @@ public final class PrimaryNode: Service, Sendable {
         onReminder(reminder)
         let notice = ReminderNotice(reminder: reminder, text: await reminderText(for: reminder.key))
         await connections.broadcast(.reminder(notice), to: .watch)
+    }
+
+    /// Alerts just raised reach every household device connected that receives them (the
+    /// others get them when they return) and the primary's own listener.
+    func raised(_ alerts: [DoseAlert]) {
+        logger.debug("dose alerts raised", metadata: ["count": "\(alerts.count)"])
+        metrics.alertsRaised(alerts)
+        for alert in alerts { onAlert(alert) }
+        connections.alertsRaised()
     }
 
     /// What a watch shows for a reminder: the activity's text as the version governing the
@@ -244,6 +265,19 @@ struct ReminderDelivery: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown { [scheduler, node] in
             await scheduler.run(following: node.changes) { reminder in await node.deliver(reminder) }
+        }
+    }
+}
+
+/// The primary's missed-dose alerts as a service of their own: raised while the primary
+/// runs, sent to its household devices; a graceful shutdown stops them.
+struct AlertDelivery: Service {
+    let monitor: MissedDoseMonitor
+    let node: PrimaryNode
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { [monitor, node] in
+            await monitor.run(following: node.changes) { alerts in node.raised(alerts) }
         }
     }
 }

@@ -383,6 +383,48 @@ public nonisolated enum Caresync_V1_MeasurementType: SwiftProtobuf.Enum, Swift.C
 
 }
 
+public nonisolated enum Caresync_V1_DoseAlertKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// The event's time and grace period passed without an outcome.
+  case missed // = 1
+
+  /// The missed event has an outcome now, or left the plan.
+  case cleared // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .missed
+    case 2: self = .cleared
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .missed: return 1
+    case .cleared: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Caresync_V1_DoseAlertKind] = [
+    .unspecified,
+    .missed,
+    .cleared,
+  ]
+
+}
+
 /// The one message type a frame carries.
 public nonisolated struct Caresync_V1_Envelope: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -559,6 +601,14 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .measurementReceipt(newValue)}
   }
 
+  public var doseAlerts: Caresync_V1_DoseAlerts {
+    get {
+      if case .doseAlerts(let v)? = body {return v}
+      return Caresync_V1_DoseAlerts()
+    }
+    set {body = .doseAlerts(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -583,6 +633,7 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case reportReceived(Caresync_V1_ReportReceived)
     case measurementBatch(Caresync_V1_MeasurementBatch)
     case measurementReceipt(Caresync_V1_MeasurementReceipt)
+    case doseAlerts(Caresync_V1_DoseAlerts)
 
   }
 
@@ -626,6 +677,10 @@ public nonisolated struct Caresync_V1_Hello: Sendable {
   public var hasHeldContext: Bool {self._heldContext != nil}
   /// Clears the value of `heldContext`. Subsequent reads from it will return its default value.
   public mutating func clearHeldContext() {self._heldContext = nil}
+
+  /// With the "alerts" feature: the sequence of the newest dose alert the device has
+  /// handled (0 for none); the primary sends the alerts after it (section 22).
+  public var alertsAfter: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -867,6 +922,8 @@ public nonisolated struct Caresync_V1_ContextDelta: Sendable {
   /// When the context it applies to was generated (with base_revision, it names that context).
   public var baseGeneratedAtMs: Int64 = 0
 
+  public var patientName: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -917,6 +974,9 @@ public nonisolated struct Caresync_V1_ApplicationContext: Sendable {
   public var hasClock: Bool {self._clock != nil}
   /// Clears the value of `clock`. Subsequent reads from it will return its default value.
   public mutating func clearClock() {self._clock = nil}
+
+  /// Whom the plan is for, as the plan names the patient; empty when it does not.
+  public var patientName: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1449,6 +1509,61 @@ public nonisolated struct Caresync_V1_RefusedMeasurement: Sendable {
   public init() {}
 }
 
+/// Primary -> household device that accepted "alerts": missed doses and their all clears
+/// (section 22), newest first.
+public nonisolated struct Caresync_V1_DoseAlerts: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var alerts: [Caresync_V1_DoseAlert] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Caresync_V1_DoseAlert: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The primary's order of alerts, from 1; later alerts have greater numbers.
+  public var sequence: UInt64 = 0
+
+  public var kind: Caresync_V1_DoseAlertKind = .unspecified
+
+  public var activityID: String = String()
+
+  /// YYYY-MM-DD, the event's day in the plan's time zone.
+  public var day: String = String()
+
+  public var occurrence: UInt32 = 0
+
+  /// The activity's title.
+  public var title: String = String()
+
+  /// HH:MM, the event's time in the plan's time zone.
+  public var time: String = String()
+
+  /// The event's time as an instant, and when the primary raised this alert: milliseconds
+  /// since 1970-01-01T00:00:00Z.
+  public var dueAtMs: Int64 = 0
+
+  public var raisedAtMs: Int64 = 0
+
+  /// Shown even in the device's quiet hours.
+  public var critical: Bool = false
+
+  /// An all clear's outcome: COMPLETED or NOT_COMPLETED; UNSPECIFIED when the event left
+  /// the plan. UNSPECIFIED for a missed dose.
+  public var outcome: Caresync_V1_EventState = .unspecified
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "caresync.v1"
@@ -1481,9 +1596,13 @@ nonisolated extension Caresync_V1_MeasurementType: SwiftProtobuf._ProtoNameProvi
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0MEASUREMENT_TYPE_UNSPECIFIED\0\u{1}MEASUREMENT_TYPE_HEART_RATE\0\u{1}MEASUREMENT_TYPE_STEPS\0\u{1}MEASUREMENT_TYPE_BLOOD_PRESSURE\0\u{1}MEASUREMENT_TYPE_GLUCOSE\0")
 }
 
+nonisolated extension Caresync_V1_DoseAlertKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DOSE_ALERT_KIND_UNSPECIFIED\0\u{1}DOSE_ALERT_KIND_MISSED\0\u{1}DOSE_ALERT_KIND_CLEARED\0")
+}
+
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0\u{3}dose_alerts\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1764,6 +1883,19 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .measurementReceipt(v)
         }
       }()
+      case 22: try {
+        var v: Caresync_V1_DoseAlerts?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .doseAlerts(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .doseAlerts(v)
+        }
+      }()
       default: break
       }
     }
@@ -1859,6 +1991,10 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
       guard case .measurementReceipt(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
     }()
+    case .doseAlerts?: try {
+      guard case .doseAlerts(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -1873,7 +2009,7 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_versions\0\u{3}node_id\0\u{1}role\0\u{3}software_version\0\u{3}plan_id\0\u{1}features\0\u{3}display_name\0\u{3}held_context\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_versions\0\u{3}node_id\0\u{1}role\0\u{3}software_version\0\u{3}plan_id\0\u{1}features\0\u{3}display_name\0\u{3}held_context\0\u{3}alerts_after\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1889,6 +2025,7 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
       case 6: try { try decoder.decodeRepeatedStringField(value: &self.features) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.displayName) }()
       case 8: try { try decoder.decodeSingularMessageField(value: &self._heldContext) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.alertsAfter) }()
       default: break
       }
     }
@@ -1923,6 +2060,9 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
     try { if let v = self._heldContext {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
     } }()
+    if self.alertsAfter != 0 {
+      try visitor.visitSingularUInt64Field(value: self.alertsAfter, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1935,6 +2075,7 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.features != rhs.features {return false}
     if lhs.displayName != rhs.displayName {return false}
     if lhs._heldContext != rhs._heldContext {return false}
+    if lhs.alertsAfter != rhs.alertsAfter {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2320,7 +2461,7 @@ nonisolated extension Caresync_V1_HeldContext: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Caresync_V1_ContextDelta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ContextDelta"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}base_revision\0\u{1}revision\0\u{1}days\0\u{3}plan_title\0\u{3}time_zone\0\u{3}replaced_days\0\u{3}changed_events\0\u{3}generated_at_ms\0\u{1}clock\0\u{3}base_generated_at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}base_revision\0\u{1}revision\0\u{1}days\0\u{3}plan_title\0\u{3}time_zone\0\u{3}replaced_days\0\u{3}changed_events\0\u{3}generated_at_ms\0\u{1}clock\0\u{3}base_generated_at_ms\0\u{3}patient_name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2338,6 +2479,7 @@ nonisolated extension Caresync_V1_ContextDelta: SwiftProtobuf.Message, SwiftProt
       case 8: try { try decoder.decodeSingularInt64Field(value: &self.generatedAtMs) }()
       case 9: try { try decoder.decodeSingularMessageField(value: &self._clock) }()
       case 10: try { try decoder.decodeSingularInt64Field(value: &self.baseGeneratedAtMs) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.patientName) }()
       default: break
       }
     }
@@ -2378,6 +2520,9 @@ nonisolated extension Caresync_V1_ContextDelta: SwiftProtobuf.Message, SwiftProt
     if self.baseGeneratedAtMs != 0 {
       try visitor.visitSingularInt64Field(value: self.baseGeneratedAtMs, fieldNumber: 10)
     }
+    if !self.patientName.isEmpty {
+      try visitor.visitSingularStringField(value: self.patientName, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2392,6 +2537,7 @@ nonisolated extension Caresync_V1_ContextDelta: SwiftProtobuf.Message, SwiftProt
     if lhs.generatedAtMs != rhs.generatedAtMs {return false}
     if lhs._clock != rhs._clock {return false}
     if lhs.baseGeneratedAtMs != rhs.baseGeneratedAtMs {return false}
+    if lhs.patientName != rhs.patientName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2418,7 +2564,7 @@ nonisolated extension Caresync_V1_ContextRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Caresync_V1_ApplicationContext: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ApplicationContext"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{3}plan_id\0\u{3}plan_title\0\u{3}time_zone\0\u{1}days\0\u{3}generated_at_ms\0\u{1}clock\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{3}plan_id\0\u{3}plan_title\0\u{3}time_zone\0\u{1}days\0\u{3}generated_at_ms\0\u{1}clock\0\u{3}patient_name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2433,6 +2579,7 @@ nonisolated extension Caresync_V1_ApplicationContext: SwiftProtobuf.Message, Swi
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.days) }()
       case 6: try { try decoder.decodeSingularInt64Field(value: &self.generatedAtMs) }()
       case 7: try { try decoder.decodeSingularMessageField(value: &self._clock) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.patientName) }()
       default: break
       }
     }
@@ -2464,6 +2611,9 @@ nonisolated extension Caresync_V1_ApplicationContext: SwiftProtobuf.Message, Swi
     try { if let v = self._clock {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
     } }()
+    if !self.patientName.isEmpty {
+      try visitor.visitSingularStringField(value: self.patientName, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2475,6 +2625,7 @@ nonisolated extension Caresync_V1_ApplicationContext: SwiftProtobuf.Message, Swi
     if lhs.days != rhs.days {return false}
     if lhs.generatedAtMs != rhs.generatedAtMs {return false}
     if lhs._clock != rhs._clock {return false}
+    if lhs.patientName != rhs.patientName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3497,6 +3648,116 @@ nonisolated extension Caresync_V1_RefusedMeasurement: SwiftProtobuf.Message, Swi
   public static func ==(lhs: Caresync_V1_RefusedMeasurement, rhs: Caresync_V1_RefusedMeasurement) -> Bool {
     if lhs.id != rhs.id {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_DoseAlerts: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DoseAlerts"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}alerts\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.alerts) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.alerts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.alerts, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_DoseAlerts, rhs: Caresync_V1_DoseAlerts) -> Bool {
+    if lhs.alerts != rhs.alerts {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_DoseAlert: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DoseAlert"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sequence\0\u{1}kind\0\u{3}activity_id\0\u{1}day\0\u{1}occurrence\0\u{1}title\0\u{1}time\0\u{3}due_at_ms\0\u{3}raised_at_ms\0\u{1}critical\0\u{1}outcome\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.activityID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.day) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.occurrence) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.time) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.dueAtMs) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.raisedAtMs) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.critical) }()
+      case 11: try { try decoder.decodeSingularEnumField(value: &self.outcome) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 1)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.activityID.isEmpty {
+      try visitor.visitSingularStringField(value: self.activityID, fieldNumber: 3)
+    }
+    if !self.day.isEmpty {
+      try visitor.visitSingularStringField(value: self.day, fieldNumber: 4)
+    }
+    if self.occurrence != 0 {
+      try visitor.visitSingularUInt32Field(value: self.occurrence, fieldNumber: 5)
+    }
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 6)
+    }
+    if !self.time.isEmpty {
+      try visitor.visitSingularStringField(value: self.time, fieldNumber: 7)
+    }
+    if self.dueAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.dueAtMs, fieldNumber: 8)
+    }
+    if self.raisedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.raisedAtMs, fieldNumber: 9)
+    }
+    if self.critical != false {
+      try visitor.visitSingularBoolField(value: self.critical, fieldNumber: 10)
+    }
+    if self.outcome != .unspecified {
+      try visitor.visitSingularEnumField(value: self.outcome, fieldNumber: 11)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_DoseAlert, rhs: Caresync_V1_DoseAlert) -> Bool {
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.activityID != rhs.activityID {return false}
+    if lhs.day != rhs.day {return false}
+    if lhs.occurrence != rhs.occurrence {return false}
+    if lhs.title != rhs.title {return false}
+    if lhs.time != rhs.time {return false}
+    if lhs.dueAtMs != rhs.dueAtMs {return false}
+    if lhs.raisedAtMs != rhs.raisedAtMs {return false}
+    if lhs.critical != rhs.critical {return false}
+    if lhs.outcome != rhs.outcome {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

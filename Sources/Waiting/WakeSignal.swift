@@ -1,11 +1,12 @@
 import Synchronization
-import Waiting
 
 /// Wakes one waiter early; a wake with nobody waiting is kept for the next wait.
-final class WakeSignal: Sendable {
+public final class WakeSignal: Sendable {
+    public init() {}
+
     private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
-    func signal() {
+    public func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -18,7 +19,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns when signalled or after `timeout`, whichever comes first.
-    func wait(timeout: Duration, sleep: @escaping Sleep) async {
+    public func wait(timeout: Duration, sleep: @escaping Sleep = taskSleep) async {
         _ = await withTimeout(timeout, sleep: sleep) { await self.signalled() }
     }
 
