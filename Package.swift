@@ -242,7 +242,8 @@ let package = Package(
         .executableTarget(
             name: "household-sim",
             dependencies: [
-                "CarePlan", "DesktopNotification", "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol", "Waiting",
+                "CarePlan", "DesktopNotification", "MetricsEndpoint", "NodeIdentity", "PrivateFiles", "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "Waiting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -40,12 +40,13 @@ struct Follow: AsyncParsableCommand {
               history [--person P] [AFTER]          the change log after revision AFTER (default 0)
               complete [--person P] ACTIVITY OCCURRENCE [VALUE…]  record it as done, if pairing granted recording
               skip [--person P] ACTIVITY OCCURRENCE [REASON…]     record it as not done, likewise
-              quiet HH:MM-HH:MM | quiet off         hold alerts that are not critical in these hours
+              quiet HH:MM-HH:MM | quiet off         hold alerts that are not critical in these hours (kept)
               snooze MINUTES                        hold alerts that are not critical for MINUTES
               quit                                  say goodbye and exit
             Missed-dose alerts (and their all clears) are shown as they arrive, with a desktop \
             notification where notify-send exists; in quiet hours or a snooze only critical ones \
-            notify at once, the others when it ends, unless their dose was settled by then.
+            notify at once, the others when it ends (also after a restart), unless their dose was \
+            settled by then.
             Care reports the primaries share with this device are saved in --reports (default: the \
             state directory's reports/), one directory per person, and shown as they arrive.
             With --json every context, history entry, alert, report, reply and error is one JSON line.
@@ -57,7 +58,7 @@ struct Follow: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to save the care reports shared with this device.", valueName: "directory"))
     var reports: String?
 
-    @Option(help: ArgumentHelp("Hold alerts that are not critical in these hours, on this device's clock.", valueName: "HH:MM-HH:MM"))
+    @Option(help: ArgumentHelp("Hold alerts that are not critical in these hours, on this device's clock (kept for later runs).", valueName: "HH:MM-HH:MM"))
     var quietHours: String?
 
     @Flag(inversion: .prefixedNo, help: "Ask the primaries for missed-dose alerts.")
@@ -87,7 +88,9 @@ struct Follow: AsyncParsableCommand {
             configuration.reportsDirectory = (reports ?? options.stateDir + "/reports") + "/" + URL(fileURLWithPath: person).lastPathComponent
             nodes.append(try await CompanionNode(configuration: configuration))
         }
-        let presenter = AlertPresenter(quietHours: quietHours.flatMap(QuietHours.init), logger: household.logger)
+        let presenter = AlertPresenter(
+            people: nodes.map { ($0.knownPrimaryID ?? "", output.about($0)) }, stateDirectory: options.stateDir,
+            quietHours: quietHours.flatMap(QuietHours.init), logger: household.logger)
         let endpoint = metrics.endpoint(logger: household.logger, onListening: output.showMetrics)
         await CompanionShell(people: nodes, output: output).run(extra: [
             "history": { words, shell in await Self.history(words, shell) },

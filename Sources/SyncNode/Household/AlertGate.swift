@@ -4,7 +4,7 @@ import Synchronization
 
 /// A household device's quiet hours, such as 22:00 to 07:00, on its own wall clock: they may
 /// run past midnight, and follow the device's time zone through daylight-saving changes.
-public struct QuietHours: Sendable, Hashable {
+public struct QuietHours: Sendable, Hashable, CustomStringConvertible {
     public var from: TimeOfDay
     public var until: TimeOfDay
 
@@ -21,6 +21,9 @@ public struct QuietHours: Sendable, Hashable {
         }
         self.init(from: from, until: until)
     }
+
+    /// `HH:MM-HH:MM`, as ``init(_:)`` reads it.
+    public var description: String { "\(from)-\(until)" }
 
     /// Whether `instant` falls in the quiet hours, in `zone`.
     public func contains(_ instant: Date, in zone: TimeZone) -> Bool {
@@ -50,9 +53,15 @@ public final class AlertGate: Sendable {
     public let timeZone: TimeZone
     private let state: Mutex<State>
 
-    public init(quietHours: QuietHours?, timeZone: TimeZone) {
+    /// A gate holding `held` (as ``held`` gave them before a restart, say).
+    public init(quietHours: QuietHours?, snoozedUntil: Date? = nil, held: [DoseAlert] = [], timeZone: TimeZone) {
         self.timeZone = timeZone
-        state = Mutex(State(quietHours: quietHours))
+        state = Mutex(State(quietHours: quietHours, snoozedUntil: snoozedUntil, held: held))
+    }
+
+    /// The alerts held, oldest first.
+    public var held: [DoseAlert] {
+        state.withLock { $0.held }
     }
 
     public var quietHours: QuietHours? {
