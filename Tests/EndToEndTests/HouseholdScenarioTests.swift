@@ -84,6 +84,18 @@ extension MDNSTests {
         defer { household.terminate() }
         try await wait(household, "context", person: "Margaret")
         try await wait(household, "context", person: "Bernard")
+        // Whose plan: every person's day, or the one named by a beginning of their name.
+        household.send("list")
+        try await wait(household, "list", person: "Margaret")
+        try await wait(household, "list", person: "Bernard")
+        household.send("list --person bern")
+        try await wait(household, "list", person: "Bernard", count: 2)
+        household.send("history")
+        let usage = try #require(await household.waitForLine { WatchProcess.object($0)?["code"] as? String == "USAGE" })
+        #expect(usage.contains("Margaret") && usage.contains("Bernard"), "\(usage)")
+        household.send("history --person \(dadsID.prefix(8)) 0")
+        try await wait(household, "history", person: "Bernard") { $0["kind"] as? String == "devicePaired" }
+        #expect(household.output.compactMap(WatchProcess.object).count { $0["type"] as? String == "list" && $0["person"] as? String == "Margaret" } == 1)
 
         // The missed dose: raised on Margaret's primary within a second of 09:00 on its clock.
         let missed = try await wait(household, "alert", person: "Margaret") { $0["kind"] as? String == "missed" }[0]
