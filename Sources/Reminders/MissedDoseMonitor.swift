@@ -10,9 +10,9 @@ import Waiting
 /// outcome, or leaves the plan.
 ///
 /// An event is missed when its time (its own, else the routine's, as for reminders) plus
-/// its grace period (the activity's, else the plan's; ``MissedDosePolicy``) has passed in the
+/// its grace period (the activity's, else the plan's; `MissedDosePolicy`) has passed in the
 /// plan's time zone and it has no outcome, for the activities whose rule raises alerts
-/// (``MissedDoseRule``); never an as-needed slot. Each event is alerted once and cleared
+/// (`MissedDoseRule`); never an as-needed slot. Each event is alerted once and cleared
 /// once, whatever restarts come between: the store keeps both.
 ///
 /// Every step takes the instant it runs at, so tests drive days in milliseconds;
