@@ -33,6 +33,8 @@ public final class MissedDoseMonitor: Sendable {
     private let wake = WakeSignal()
     /// The events alerted and not yet cleared, as the last step left them: their outcomes wake the loop.
     private let open = Mutex<Set<EventKey>>([])
+    /// The day old alerts were last forgotten: once a day is enough.
+    private let forgotten = Mutex<CalendarDay?>(nil)
 
     /// - Parameters:
     ///   - store: where the alerts are kept and the events are read.
@@ -80,7 +82,10 @@ public final class MissedDoseMonitor: Sendable {
             }
         }
         let kept = try await store.raise(raised)
-        try await store.forgetAlerts(raisedBefore: instant.addingTimeInterval(-Self.kept))
+        if forgotten.withLock({ $0 }) != today {
+            try await store.forgetAlerts(raisedBefore: instant.addingTimeInterval(-Self.kept))
+            forgotten.withLock { $0 = today }
+        }
         let cleared = Set(kept.filter { $0.kind == .cleared }.map(\.key))
         let missed = kept.filter { $0.kind == .missed }.map(\.key)
         open.withLock { $0 = Set(unsettled.map(\.key)).subtracting(cleared).union(missed) }

@@ -129,4 +129,15 @@ struct MissedDoseMonitorTests {
         #expect(last.map(\.sequence) == [5, 4])
         #expect(try await store.alerts(after: 5, raisedSince: .distantPast, limit: 20).isEmpty)
     }
+
+    @Test func alertsAreKeptThirtyDays() async throws {
+        try await load([try daily("dose", at: ["08:00"])])
+        let monitor = MissedDoseMonitor(store: store)
+        _ = try await monitor.step(at: at(0, "09:00"))
+        // Late at night the day's dose is no longer news: nothing new, nothing forgotten yet.
+        #expect(try await monitor.step(at: at(29, "23:00")).alerts.isEmpty)
+        #expect(try await store.alerts(after: 0, raisedSince: .distantPast, limit: 10).count == 1)
+        #expect(try await monitor.step(at: at(31, "00:30")).alerts.isEmpty)
+        #expect(try await store.alerts(after: 0, raisedSince: .distantPast, limit: 10).isEmpty)
+    }
 }

@@ -99,7 +99,7 @@ struct PrimaryConnection {
             alertsNudge.yield()
             guard let registration = node.connections.register(
                 device: peer.nodeID, role: peer.role, send: send, close: close,
-                wake: { $0 == .reports ? reportsNudge.yield() : alertsNudge.yield() })
+                wake: { _ = ($0 == .reports ? reportsNudge : alertsNudge).yield() })
             else {
                 await outbound.sendLast(.goodbye(.shutdown, detail: "primary stopping"), logger: logger)
                 return
