@@ -7,7 +7,7 @@ public struct InsightRules: Sendable, Hashable {
     /// Alert when an intervention had a missed dose on this many days running.
     public var missedDaysRunning: Int
     /// Values of assessments outside their normal range. An assessment none of them names,
-    /// whose result has `systolic` and `diastolic` components, gets ``RangeRule/bloodPressure``.
+    /// whose result has `systolic` and `diastolic` components, gets ``RangeRule/bloodPressure(_:)``.
     public var ranges: [RangeRule]
     /// Pairs of an intervention and an assessment whose values are compared between the days
     /// the intervention was done in full and the other days.

@@ -21,7 +21,7 @@ public struct MeasurementReceipt: Sendable, Hashable {
     public var stored: [String] = []
     public var duplicates: [String] = []
     public var refused: [(id: String, reason: MeasurementError)] = []
-    /// Events of assessments linked to a measurement type (``Activity/measurement``) that
+    /// Events of assessments linked to a measurement type (`Activity.measurement`) that
     /// a stored sample completed.
     public var completed: [EventKey] = []
 
@@ -40,10 +40,10 @@ public struct MeasurementReceipt: Sendable, Hashable {
 extension CarePlanStore {
     /// Stores `measurements` from `device` in one transaction, with the sources they name
     /// (a source's details are updated when they change). A measurement is refused, and the
-    /// others still stored, when it is not plausible (``MeasurementSample/validate()``) or names a
+    /// others still stored, when it is not plausible (`MeasurementSample.validate()`) or names a
     /// source neither given nor stored; one whose id is stored already is a duplicate. A
     /// measurement stored completes the first open event of its day of an assessment linked
-    /// to its type (``Activity/measurement``), recorded as `device`'s in the change log.
+    /// to its type (`Activity.measurement`), recorded as `device`'s in the change log.
     public func recordMeasurements(
         _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
     ) async throws(CarePlanStoreError) -> MeasurementReceipt {
