@@ -119,8 +119,9 @@ public final class CompanionNode: Service, Sendable {
         session.withLock { $0 != nil }
     }
 
-    /// Records an outcome: durably in the outbox first, then at the primary. Returns the
-    /// primary's answer if it arrives within the reply timeout, otherwise `.queued`.
+    /// Records an outcome: durably in the outbox, and at the primary, to which it is sent
+    /// while its outbox row commits. Returns once the row is written: the primary's answer
+    /// if it arrives within the reply timeout, otherwise `.queued`.
     public func complete(
         _ key: EventKey, state eventState: EventState = .completed, values: [OutcomeValue] = [], reason: String? = nil
     ) async throws -> CompletionResult {
@@ -130,9 +131,10 @@ public final class CompanionNode: Service, Sendable {
             clock: clock.tick(now: now), reason: reason)
         let entry = OutboxEntry(completion, awaited: true)
         defer { entry.stopAwaiting() }
-        metrics.outboxDepth.record(try await state.enqueue(entry))
-        guard let current = session.withLock({ $0 }) else { return .queued }
-        current.wakeSender.yield()
+        let current = session.withLock { $0 }
+        // Sent while its outbox row commits: the two commits, here and at the primary, overlap.
+        metrics.outboxDepth.record(try await state.enqueue(entry) { current?.wakeSender.yield() })
+        guard current != nil else { return .queued }
         return await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
     }
 

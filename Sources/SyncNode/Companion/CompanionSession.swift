@@ -298,6 +298,8 @@ struct CompanionSession: Sendable {
             if entry.answered(result) {
                 node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
             }
+            // Sent while its row was being written: removed once it is, if it could be.
+            guard await entry.hasRow() else { continue }
             node.metrics.outboxDepth.record(try await node.state.remove(completion.messageID))
         }
         return End(reason: "stopped", wasEstablished: true)

@@ -214,17 +214,31 @@ final class CompanionState: Sendable {
         }
     }
 
-    /// Appends a completion; it stays until the primary has answered it. Returns how many
-    /// are in the outbox now.
+    /// Appends a completion to the outbox in memory, where the sender finds it at once, and
+    /// then writes its row, synced: the primary can be judging it while the row commits.
+    /// It stays until the primary has answered it. Returns how many are in the outbox then.
+    ///
+    /// - Throws: if the row cannot be written (a full disk); the entry has then left the
+    ///   outbox, though the primary may have recorded it meanwhile.
     @discardableResult
-    func enqueue(_ entry: OutboxEntry) async throws -> Int {
-        let bytes: Data = try entry.completion.serializedBytes()
-        return try await commit { db in
-            try db.execute(
-                sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [entry.messageID, bytes])
-        } then: { memory in
+    func enqueue(_ entry: OutboxEntry, sending wake: () -> Void) async throws -> Int {
+        let count = memory.withLock { memory in
             memory.outbox.append(entry)
             return memory.outbox.count
+        }
+        wake()
+        do {
+            let bytes: Data = try entry.completion.serializedBytes()
+            try await commit { db in
+                try db.execute(
+                    sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [entry.messageID, bytes])
+            } then: { _ in }
+            entry.rowWritten()
+            return count
+        } catch {
+            memory.withLock { $0.outbox.removeAll { $0 === entry } }
+            entry.rowWritten(error)
+            throw error
         }
     }
 

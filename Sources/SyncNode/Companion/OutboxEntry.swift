@@ -3,19 +3,32 @@ import SyncProtocol
 import Waiting
 
 /// A completion in the companion's outbox, held in memory beside its row on disk, with all
-/// the node knows about it until it leaves: whether the caller of `complete` still waits for
-/// its answer, and the answer once it came (reported once, even if a lost connection makes
-/// the sender deliver it again before its removal).
+/// the node knows about it until it leaves: whether its row is written yet, whether the
+/// caller of `complete` still waits for its answer, and the answer once it came (reported
+/// once, even if a lost connection makes the sender deliver it again before its removal).
 final class OutboxEntry: Sendable {
     let completion: Caresync_V1_Completion
     private let answer = Eventual<CompletionResult>()
+    private let row = Eventual<Void>()
     private let awaited: Atomic<Bool>
 
     /// - Parameter awaited: whether a caller waits for the answer (not for entries read
-    ///   back from disk at start).
+    ///   back from disk at start, whose rows are written).
     init(_ completion: Caresync_V1_Completion, awaited: Bool) {
         self.completion = completion
         self.awaited = Atomic(awaited)
+        if !awaited { _ = row.resolve(.success(())) }
+    }
+
+    /// Its row has been committed (`nil`), or could not be (the error): the entry then leaves
+    /// the outbox without a row to remove.
+    func rowWritten(_ failure: (any Error)? = nil) {
+        _ = row.resolve(failure.map { .failure($0) } ?? .success(()))
+    }
+
+    /// Whether its row is on disk, once its commit has ended.
+    func hasRow() async -> Bool {
+        (try? await row.value) != nil
     }
 
     var messageID: String { completion.messageID }
