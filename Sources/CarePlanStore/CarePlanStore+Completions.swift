@@ -15,9 +15,23 @@ extension CarePlanStore {
     /// - Throws: only failures that are not the completion's fault (a full disk, say);
     ///   the sender should try again later.
     public func applyCompletion(messageID: String, key: EventKey, outcome: Outcome) async throws(CarePlanStoreError) -> CompletionReceipt {
-        try await completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome)) { [self] step in
-            pool.asyncWriteWithoutTransaction { db in step { batch in self.judgeTogether(batch, in: db) } }
-        }
+        try await completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome), schedule: commitStep)
+    }
+
+    /// Judges a completion as ``applyCompletion(messageID:key:outcome:)`` does, and hands
+    /// `done` the answer (or the failure) on the store's writer thread once it is committed,
+    /// without a task: a connection's event loop can pass completions straight to the writer.
+    /// `done` must return quickly (hand the answer on): the next commit waits for it.
+    public func applyCompletion(
+        messageID: String, key: EventKey, outcome: Outcome,
+        then done: @escaping @Sendable (Result<CompletionReceipt, CarePlanStoreError>) -> Void
+    ) {
+        completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome), schedule: commitStep, then: done)
+    }
+
+    /// Runs a group commit's step on the writer's queue.
+    private var commitStep: GroupCommit<SentCompletion, CompletionReceipt>.Schedule {
+        { [self] step in pool.asyncWriteWithoutTransaction { db in step { batch in self.judgeTogether(batch, in: db) } } }
     }
 
     /// A completion waiting for its group commit.

@@ -18,7 +18,7 @@ final class GroupCommit<Request: Sendable, Response: Sendable>: Sendable {
 
     private struct Waiter {
         let request: Request
-        let continuation: CheckedContinuation<Outcome, Never>
+        let done: @Sendable (Outcome) -> Void
     }
 
     /// The queue holds requests not yet taken by a step; `committing` is set from the
@@ -46,14 +46,20 @@ final class GroupCommit<Request: Sendable, Response: Sendable>: Sendable {
     /// - Parameter schedule: runs a step where commits happen (every caller passes the same).
     func submit(_ request: Request, schedule: @escaping Schedule) async throws(CarePlanStoreError) -> Response {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-            let starts = state.withLock { state in
-                state.queue.append(Waiter(request: request, continuation: continuation))
-                defer { state.committing = true }
-                return !state.committing
-            }
-            if starts { schedule { commit in self.step(commit, schedule) } }
+            submit(request, schedule: schedule) { continuation.resume(returning: $0) }
         }
         return try outcome.get()
+    }
+
+    /// Commits `request` with the others waiting then, and hands its result to `done` where
+    /// the commit ran, once it has ended: no task waits for it.
+    func submit(_ request: Request, schedule: @escaping Schedule, then done: @escaping @Sendable (Outcome) -> Void) {
+        let starts = state.withLock { state in
+            state.queue.append(Waiter(request: request, done: done))
+            defer { state.committing = true }
+            return !state.committing
+        }
+        if starts { schedule { commit in self.step(commit, schedule) } }
     }
 
     /// Commits the oldest requests waiting, then schedules the next step if more came.
@@ -70,8 +76,7 @@ final class GroupCommit<Request: Sendable, Response: Sendable>: Sendable {
         }
         if more { schedule { commit in self.step(commit, schedule) } }
         for (index, waiter) in batch.enumerated() {
-            waiter.continuation.resume(
-                returning: index < outcomes.count ? outcomes[index] : .failure(.database("the group commit returned no result for a request")))
+            waiter.done(index < outcomes.count ? outcomes[index] : .failure(.database("the group commit returned no result for a request")))
         }
     }
 }

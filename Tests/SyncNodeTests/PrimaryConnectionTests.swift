@@ -33,15 +33,19 @@ final class PrimaryConnectionTests {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    /// A channel with the primary's frame decoder, and the connection serving it.
+    /// A channel with the primary's frame decoder and completion intake, and the connection
+    /// serving it.
     func connect() async throws -> (NIOAsyncTestingChannel, Task<Void, Never>) {
         let channel = NIOAsyncTestingChannel()
-        let framed = try await channel.testingEventLoop.executeInContext {
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maximumBytes: Frame.defaultMaximumBytes)))
-            return try FramedChannel(wrappingChannelSynchronously: channel)
+        let (framed, intake) = try await channel.testingEventLoop.executeInContext {
+            let intake = CompletionIntake()
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(FrameDecoder(maximumBytes: Frame.defaultMaximumBytes)), intake,
+            ])
+            return (try FramedChannel(wrappingChannelSynchronously: channel), intake.control(on: channel.eventLoop))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7654))
-        let serving = Task { [node] in await PrimaryConnection(node: node, channel: framed, certificate: nil).serve() }
+        let serving = Task { [node] in await PrimaryConnection(node: node, channel: framed, certificate: nil, intake: intake).serve() }
         return (channel, serving)
     }
 
@@ -93,6 +97,44 @@ final class PrimaryConnectionTests {
         #expect(try await store.event(key).state == .completed)
         #expect(Int(reply.revision) == (try await store.revision()))
 
+        try await channel.close()
+        await serving.value
+    }
+
+    /// Frames that arrive together are answered one at a time, in order, whether the event
+    /// loop answers them (completions, one refused before the store) or the connection's task
+    /// (a ping): the next is handled only once the one before is answered (section 8).
+    @Test func framesThatArriveTogetherAreAnsweredInOrder() async throws {
+        let (channel, serving) = try await connect()
+        try await send(hello(watch), to: channel)
+        _ = try await received(from: channel).helloAck
+        _ = try await received(from: channel).applicationContext
+        func completion(_ id: String, occurrence: Int) -> Caresync_V1_Envelope {
+            .with {
+                $0.completion = .with {
+                    $0.messageID = id
+                    $0.activityID = "apple"
+                    $0.day = today.description
+                    $0.occurrence = UInt32(occurrence)
+                    $0.state = .completed
+                    $0.deviceTimeMs = Date().millisecondsSince1970
+                }
+            }
+        }
+        for envelope in [completion("m-1", occurrence: 0), .ping(nonce: 7), completion("", occurrence: 1), completion("m-2", occurrence: 1)] {
+            try await send(envelope, to: channel)
+        }
+        var answers: [String] = []
+        while answers.count < 4 {
+            switch try await received(from: channel).body {
+            case .completionReply(let reply): answers.append("reply \(reply.messageID) \(reply.status)")
+            case .pong(let pong): answers.append("pong \(pong.nonce)")
+            case .error(let error): answers.append("error \(error.code) fatal \(error.fatal)")
+            case .contextDelta, .applicationContext: continue
+            case let other: Issue.record("unexpected \(String(describing: other))")
+            }
+        }
+        #expect(answers == ["reply m-1 accepted", "pong 7", "error MALFORMED_FRAME fatal false", "reply m-2 accepted"])
         try await channel.close()
         await serving.value
     }

@@ -49,6 +49,8 @@ struct PrimaryConnection {
     let channel: FramedChannel
     /// The certificate the peer presented in the TLS handshake (`nil` without TLS).
     let certificate: PeerCertificate?
+    /// Hands this task the frames that are not completions, one at a time.
+    let intake: CompletionIntake.Control
 
     /// What a revoked device hears before its connection closes.
     static let revoked = ProtocolError(.notPaired, "this device was revoked on the primary")
@@ -159,6 +161,8 @@ struct PrimaryConnection {
                 }
             }
             defer { group.cancelAll() }
+            // Completions are answered on the event loop from now on, the rest here.
+            intake.proceed(judging: CompletionJudge(node: node, peer: peer, logger: logger))
             try await receive(&frames, from: peer, outbound, logger: logger) {
                 requested.set()
                 publisher.nudge(subscription)
@@ -235,9 +239,12 @@ struct PrimaryConnection {
         _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, logger: Logger, contextRequested: () -> Void
     ) async throws {
         while let envelope = try await frames.nextEnvelope() {
+            // Answered (or under way, for a context request): the intake may hand on the next.
+            defer { intake.proceed() }
             switch envelope.body {
-            case .completion(let completion):
-                try await outbound.send(await judge(completion, from: peer, logger: logger))
+            case .completion:
+                // The intake, armed before the first frame after Hello came here, answers them.
+                throw ProtocolError(.internal, "a completion reached the connection's task")
             case .ping(let ping):
                 try await outbound.send(.pong(nonce: ping.nonce))
             case .pong:
@@ -266,56 +273,6 @@ struct PrimaryConnection {
                  .historyPage, .reportChunk, .measurementReceipt, .doseAlerts:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
-        }
-    }
-
-    /// The reply to a completion, sent only after the store has committed it.
-    private func judge(_ completion: Caresync_V1_Completion, from peer: Peer, logger: Logger) async -> Caresync_V1_Envelope {
-        let started = ContinuousClock.now
-        let (answer, status) = await judged(completion, from: peer, logger: logger)
-        node.metrics.completions[status]?.increment()
-        node.metrics.completionTime.record(duration: started.duration(to: .now))
-        return answer
-    }
-
-    /// The answer to a completion, and how it went for the metrics: accepted, rejected,
-    /// refused or failed.
-    private func judged(
-        _ completion: Caresync_V1_Completion, from peer: Peer, logger: Logger
-    ) async -> (Caresync_V1_Envelope, String) {
-        var logger = logger
-        logger[metadataKey: "messageID"] = "\(completion.messageID)"
-        guard peer.mayRecord else {
-            let detail = "this household device was not granted recording at pairing"
-            return (.completionReply(
-                to: completion.messageID, revision: nil, superseded: false, state: .initial, rejection: .notPermitted, detail: detail),
-                "rejected")
-        }
-        do {
-            guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
-            var outcome = try completion.outcome(device: peer.nodeID)
-            // The primary's clock orders a completion that brings none by its arrival.
-            outcome.clock = outcome.clock.map(node.clock.observe) ?? node.clock.tick(now: node.configuration.now())
-            let receipt = try await node.store.applyCompletion(
-                messageID: completion.messageID, key: completion.eventKey(), outcome: outcome)
-            logger.debug("completion judged", metadata: [
-                "status": "\(receipt.status)", "revision": "\(receipt.revision ?? 0)", "reason": "\(receipt.rejection.map { "\($0)" } ?? "")",
-            ])
-            let reply = Caresync_V1_Envelope.completionReply(
-                to: completion.messageID, revision: receipt.revision, superseded: receipt.superseded,
-                state: receipt.currentState, rejection: receipt.rejection, detail: receipt.detail)
-            return (reply, receipt.status == .accepted ? "accepted" : "rejected")
-        } catch let error as ProtocolError {
-            logger.notice("refused a completion", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
-            var refusal = error
-            refusal.isFatal = false
-            return (refusal.envelope(inReplyTo: completion.messageID), "refused")
-        } catch {
-            logger.error("the store could not record a completion; the companion will send it again", metadata: [
-                "error": "\(error)",
-            ])
-            let failure = ProtocolError(.internal, "the store could not record it: \(error)", fatal: false)
-            return (failure.envelope(inReplyTo: completion.messageID), "failed")
         }
     }
 

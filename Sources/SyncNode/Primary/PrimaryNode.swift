@@ -112,10 +112,12 @@ public final class PrimaryNode: Service, Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
             .bind(host: configuration.host, port: configuration.port) { channel in
                 let peer = PeerCertificate()
+                let intake = CompletionIntake()
+                let control = intake.control(on: channel.eventLoop)
                 return FramedChannel.configure(
                     channel, tls: tls.map { tls in { [tls.serverHandler(recording: peer)] } },
-                    maximumFrameBytes: maximumFrameBytes, deadlines: deadlines
-                ).map { (framed: $0, peer: tls == nil ? nil : peer) }
+                    maximumFrameBytes: maximumFrameBytes, deadlines: deadlines, framing: [intake]
+                ).map { (framed: $0, peer: tls == nil ? nil : peer, intake: control) }
             }
         serverChannel.withLock { $0 = server.channel }
         if stopping.withLock({ $0 }) { server.channel.close(promise: nil) }
@@ -129,8 +131,10 @@ public final class PrimaryNode: Service, Sendable {
             await withDiscardingTaskGroup { sessions in
                 do {
                     try await server.executeThenClose { inbound in
-                        for try await (channel, peer) in inbound {
-                            sessions.addTask { await PrimaryConnection(node: self, channel: channel, certificate: peer).serve() }
+                        for try await (channel, peer, intake) in inbound {
+                            sessions.addTask {
+                                await PrimaryConnection(node: self, channel: channel, certificate: peer, intake: intake).serve()
+                            }
                         }
                     }
                 } catch {

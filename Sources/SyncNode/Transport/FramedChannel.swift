@@ -6,18 +6,19 @@ import SyncProtocol
 typealias FramedChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
 extension FramedChannel {
-    /// Installs the TLS handlers (if any), the frame decoder and the deadline handler, then
-    /// wraps the channel for async use. Must run on the channel's event loop (a bootstrap's
-    /// initializer does).
+    /// Installs the TLS handlers (if any), the frame decoder, the deadline handler and then
+    /// `framing`'s (which see frames before the task does), then wraps the channel for async
+    /// use. Must run on the channel's event loop (a bootstrap's initializer does).
     static func configure(
-        _ channel: Channel, tls: (() throws -> [any ChannelHandler])?, maximumFrameBytes: Int, deadlines: ConnectionDeadlines
+        _ channel: Channel, tls: (() throws -> [any ChannelHandler])?, maximumFrameBytes: Int, deadlines: ConnectionDeadlines,
+        framing: [any ChannelHandler] = []
     ) -> EventLoopFuture<FramedChannel> {
         channel.eventLoop.makeCompletedFuture {
             if let tls { try channel.pipeline.syncOperations.addHandlers(try tls() + [TLSEndOfStream()]) }
             try channel.pipeline.syncOperations.addHandlers([
                 ByteToMessageHandler(FrameDecoder(maximumBytes: maximumFrameBytes)),
                 DeadlineHandler(deadlines),
-            ])
+            ] + framing)
             return try FramedChannel(wrappingChannelSynchronously: channel)
         }
     }

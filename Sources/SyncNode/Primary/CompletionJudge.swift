@@ -1,0 +1,91 @@
+import CarePlan
+import CarePlanStore
+import Logging
+import SyncProtocol
+
+/// Answers one connection's completions (protocol section 11): what needs no store first
+/// (recording granted, a message id, a well-formed outcome, the primary's clock), then the
+/// store's group commit, then the reply, counted in the primary's metrics.
+struct CompletionJudge: Sendable {
+    let node: PrimaryNode
+    let peer: PrimaryConnection.Peer
+    let logger: Logger
+
+    /// Judges `completion` without a task waiting for the commit: `answer` gets the reply,
+    /// at once if it is refused before the store, else through `hop` from the store's writer
+    /// thread once committed (`hop` takes the rest off that thread, where the next commit waits).
+    func judge(
+        _ completion: Caresync_V1_Completion, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        then answer: @escaping @Sendable (Caresync_V1_Envelope) -> Void
+    ) {
+        let started = ContinuousClock.now
+        let metrics = node.metrics
+        let finish: @Sendable (Caresync_V1_Envelope, String) -> Void = { reply, status in
+            metrics.completions[status]?.increment()
+            metrics.completionTime.record(duration: started.duration(to: .now))
+            answer(reply)
+        }
+        switch check(completion) {
+        case .refused(let reply, let status):
+            finish(reply, status)
+        case .record(let key, let outcome):
+            node.store.applyCompletion(messageID: completion.messageID, key: key, outcome: outcome) { result in
+                hop {
+                    let (reply, status) = self.reply(to: completion.messageID, result)
+                    finish(reply, status)
+                }
+            }
+        }
+    }
+
+    private enum Check {
+        /// Answered without the store, and how it went for the metrics.
+        case refused(Caresync_V1_Envelope, status: String)
+        case record(EventKey, Outcome)
+    }
+
+    private func check(_ completion: Caresync_V1_Completion) -> Check {
+        guard peer.mayRecord else {
+            let detail = "this household device was not granted recording at pairing"
+            return .refused(.completionReply(
+                to: completion.messageID, revision: nil, superseded: false, state: .initial, rejection: .notPermitted, detail: detail),
+                status: "rejected")
+        }
+        do throws(ProtocolError) {
+            guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
+            var outcome = try completion.outcome(device: peer.nodeID)
+            // The primary's clock orders a completion that brings none by its arrival.
+            outcome.clock = outcome.clock.map(node.clock.observe) ?? node.clock.tick(now: node.configuration.now())
+            return .record(try completion.eventKey(), outcome)
+        } catch {
+            logger.notice("refused a completion", metadata: [
+                "messageID": "\(completion.messageID)", "code": "\(error.code)", "reason": "\(error.message)",
+            ])
+            var refusal = error
+            refusal.isFatal = false
+            return .refused(refusal.envelope(inReplyTo: completion.messageID), status: "refused")
+        }
+    }
+
+    /// The reply to a completion the store has judged (accepted or rejected) or could not
+    /// record (then the companion sends it again later).
+    private func reply(to messageID: String, _ result: Result<CompletionReceipt, CarePlanStoreError>) -> (Caresync_V1_Envelope, String) {
+        switch result {
+        case .success(let receipt):
+            logger.debug("completion judged", metadata: [
+                "messageID": "\(messageID)", "status": "\(receipt.status)", "revision": "\(receipt.revision ?? 0)",
+                "reason": "\(receipt.rejection.map { "\($0)" } ?? "")",
+            ])
+            let reply = Caresync_V1_Envelope.completionReply(
+                to: messageID, revision: receipt.revision, superseded: receipt.superseded,
+                state: receipt.currentState, rejection: receipt.rejection, detail: receipt.detail)
+            return (reply, receipt.status == .accepted ? "accepted" : "rejected")
+        case .failure(let error):
+            logger.error("the store could not record a completion; the companion will send it again", metadata: [
+                "messageID": "\(messageID)", "error": "\(error)",
+            ])
+            let failure = ProtocolError(.internal, "the store could not record it: \(error)", fatal: false)
+            return (failure.envelope(inReplyTo: messageID), "failed")
+        }
+    }
+}
