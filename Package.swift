@@ -84,6 +84,8 @@ let package = Package(
             name: "CarePlanStore",
             dependencies: [
                 "CarePlan", "PrivateFiles", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the hot statements (DirectStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -160,15 +160,16 @@ extension CarePlanStore {
     static let versionSelect = "SELECT \(versionColumns) FROM activity_version v"
 
     /// Decodes a row of ``versionColumns``, reusing definitions decoded before.
-    func version(_ row: Row) throws -> ActivityVersion {
-        let id: String = row[0]
-        let number: Int = row[1]
+    func version(_ row: some ColumnReading) throws -> ActivityVersion {
+        let id = try row.text(required: 0)
+        let number = try row.int(required: 1)
+        // The definition (JSON, the longest column) is read only when it is not cached.
         let activity = try definitions.activity(id, version: number) {
-            try StoredJSON.decode(Activity.self, from: row[4])
+            try StoredJSON.decode(Activity.self, from: try row.text(required: 4))
         }
         return ActivityVersion(
             activity: activity, version: number,
-            effectiveFrom: CalendarDay(daysSinceEpoch: row[2]),
-            effectiveUntil: (row[3] as Int?).map(CalendarDay.init(daysSinceEpoch:)))
+            effectiveFrom: CalendarDay(daysSinceEpoch: try row.int(required: 2)),
+            effectiveUntil: row.int(3).map(CalendarDay.init(daysSinceEpoch:)))
     }
 }

@@ -47,7 +47,7 @@ extension CarePlanStore {
             guard try Self.activityRow(db, activityID) != nil else {
                 throw CarePlanStoreError.unknownActivity(activityID)
             }
-            let versions = try Self.versions(db, of: activityID, overlapping: first, last, decode: version)
+            let versions = try versions(db, of: activityID, overlapping: first, last)
             let outcomes = try Self.outcomes(
                 db, sql: "WHERE o.activity_id = ? AND o.day BETWEEN ? AND ?",
                 arguments: [activityID, first.daysSinceEpoch, last.daysSinceEpoch])
@@ -123,16 +123,20 @@ extension CarePlanStore {
         }
     }
 
-    static func versions(
-        _ db: Database, of activityID: String, overlapping first: CalendarDay, _ last: CalendarDay,
-        decode: (Row) throws -> ActivityVersion
-    ) throws -> [ActivityVersion] {
-        try db.rows(Self.versionSelect + """
-                 WHERE v.activity_id = ? AND v.effective_from <= ?
-                 AND (v.effective_until IS NULL OR v.effective_until > ?) ORDER BY v.version DESC
-                """,
-            arguments: [activityID, last.daysSinceEpoch, first.daysSinceEpoch]
-        ).map(decode)
+    /// The versions of an activity that govern some day from `first` through `last`, newest first.
+    func versions(_ db: Database, of activityID: String, overlapping first: CalendarDay, _ last: CalendarDay) throws -> [ActivityVersion] {
+        try db.direct(Self.versionSelect + """
+             WHERE v.activity_id = ? AND v.effective_from <= ?
+             AND (v.effective_until IS NULL OR v.effective_until > ?) ORDER BY v.version DESC
+            """
+        ) { row in
+            row.bind(activityID)
+            row.bind(last.daysSinceEpoch)
+            row.bind(first.daysSinceEpoch)
+            var versions: [ActivityVersion] = []
+            while try row.step() { versions.append(try version(row)) }
+            return versions
+        }
     }
 }
 

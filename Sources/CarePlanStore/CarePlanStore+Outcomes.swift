@@ -55,27 +55,38 @@ extension CarePlanStore {
         ).append(to: db)
         guard stands else { return change }
         // The outcome itself lives in the change log; this row points at the one that stands.
-        try db.run("""
-                INSERT INTO outcome (activity_id, day, occurrence, state, version, revision)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (activity_id, day, occurrence) DO UPDATE SET
-                    state = excluded.state, version = excluded.version, revision = excluded.revision
-                """,
-            arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence, outcome.state.rawValue,
-                        version.version, change.revision])
+        try db.direct("""
+            INSERT INTO outcome (activity_id, day, occurrence, state, version, revision)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (activity_id, day, occurrence) DO UPDATE SET
+                state = excluded.state, version = excluded.version, revision = excluded.revision
+            """
+        ) { statement in
+            statement.bind(key.activityID)
+            statement.bind(key.day.daysSinceEpoch)
+            statement.bind(key.occurrence)
+            statement.bind(outcome.state.rawValue)
+            statement.bind(version.version)
+            statement.bind(change.revision)
+            try statement.execute()
+        }
         return change
     }
 
     func currentOutcome(_ db: Database, _ key: EventKey) throws -> Outcome? {
-        try Self.outcomes(
-            db, sql: "WHERE o.activity_id = ? AND o.day = ? AND o.occurrence = ?",
-            arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])[key]
+        try db.direct(Self.outcomesSelect + " WHERE o.activity_id = ? AND o.day = ? AND o.occurrence = ?") { row in
+            row.bind(key.activityID)
+            row.bind(key.day.daysSinceEpoch)
+            row.bind(key.occurrence)
+            guard try row.step() else { return nil }
+            return try OutcomeColumns.decode(row, at: 4, device: try row.text(required: 3))
+        }
     }
 
     /// The version governing the event's day, after checking that it has the occurrence.
     func governingVersion(_ db: Database, for key: EventKey) throws -> ActivityVersion {
         // Versions reference their activity, so the activity is looked up only when none governs.
-        guard let version = try Self.versions(db, of: key.activityID, overlapping: key.day, key.day, decode: version).first else {
+        guard let version = try versions(db, of: key.activityID, overlapping: key.day, key.day).first else {
             guard try Self.activityRow(db, key.activityID) != nil else { throw CarePlanStoreError.unknownActivity(key.activityID) }
             throw CarePlanStoreError.outsideSchedule(key)
         }

@@ -66,7 +66,7 @@ public final class CarePlanStore: Sendable {
     }
 
     static func revision(_ db: Database) throws -> Int {
-        try db.value(Int.self, "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+        try db.direct("SELECT seq FROM sqlite_sequence WHERE name = 'change'") { try $0.step() ? $0.int(0) : nil } ?? 0
     }
 
     /// Runs `body` in a read transaction on one of GRDB's reader threads (never the

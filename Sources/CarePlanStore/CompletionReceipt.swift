@@ -41,28 +41,40 @@ public struct CompletionReceipt: Sendable, Hashable {
 extension CompletionReceipt {
     /// The answer kept for `messageID`, marked as a repeat; `nil` if it was never answered.
     static func fetch(_ messageID: String, in db: Database) throws -> CompletionReceipt? {
-        guard let row = try db.row(
-            "SELECT accepted, revision, superseded, current_state, rejection, detail FROM completion_receipt WHERE message_id = ?",
-            arguments: [messageID])
-        else { return nil }
-        let stateName: String = row[3]
-        let rejectionName: String? = row[4]
-        guard let state = EventState(rawValue: stateName), rejectionName.map({ Rejection(rawValue: $0) != nil }) ?? true else {
-            throw CarePlanStoreError.database("an unreadable answer to message \(messageID) (\(stateName), \(rejectionName ?? "-"))")
+        try db.direct(
+            "SELECT accepted, revision, superseded, current_state, rejection, detail FROM completion_receipt WHERE message_id = ?"
+        ) { row in
+            row.bind(messageID)
+            guard try row.step() else { return nil }
+            let stateName = try row.text(required: 3)
+            let rejectionName = row.text(4)
+            guard let state = EventState(rawValue: stateName), rejectionName.map({ Rejection(rawValue: $0) != nil }) ?? true else {
+                throw CarePlanStoreError.database("an unreadable answer to message \(messageID) (\(stateName), \(rejectionName ?? "-"))")
+            }
+            return CompletionReceipt(
+                messageID: messageID, status: try row.int(required: 0) != 0 ? .accepted : .rejected, revision: row.int(1),
+                superseded: try row.int(required: 2) != 0, currentState: state,
+                rejection: rejectionName.flatMap(Rejection.init(rawValue:)), detail: row.text(5), isRepeat: true)
         }
-        return CompletionReceipt(
-            messageID: messageID, status: row[0] ? .accepted : .rejected, revision: row[1], superseded: row[2],
-            currentState: state, rejection: rejectionName.flatMap(Rejection.init(rawValue:)), detail: row[5], isRepeat: true)
     }
 
     /// Keeps the answer, so that a repeated message gets it again.
     func insert(into db: Database) throws {
-        try db.run(
+        try db.direct(
             """
             INSERT INTO completion_receipt (message_id, accepted, revision, superseded, current_state, rejection, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """,
-            arguments: [messageID, status == .accepted, revision, superseded, currentState.rawValue, rejection?.rawValue, detail])
+            """
+        ) { statement in
+            statement.bind(messageID)
+            statement.bind(status == .accepted)
+            statement.bind(revision)
+            statement.bind(superseded)
+            statement.bind(currentState.rawValue)
+            statement.bind(rejection?.rawValue)
+            statement.bind(detail)
+            try statement.execute()
+        }
     }
 }
 

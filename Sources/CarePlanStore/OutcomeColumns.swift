@@ -14,31 +14,32 @@ enum OutcomeColumns {
             .map { (alias.map { "\($0)." } ?? "") + $0 }.joined(separator: ", ")
     }
 
-    static func values(_ outcome: Outcome?) throws -> [(any DatabaseValueConvertible)?] {
-        guard let outcome else { return Array(repeating: nil, count: 7) }
-        return [
-            outcome.state.rawValue, outcome.recordedAt.timeIntervalSince1970,
-            outcome.values.isEmpty ? nil : try StoredJSON.encode(outcome.values), outcome.reason,
-            outcome.userInfo.isEmpty ? nil : try StoredJSON.encode(outcome.userInfo),
-            outcome.clock?.physical, outcome.clock.map { Int64($0.logical) },
-        ]
+    /// Binds the columns of `outcome` (all NULL without one), in the order of ``names``.
+    static func bind(_ outcome: Outcome?, to statement: inout DirectStatement) throws {
+        statement.bind(outcome?.state.rawValue)
+        statement.bind(outcome?.recordedAt.timeIntervalSince1970)
+        statement.bind(try outcome.flatMap { $0.values.isEmpty ? nil : try StoredJSON.encode($0.values) })
+        statement.bind(outcome?.reason)
+        statement.bind(try outcome.flatMap { $0.userInfo.isEmpty ? nil : try StoredJSON.encode($0.userInfo) })
+        statement.bind(outcome?.clock?.physical)
+        statement.bind(outcome?.clock.map { Int64($0.logical) })
     }
 
     /// The outcome in the columns starting at `index`, or `nil` for a change without one.
-    static func decode(_ row: Row, at index: Int, device: String) throws -> Outcome? {
-        guard let stateName = row[index] as String? else { return nil }
+    static func decode(_ row: some ColumnReading, at index: Int, device: String) throws -> Outcome? {
+        guard let stateName = row.text(index) else { return nil }
         guard let state = EventState(rawValue: stateName) else {
             throw CarePlanStoreError.database("unknown event state \"\(stateName)\" in the change log")
         }
         return Outcome(
             state: state,
-            values: try (row[index + 2] as String?).map { try StoredJSON.decode([OutcomeValue].self, from: $0) } ?? [],
-            recordedAt: Date(timeIntervalSince1970: row[index + 1]),
+            values: try row.text(index + 2).map { try StoredJSON.decode([OutcomeValue].self, from: $0) } ?? [],
+            recordedAt: Date(timeIntervalSince1970: try row.double(required: index + 1)),
             device: device,
-            reason: row[index + 3],
-            userInfo: try (row[index + 4] as String?).map { try StoredJSON.decode([String: String].self, from: $0) } ?? [:],
-            clock: (row[index + 5] as Int64?).map {
-                HybridTimestamp(physical: $0, logical: UInt32(row[index + 6] as Int64? ?? 0), node: device)
+            reason: row.text(index + 3),
+            userInfo: try row.text(index + 4).map { try StoredJSON.decode([String: String].self, from: $0) } ?? [:],
+            clock: row.int(index + 5).map {
+                HybridTimestamp(physical: Int64($0), logical: UInt32(row.int(index + 6) ?? 0), node: device)
             })
     }
 }

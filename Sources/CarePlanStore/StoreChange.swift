@@ -130,14 +130,24 @@ extension StoreChange {
 
     /// Appends this change to the log and returns it with its new revision.
     func append(to db: Database) throws -> StoreChange {
-        let fields: [(any DatabaseValueConvertible)?] = [
-            kind.rawValue, activityID, event?.day.daysSinceEpoch, event?.occurrence, version,
-            effectiveFrom?.daysSinceEpoch, contactID, outcome?.device ?? device, committedAt.timeIntervalSince1970,
-        ]
-        let shareFields: [(any DatabaseValueConvertible)?] = [
-            messageID, pairedDevice, share?.address, share?.days.lowerBound.daysSinceEpoch, share?.days.upperBound.daysSinceEpoch,
-        ]
-        try db.run(Self.insert, arguments: StatementArguments(fields + OutcomeColumns.values(outcome) + shareFields))
+        try db.direct(Self.insert) { statement in
+            statement.bind(kind.rawValue)
+            statement.bind(activityID)
+            statement.bind(event?.day.daysSinceEpoch)
+            statement.bind(event?.occurrence)
+            statement.bind(version)
+            statement.bind(effectiveFrom?.daysSinceEpoch)
+            statement.bind(contactID)
+            statement.bind(outcome?.device ?? device)
+            statement.bind(committedAt.timeIntervalSince1970)
+            try OutcomeColumns.bind(outcome, to: &statement)
+            statement.bind(messageID)
+            statement.bind(pairedDevice)
+            statement.bind(share?.address)
+            statement.bind(share?.days.lowerBound.daysSinceEpoch)
+            statement.bind(share?.days.upperBound.daysSinceEpoch)
+            try statement.execute()
+        }
         var appended = self
         appended.revision = Int(db.lastInsertedRowID)
         return appended

@@ -6,8 +6,8 @@ import Synchronization
 /// The store's changes, read once for the whole process and handed to every consumer.
 ///
 /// A process runs one feed (a `Service`, in its `ServiceGroup`) and every consumer
-/// subscribes to it. The feed reads the change log when a write in this process commits
-/// (GRDB tells it) and every ``pollInterval`` for other processes' writes (the command
+/// subscribes to it. The feed reads the change log when a commit in this process grows it
+/// (``ChangeLogObserver`` tells it) and every ``pollInterval`` for other processes' writes (the command
 /// line's, say). A store that cannot be read is logged and read again at the next poll:
 /// consumers only ever see changes, in revision order, each once.
 public final class StoreChangeFeed: Service, Sendable {
@@ -87,17 +87,14 @@ public final class StoreChangeFeed: Service, Sendable {
             }
             for subscriber in subscribers { subscriber.finish() }
         }
-        let observation = DatabaseRegionObservation(tracking: Table("change"))
-        // Started on GRDB's writer thread, where it starts at once (elsewhere it would block
-        // for a write access).
-        let committed = try await store.pool.writeWithoutTransaction { [wake, logger] _ in
-            observation.start(in: self.store.pool) { error in
-                logger.error("the store stopped reporting this process's commits", metadata: ["error": "\(error)"])
-            } onChange: { _ in
-                wake.continuation.yield()
-            }
+        // Added on GRDB's writer thread, where it starts at once (elsewhere it would block for
+        // a write access), and removed there when the feed stops.
+        let observer = try await store.pool.writeWithoutTransaction { [wake] db in
+            let observer = ChangeLogObserver(newest: try CarePlanStore.revision(db)) { wake.continuation.yield() }
+            db.add(transactionObserver: observer, extent: .observerLifetime)
+            return observer
         }
-        defer { committed.cancel() }
+        defer { store.pool.asyncWriteWithoutTransaction { $0.remove(transactionObserver: observer) } }
         await cancelWhenGracefulShutdown { [self] in
             await withDiscardingTaskGroup { group in
                 group.addTask { [wake, pollInterval] in
