@@ -120,7 +120,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             let node = PrimaryNode(
                 store: store, configuration: configuration, reminders: reminders ? policy : nil, onReminder: notices.show,
                 alerts: alerts, onAlert: notices.show)
-            let announcement = Announcement(node: node, name: name, planID: info.planID, identity: identity, json: json)
+            let announcement = Announcement(node: node, name: name, planID: info.planID, identity: identity, json: json, notices: notices)
             // Started in this order, stopped in the reverse: on SIGTERM or SIGINT the
             // advertisement goes first, then the reminders, then the primary says Goodbye.
             var services = (endpoint.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
@@ -165,8 +165,11 @@ struct Announcement: Service {
     let planID: String
     let identity: NodeIdentity
     let json: Bool
+    /// Told once the line is written: the reminders and alerts raised meanwhile follow it.
+    let notices: PrimaryNotices
 
     func run() async throws {
+        defer { notices.announced() }
         let address = try await node.boundAddress()
         if json {
             emitJSON([

@@ -17,6 +17,17 @@ struct CareSyncCommandTests {
         try await caresync.run("history", "--json").lines.count
     }
 
+    /// The primary's first line says where it listens, even when it starts with doses already
+    /// missed: their alerts, raised as it starts, follow that line.
+    @Test func thePrimarysFirstLineIsWhereItListensAndAlertsFollow() async throws {
+        let primary = try await PrimaryProcess(store: caresync.store, clockStart: "\(day)T12:00:00Z")
+        defer { primary.terminate() }
+        #expect(await primary.process.waitForLine { $0.contains("\"alert\"") } != nil)
+        let events = primary.process.output.compactMap(WatchProcess.object).compactMap { $0["event"] as? String }
+        #expect(events.first == "listening")
+        #expect(events.dropFirst().contains("alert"))
+    }
+
     @Test func todaysCareCardAndCompletions() async throws {
         let before = try await caresync.json(CareCard.self, "today", "--date", day, "--json")
         #expect(before.plan.title == "ZombieCare")
