@@ -87,9 +87,13 @@ struct CommandFailed: Error, CustomStringConvertible {
 /// whose input can be written. Its output is read on a thread of its own; waits suspend,
 /// and never hold a thread of the cooperative pool.
 final class RunningProcess: Sendable {
+    /// Each line is judged once per waiter: a line can be a whole context, and a predicate
+    /// parses its JSON.
     private struct Waiter {
         var count: Int
         var predicate: @Sendable (String) -> Bool
+        /// The lines so far that satisfy the predicate.
+        var matching: [String]
         var continuation: CheckedContinuation<[String]?, Never>
     }
 
@@ -143,16 +147,20 @@ final class RunningProcess: Sendable {
     }
 
     private func readLines(from reader: FileHandle) {
-        var buffer = Data()
+        var buffer: [UInt8] = []
         while true {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                append(line)
+            // Only the new bytes can hold a newline: a long line is not searched again per chunk.
+            var searchFrom = buffer.count
+            buffer.append(contentsOf: chunk)
+            var lineStart = 0
+            while let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+                append(String(decoding: buffer[lineStart..<newline], as: UTF8.self))
+                lineStart = newline + 1
+                searchFrom = lineStart
             }
+            buffer.removeFirst(lineStart)
         }
         let waiting = state.withLock { output in
             output.ended = true
@@ -168,9 +176,9 @@ final class RunningProcess: Sendable {
             output.lines.append(line)
             var answered: [(CheckedContinuation<[String]?, Never>, [String])] = []
             for (id, waiter) in output.waiters where waiter.predicate(line) {
-                let matching = output.lines.filter(waiter.predicate)
-                if matching.count >= waiter.count {
-                    answered.append((waiter.continuation, matching))
+                output.waiters[id]?.matching.append(line)
+                if waiter.matching.count + 1 >= waiter.count {
+                    answered.append((waiter.continuation, waiter.matching + [line]))
                     output.waiters.removeValue(forKey: id)
                 }
             }
@@ -212,7 +220,7 @@ final class RunningProcess: Sendable {
                     let matching = output.lines.filter(predicate)
                     if matching.count >= count { return .some(matching) }
                     if output.ended || Task.isCancelled { return .some(nil) }
-                    output.waiters[id] = Waiter(count: count, predicate: predicate, continuation: continuation)
+                    output.waiters[id] = Waiter(count: count, predicate: predicate, matching: matching, continuation: continuation)
                     return .none
                 }
                 if let immediate { continuation.resume(returning: immediate) }
