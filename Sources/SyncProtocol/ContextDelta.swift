@@ -40,7 +40,8 @@ public struct ContextDelta: Sendable, Hashable {
         var replaced: [ApplicationContext.Day] = []
         var changed: [ApplicationContext.Day] = []
         for (held, new) in zip(base.days, context.days) where held != new {
-            if held.events.map(\.key) != new.events.map(\.key) {
+            let sameEvents = held.events.count == new.events.count && zip(held.events, new.events).allSatisfy { $0.key == $1.key }
+            if !sameEvents {
                 replaced.append(new)
             } else {
                 changed.append(ApplicationContext.Day(day: new.day, events: zip(held.events, new.events).filter { $0 != $1 }.map(\.1)))
@@ -69,26 +70,39 @@ public struct ContextDelta: Sendable, Hashable {
     /// The context this delta gives applied to `held`, or `nil` if it does not apply: `held`
     /// is another context than its base, or lacks a day or an event the delta changes.
     public func applied(to held: ApplicationContext) -> ApplicationContext? {
-        guard held.held == base else { return nil }
         var context = held
+        return apply(to: &context) ? context : nil
+    }
+
+    /// Applies the delta to `context` in place, or returns `false` and leaves it as it was if
+    /// it does not apply (as ``applied(to:)``). Where nothing else shares the context's
+    /// storage, only the events the delta changes are written, not the whole day copied.
+    public func apply(to context: inout ApplicationContext) -> Bool {
+        guard context.held == base else { return false }
+        // Every place is found before anything is written.
+        var replaced: [Int: ApplicationContext.Day] = [:]
+        for replacement in replacedDays {
+            guard let index = context.days.firstIndex(where: { $0.day == replacement.day }) else { return false }
+            replaced[index] = replacement
+        }
+        var changes: [(day: Int, position: Int, event: ApplicationContext.Item)] = []
+        for changed in changedEvents {
+            guard let index = context.days.firstIndex(where: { $0.day == changed.day }) else { return false }
+            let events = replaced[index]?.events ?? context.days[index].events
+            for event in changed.events {
+                guard let position = events.firstIndex(where: { $0.key == event.key }) else { return false }
+                changes.append((index, position, event))
+            }
+        }
         context.revision = revision
         context.planTitle = planTitle
         context.patientName = patientName
         context.timeZone = timeZone
         context.generatedAt = generatedAt
         context.clock = clock
-        for replacement in replacedDays {
-            guard let index = context.days.firstIndex(where: { $0.day == replacement.day }) else { return nil }
-            context.days[index] = replacement
-        }
-        for changes in changedEvents {
-            guard let index = context.days.firstIndex(where: { $0.day == changes.day }) else { return nil }
-            for event in changes.events {
-                guard let position = context.days[index].events.firstIndex(where: { $0.key == event.key }) else { return nil }
-                context.days[index].events[position] = event
-            }
-        }
-        return context
+        for (index, day) in replaced { context.days[index] = day }
+        for change in changes { context.days[change.day].events[change.position] = change.event }
+        return true
     }
 }
 

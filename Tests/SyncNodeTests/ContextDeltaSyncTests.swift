@@ -39,8 +39,8 @@ import Testing
         await primary.stop()
     }
 
-    /// A widget keeps each delta as it came, writes the context whole again after
-    /// `deltasKept` of them, and reads the same context back after a restart.
+    /// A widget keeps each delta as it came, writes the context whole again once the deltas
+    /// would outweigh it, and reads the same context back after a restart.
     @Test func deltasAreKeptAsTheyCameAndReadBackAfterARestart() async throws {
         let primary = try await TestPrimary()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
@@ -48,21 +48,32 @@ import Testing
         let running = Task { await widget.run() }
         var context = try await context(of: widget, atLeast: 1)
         let keys = context.days[0].events.map(\.key)
-        let rounds = CompanionState.deltasKept + 8
-        for round in 0..<rounds {
+        let file = try DatabaseQueue(path: directory + "/companion.sqlite")
+        /// The deltas kept, their bytes, and the bytes of the whole context kept.
+        func kept() async throws -> (count: Int, bytes: Int, whole: Int) {
+            try await file.read { db in
+                let deltas = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(payload)), 0) FROM context_delta")!
+                return (deltas[0], deltas[1], try Int.fetchOne(db, sql: "SELECT length(value) FROM setting WHERE key = 'context'") ?? 0)
+            }
+        }
+        var rewrites = 0
+        var most = 0
+        for round in 0..<400 where rewrites < 2 {
             let state: EventState = round % 2 == 0 ? .completed : .notCompleted
             guard case .accepted(let revision, _, _) = try await widget.complete(keys[round % keys.count], state: state) else {
                 Issue.record("round \(round) was not accepted")
                 break
             }
             context = try await self.context(of: widget, atLeast: revision)
+            let now = try await kept()
+            #expect(now.bytes <= now.whole, "round \(round): \(now.bytes) bytes of deltas over a whole context of \(now.whole)")
+            if now.count < most { rewrites += 1 }
+            most = now.count
         }
+        #expect(rewrites == 2, "the whole context was written again \(rewrites) times")
         await widget.stop()
         await running.value
-        let queue = try DatabaseQueue(path: directory + "/companion.sqlite")
-        let kept = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM context_delta") ?? -1 }
-        try queue.close()
-        #expect((1..<CompanionState.deltasKept).contains(kept), "\(rounds) deltas, \(kept) kept after the whole context")
+        try file.close()
         let back = try await makeCompanion(.widget, endpoint: primary.endpoint, stateDirectory: directory)
         #expect(back.context?.revision == context.revision && back.context?.days == context.days)
         await primary.stop()

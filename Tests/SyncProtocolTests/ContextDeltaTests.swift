@@ -92,6 +92,26 @@ struct ContextDeltaTests {
         #expect(delta.applied(to: missingEvent) == nil)
     }
 
+    /// Applied in place to a context nothing else holds, a delta writes its events into the
+    /// day's own storage (no copy of the day); one that does not apply changes nothing, even
+    /// when its first event would have.
+    @Test func aDeltaAppliesInPlaceOrNotAtAll() throws {
+        let base = Self.context(14, [Self.day(Self.today, count: 320)])
+        let newer = Self.context(15, [Self.day(Self.today, count: 320, completed: 7)])
+        let delta = try #require(ContextDelta(from: base, to: newer))
+        var context = Self.context(14, [Self.day(Self.today, count: 320)])
+        let storage = context.days[0].events.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(delta.apply(to: &context))
+        #expect(context == newer)
+        #expect(context.days[0].events.withUnsafeBufferPointer { $0.baseAddress } == storage)
+
+        var twoChanges = delta
+        twoChanges.changedEvents[0].events.append(Self.item("missing"))
+        var untouched = base
+        #expect(!twoChanges.apply(to: &untouched))
+        #expect(untouched == base)
+    }
+
     @Test func malformedDeltasAreRefused() {
         let valid = Caresync_V1_ContextDelta.with {
             $0.baseRevision = 1

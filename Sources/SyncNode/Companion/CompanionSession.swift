@@ -174,10 +174,10 @@ struct CompanionSession: Sendable {
             let envelope = try Frame.decode(payload)
             switch envelope.body {
             case .applicationContext(let wire):
-                try await adopt(try ApplicationContext(wire: wire), payload: Data(payload.readableBytesView), isDelta: false)
+                try await adopt(try ApplicationContext(wire: wire), payload: Data(payload.readableBytesView))
             case .contextDelta(let wire) where features.contains(ProtocolFeature.contextDelta):
                 let delta = try ContextDelta(wire: wire)
-                guard let held = node.context, let context = delta.applied(to: held) else {
+                guard let context = try await node.state.apply(delta, payload: Data(payload.readableBytesView)) else {
                     // Not the context this companion holds (it lost it, say): ask for a whole one.
                     configuration.logger.info("a context delta does not apply to the context held; asking for a whole one", metadata: [
                         "revision": "\(delta.revision)", "base": "\(delta.base.revision)",
@@ -186,7 +186,7 @@ struct CompanionSession: Sendable {
                     try session.send(.contextRequest)
                     continue
                 }
-                try await adopt(context, payload: Data(payload.readableBytesView), isDelta: true)
+                adopted(context, isDelta: true)
             case .completionReply(let reply):
                 node.replies.resolve(reply.messageID, .reply(reply))
             case .historyPage(let page):
@@ -239,16 +239,15 @@ struct CompanionSession: Sendable {
         node.eventSink.yield(.alerts(fresh.sorted { $0.sequence > $1.sequence }))
     }
 
-    /// Makes `context` the one the companion holds: kept on disk as the `payload` it came in
-    /// (an ApplicationContext message, or a ContextDelta to the context held), its clock
-    /// observed, and reported.
-    private func adopt(_ context: ApplicationContext, payload: Data, isDelta: Bool) async throws {
+    /// Makes `context`, which arrived whole as `payload`, the one the companion holds.
+    private func adopt(_ context: ApplicationContext, payload: Data) async throws {
+        try await node.state.cache(context, frame: payload)
+        adopted(context, isDelta: false)
+    }
+
+    /// The companion holds `context` now: its clock is observed, and it is reported.
+    private func adopted(_ context: ApplicationContext, isDelta: Bool) {
         if let reading = context.clock { node.clock.observe(reading) }
-        if isDelta {
-            try await node.state.cache(context, delta: payload)
-        } else {
-            try await node.state.cache(context, frame: payload)
-        }
         node.metrics.contextsReceived[isDelta]?.increment()
         node.eventSink.yield(.context(context))
     }

@@ -12,11 +12,12 @@ import Waiting
 /// newest dose alert handled. (Its identity is beside it, in its own files.) The context is kept as
 /// the last whole context that arrived and the deltas that followed it, each as it came
 /// off the wire: a delta costs a write of its own size, not the whole context encoded again;
-/// after ``deltasKept`` deltas the context is written whole again.
+/// once the deltas kept would outweigh the whole context, it is written whole again.
 ///
 /// Apart from the measurements, the file is read once, when the state is opened; from then
 /// on it is only written, and every read comes from the copy in memory, which follows each
-/// write once it commits (on the writer's queue, so in commit order).
+/// write once it commits (on the writer's queue, so in commit order). A delta is the
+/// exception: it is applied to the context in memory as it arrives, in place, then written.
 ///
 /// Only what the companion promised is synced as it commits: a completion entering the
 /// outbox (and the pairing). Contexts and the removal of answered completions and
@@ -31,8 +32,9 @@ final class CompanionState: Sendable {
         /// The sequence of the newest dose alert handled.
         var alertsAfter = 0
         var context: ApplicationContext?
-        /// Deltas written after the whole context.
-        var deltas = 0
+        /// The size of the whole context kept, and of the deltas written after it.
+        var wholeBytes = 0
+        var deltaBytes = 0
         /// The outbox, oldest first.
         var outbox: [OutboxEntry]
     }
@@ -83,8 +85,8 @@ final class CompanionState: Sendable {
             return CompanionState(
                 queue: queue,
                 memory: Memory(
-                    primaryID: stored.primaryID, alertsAfter: stored.alertsAfter, context: context, deltas: stored.deltas.count,
-                    outbox: outbox),
+                    primaryID: stored.primaryID, alertsAfter: stored.alertsAfter, context: context,
+                    wholeBytes: stored.context?.count ?? 0, deltaBytes: stored.deltas.reduce(0) { $0 + $1.count }, outbox: outbox),
                 measurementsWaiting: stored.measurements)
         }
     }
@@ -160,9 +162,6 @@ final class CompanionState: Sendable {
         memory.withLock { $0.context }
     }
 
-    /// How many deltas are kept after the whole context before it is written whole again.
-    static let deltasKept = 32
-
     /// Keeps the newest context, which arrived whole: on disk as the payload it arrived in
     /// (an ApplicationContext message, not re-encoded), in place of the context and deltas kept.
     func cache(_ context: ApplicationContext, frame payload: Data) async throws {
@@ -171,22 +170,40 @@ final class CompanionState: Sendable {
             try db.execute(sql: "DELETE FROM context_delta")
         } then: { memory in
             memory.context = context
-            memory.deltas = 0
+            memory.wholeBytes = payload.count
+            memory.deltaBytes = 0
         }
     }
 
-    /// Keeps the newest context, which arrived as a delta to the one kept: on disk as the
-    /// delta's payload (a ContextDelta message), or whole once ``deltasKept`` deltas are.
-    func cache(_ context: ApplicationContext, delta payload: Data) async throws {
-        guard memory.withLock({ $0.deltas }) < Self.deltasKept else {
-            return try await cache(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes())
+    /// Applies `delta`, which arrived as `payload`, to the context kept and returns the newer
+    /// context, or `nil` if it does not apply to the one kept. It is applied in memory at once
+    /// and in place (only the events it changes are written where nothing else still holds
+    /// the context, rather than a day copied and the old one freed), then kept on disk as its
+    /// payload, or with the context written whole once the deltas would outweigh it. A write
+    /// that fails forgets the context: the next delta does not apply, and a whole one is asked for.
+    func apply(_ delta: ContextDelta, payload: Data) async throws -> ApplicationContext? {
+        let applied = memory.withLock { memory -> (context: ApplicationContext, whole: Bool)? in
+            guard var context = memory.context.take() else { return nil }
+            defer { memory.context = context }
+            guard delta.apply(to: &context) else { return nil }
+            return (context, memory.deltaBytes + payload.count > memory.wholeBytes)
         }
-        try await commit(synced: false) { db in
-            try db.execute(sql: "INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
-        } then: { memory in
-            memory.context = context
-            memory.deltas += 1
+        guard let (context, whole) = applied else { return nil }
+        do {
+            if whole {
+                try await cache(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes())
+            } else {
+                try await commit(synced: false) { db in
+                    try db.execute(sql: "INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
+                } then: { memory in
+                    memory.deltaBytes += payload.count
+                }
+            }
+        } catch {
+            memory.withLock { $0.context = nil }
+            throw error
         }
+        return context
     }
 
     private static func setting(_ key: String, _ value: some DatabaseValueConvertible & Sendable) -> @Sendable (Database) throws -> Void {
