@@ -167,7 +167,7 @@ final class CompanionState: Sendable {
     func cache(_ context: ApplicationContext, frame payload: Data) async throws {
         try await commit(synced: false) { db in
             try Self.setting("context", payload)(db)
-            try db.execute(sql: "DELETE FROM context_delta")
+            try db.run("DELETE FROM context_delta")
         } then: { memory in
             memory.context = context
             memory.wholeBytes = payload.count
@@ -194,7 +194,7 @@ final class CompanionState: Sendable {
                 try await cache(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes())
             } else {
                 try await commit(synced: false) { db in
-                    try db.execute(sql: "INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
+                    try db.run("INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
                 } then: { memory in
                     memory.deltaBytes += payload.count
                 }
@@ -208,8 +208,8 @@ final class CompanionState: Sendable {
 
     private static func setting(_ key: String, _ value: some DatabaseValueConvertible & Sendable) -> @Sendable (Database) throws -> Void {
         { db in
-            try db.execute(
-                sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            try db.run(
+                "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 arguments: [key, value])
         }
     }
@@ -220,13 +220,8 @@ final class CompanionState: Sendable {
         synced: Bool = true, _ change: @Sendable (Database) throws -> Void, then update: @Sendable (inout Memory) -> T
     ) async throws -> T {
         try await queue.writeWithoutTransaction { db in
-            func transaction() throws {
-                try db.inTransaction {
-                    try change(db)
-                    return .commit
-                }
-            }
-            if synced { try transaction() } else { try db.unsynced(transaction) }
+            func write() throws { try db.transaction { try change(db) } }
+            if synced { try write() } else { try db.unsynced(write) }
             return memory.withLock { update(&$0) }
         }
     }
@@ -247,8 +242,7 @@ final class CompanionState: Sendable {
         do {
             let bytes: Data = try entry.completion.serializedBytes()
             try await commit { db in
-                try db.execute(
-                    sql: "INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [entry.messageID, bytes])
+                try db.run("INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [entry.messageID, bytes])
             } then: { _ in }
             entry.rowWritten()
             return count
@@ -278,7 +272,7 @@ final class CompanionState: Sendable {
     @discardableResult
     func remove(_ messageID: String) async throws -> Int {
         try await commit(synced: false) { db in
-            try db.execute(sql: "DELETE FROM outbox WHERE message_id = ?", arguments: [messageID])
+            try db.run("DELETE FROM outbox WHERE message_id = ?", arguments: [messageID])
         } then: { memory in
             memory.outbox.removeAll { $0.messageID == messageID }
             return memory.outbox.count

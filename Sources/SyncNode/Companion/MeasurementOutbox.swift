@@ -39,13 +39,13 @@ final class MeasurementOutbox: Sendable {
         let kept = try sources.map { ($0.id, try $0.wire.serializedBytes() as Data) }
         let added = try await queue.write { db in
             for (id, source) in kept {
-                try db.execute(
-                    sql: "INSERT INTO measurement_source (id, source) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET source = excluded.source",
+                try db.run(
+                    "INSERT INTO measurement_source (id, source) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET source = excluded.source",
                     arguments: [id, source])
             }
             var added = 0
             for (id, sample) in rows {
-                try db.execute(sql: "INSERT INTO measurement_outbox (id, sample) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", arguments: [id, sample])
+                try db.run("INSERT INTO measurement_outbox (id, sample) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", arguments: [id, sample])
                 added += db.changesCount
             }
             return added
@@ -87,10 +87,7 @@ final class MeasurementOutbox: Sendable {
         // primary counts as duplicates (see CompanionState).
         let removed = try await queue.writeWithoutTransaction { db in
             try db.unsynced {
-                try db.inTransaction {
-                    try db.execute(sql: "DELETE FROM measurement_outbox WHERE sequence <= ?", arguments: [sequence])
-                    return .commit
-                }
+                try db.transaction { try db.run("DELETE FROM measurement_outbox WHERE sequence <= ?", arguments: [sequence]) }
                 return db.changesCount
             }
         }
