@@ -131,10 +131,10 @@ public final class CompanionNode: Service, Sendable {
             clock: clock.tick(now: now), reason: reason)
         let entry = OutboxEntry(completion, awaited: true)
         defer { entry.stopAwaiting() }
-        let current = session.withLock { $0 }
-        // Sent while its outbox row commits: the two commits, here and at the primary, overlap.
-        metrics.outboxDepth.record(try await state.enqueue(entry) { current?.wakeSender.yield() })
-        guard current != nil else { return .queued }
+        // Sent while its outbox row commits (the two commits, here and at the primary, overlap)
+        // by the connection up as it enters the outbox; one that comes up later finds it there.
+        metrics.outboxDepth.record(try await state.enqueue(entry) { session.withLock { $0 }?.wakeSender.yield() })
+        guard session.withLock({ $0 }) != nil else { return .queued }
         return await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
     }
 
