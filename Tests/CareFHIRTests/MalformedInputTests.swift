@@ -51,7 +51,7 @@ struct MalformedInputTests {
         // Mapping errors too: they come up after reading, in the importer.
         let input = try FHIRInput.parse(Data(bundle([timing(#"{"repeat": {"when": ["TEATIME"]}}"#)]).utf8), document: "https://fhir.example.org/MedicationRequest?patient=p1")
         try await withStore { store, _ in
-            let report = try await FHIRImporter(mapper: try await mapper(), device: "test").run(input, into: store)
+            let report = try await FHIRImporter(mapper: try mapper(), device: "test").run(input, into: store)
             #expect(report.refused.map(\.description) == [
                 "https://fhir.example.org/MedicationRequest?patient=p1: Bundle.entry[0].resource.dosageInstruction[0].timing.repeat.when[0]: "
                     + "unsupported: event code \"TEATIME\""])
