@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// A process runs one feed (a `Service`, in its `ServiceGroup`) and every consumer
 /// subscribes to it. The feed reads the change log when a commit in this process grows it
-/// (``ChangeLogObserver`` tells it) and every ``pollInterval`` for other processes' writes (the command
-/// line's, say). A store that cannot be read is logged and read again at the next poll:
-/// consumers only ever see changes, in revision order, each once.
+/// (``ChangeLogObserver`` tells it) and every ``pollInterval`` for other processes' writes
+/// (the command line's, say). A store that cannot be read is logged and read again at the
+/// next poll: consumers only ever see changes, in revision order, each once.
 public final class StoreChangeFeed: Service, Sendable {
     private struct Subscriber {
         /// The newest revision it has had (`nil`: none yet, it starts at the next read).
