@@ -56,14 +56,4 @@ import Waiting
         await connected.value
         try? FileManager.default.removeItem(at: quiet.directory)
     }
-
-    /// Checks `condition` every 10 ms until it holds (true) or `timeout` passes (false).
-    private func eventually(within timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return true
-    }
 }

@@ -56,9 +56,11 @@ final class TestPrimary: Sendable {
 
     /// A companion paired with this primary through the real exchange.
     func pairedCompanion(
-        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true
+        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true,
+        contextWriteDelay: Duration = .milliseconds(200)
     ) async throws -> CompanionNode {
-        let companion = try await makeCompanion(role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas)
+        let companion = try await makeCompanion(
+            role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay)
         _ = try await companion.pair(code: try openCode(role, mayRecord: mayRecord))
         return companion
     }
@@ -77,7 +79,8 @@ final class TestPrimary: Sendable {
 
 /// A companion node in this process with its own state directory.
 func makeCompanion(
-    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, contextDeltas: Bool = true
+    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, contextDeltas: Bool = true,
+    contextWriteDelay: Duration = .milliseconds(200)
 ) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
@@ -87,6 +90,7 @@ func makeCompanion(
     // given up and begun again, and a first context then took over 20 s in CI.
     configuration.handshakeTimeout = .seconds(60)
     configuration.contextDeltas = contextDeltas
+    configuration.contextWriteDelay = contextWriteDelay
     return try await CompanionNode(configuration: configuration)
 }
 
@@ -145,4 +149,14 @@ final class ManualClock: Sendable {
         }
         try Task.checkCancellation()
     }
+}
+
+/// Checks `condition` every 10 ms until it holds (true) or `timeout` passes (false).
+func eventually(within timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return true
 }

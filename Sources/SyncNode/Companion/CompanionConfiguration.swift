@@ -62,6 +62,10 @@ public struct CompanionConfiguration: Sendable {
     /// held rather than every context whole (protocol section 10). Off, the companion
     /// speaks as a client that understands only snapshots.
     public var contextDeltas = true
+    /// How long a context delta waits to be written to the state file, with the deltas that
+    /// follow it: a burst of deltas costs one write. The companion shows each at once; a
+    /// crash of its process loses at most this much (the primary then sends it again).
+    public var contextWriteDelay: Duration = .milliseconds(200)
     /// Where a household device keeps the care reports shared with it (protocol section 20);
     /// with one, it offers the `report` feature. Other roles never receive reports.
     public var reportsDirectory: String?

@@ -70,7 +70,9 @@ public final class CompanionNode: Service, Sendable {
     /// identity in ``CompanionConfiguration/identityDirectory`` if it names one).
     public init(configuration: CompanionConfiguration) async throws {
         self.configuration = configuration
-        state = try await CompanionState.open(directory: configuration.stateDirectory, logger: configuration.logger)
+        state = try await CompanionState.open(
+            directory: configuration.stateDirectory, logger: configuration.logger,
+            contextWriteDelay: configuration.contextWriteDelay, sleep: configuration.sleep)
         identity = try await blocking {
             try NodeIdentity.loadOrCreate(in: configuration.identityDirectory ?? configuration.stateDirectory, name: configuration.name)
         }
@@ -183,6 +185,7 @@ public final class CompanionNode: Service, Sendable {
             logger.debug("connecting again", metadata: ["after": "\(wait)", "failures": "\(failures)"])
             await waitUnlessStopped(wait)
         }
+        await state.writeContext()
         eventSink.finish()
     }
 
@@ -191,7 +194,8 @@ public final class CompanionNode: Service, Sendable {
         _ = await withTimeout(duration, sleep: configuration.sleep) { [stopped] in try? await stopped.value }
     }
 
-    /// Says Goodbye to the primary, closes the connection and ends ``run()``.
+    /// Says Goodbye to the primary, closes the connection, writes the context deltas not yet
+    /// written and ends ``run()``.
     public func stop() async {
         beginStopping()
         if let current = session.withLock({ $0 }) {
@@ -201,6 +205,7 @@ public final class CompanionNode: Service, Sendable {
                 logger.debug("the connection did not close cleanly", metadata: ["error": "\(error)"])
             }
         }
+        await state.writeContext()
     }
 
     /// Marks the node stopped, wakes a wait between attempts, and sends Goodbye on the

@@ -177,7 +177,7 @@ struct CompanionSession: Sendable {
                 try await adopt(try ApplicationContext(wire: wire), payload: Data(payload.readableBytesView))
             case .contextDelta(let wire) where features.contains(ProtocolFeature.contextDelta):
                 let delta = try ContextDelta(wire: wire)
-                guard let context = try await node.state.apply(delta, payload: Data(payload.readableBytesView)) else {
+                guard let context = node.state.apply(delta, payload: Data(payload.readableBytesView)) else {
                     // Not the context this companion holds (it lost it, say): ask for a whole one.
                     configuration.logger.info("a context delta does not apply to the context held; asking for a whole one", metadata: [
                         "revision": "\(delta.revision)", "base": "\(delta.base.revision)",

@@ -12,12 +12,15 @@ import Waiting
 /// newest dose alert handled. (Its identity is beside it, in its own files.) The context is kept as
 /// the last whole context that arrived and the deltas that followed it, each as it came
 /// off the wire: a delta costs a write of its own size, not the whole context encoded again;
-/// once the deltas kept would outweigh the whole context, it is written whole again.
+/// once the deltas kept would outweigh the whole context (by a factor drawn between 1 and 2,
+/// so that companions sharing a process do not all encode theirs at once), it is written
+/// whole again.
 ///
 /// Apart from the measurements, the file is read once, when the state is opened; from then
 /// on it is only written, and every read comes from the copy in memory, which follows each
 /// write once it commits (on the writer's queue, so in commit order). A delta is the
-/// exception: it is applied to the context in memory as it arrives, in place, then written.
+/// exception: it is applied to the context in memory as it arrives, in place, and written
+/// behind, together with the deltas that follow it within ``contextWriteDelay``.
 ///
 /// Only what the companion promised is synced as it commits: a completion entering the
 /// outbox (and the pairing). Contexts and the removal of answered completions and
@@ -25,16 +28,21 @@ import Waiting
 /// reach the disk with the next synced commit: a power cut may take them, after which the
 /// companion holds an older context (the primary sends a delta from it, or the whole) and
 /// sends an answered message again (the primary answers with the answer it kept, and
-/// records nothing). A crash of the process loses none of them.
+/// records nothing). A crash of the process loses none of them, except the deltas of the
+/// last ``contextWriteDelay`` not yet written: the companion then holds an older context,
+/// and the primary sends what changed since.
 final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
         /// The sequence of the newest dose alert handled.
         var alertsAfter = 0
         var context: ApplicationContext?
-        /// The size of the whole context kept, and of the deltas written after it.
-        var wholeBytes = 0
+        /// The bytes of the deltas written after the whole context kept, and how many may be
+        /// before it is written whole again (``allowance(after:)``).
         var deltaBytes = 0
+        var deltaAllowance = 0
+        /// The payloads of the deltas applied to `context` and not yet written, oldest first.
+        var unwritten: [Data] = []
         /// The outbox, oldest first.
         var outbox: [OutboxEntry]
     }
@@ -43,16 +51,27 @@ final class CompanionState: Sendable {
     private let memory: Mutex<Memory>
     /// Measurements not yet answered, read back from the file a batch at a time.
     let measurements: MeasurementOutbox
+    /// How long a delta applied waits to be written (at most), with those that follow it:
+    /// deltas arriving together cost one transaction, not one each.
+    let contextWriteDelay: Duration
+    private let sleep: Sleep
+    private let logger: Logger
 
-    private init(queue: DatabaseQueue, memory: Memory, measurementsWaiting: Int) {
+    private init(queue: DatabaseQueue, memory: Memory, measurementsWaiting: Int, contextWriteDelay: Duration, sleep: @escaping Sleep, logger: Logger) {
         self.queue = queue
         self.memory = Mutex(memory)
         measurements = MeasurementOutbox(queue: queue, depth: measurementsWaiting)
+        self.contextWriteDelay = contextWriteDelay
+        self.sleep = sleep
+        self.logger = logger
     }
 
     /// Opens (creating if needed) the state in `directory`, on a thread of its own. A cached
     /// context that cannot be read is logged and forgotten: the primary sends a new one.
-    static func open(directory: String, logger: Logger) async throws -> CompanionState {
+    /// Deltas are written `contextWriteDelay` after they are applied, waited with `sleep`.
+    static func open(
+        directory: String, logger: Logger, contextWriteDelay: Duration = .milliseconds(200), sleep: @escaping Sleep = taskSleep
+    ) async throws -> CompanionState {
         try await blocking {
             let queue = try openQueue(path: directory + "/" + fileName, directory: directory)
             let stored = try queue.read { db in
@@ -86,8 +105,9 @@ final class CompanionState: Sendable {
                 queue: queue,
                 memory: Memory(
                     primaryID: stored.primaryID, alertsAfter: stored.alertsAfter, context: context,
-                    wholeBytes: stored.context?.count ?? 0, deltaBytes: stored.deltas.reduce(0) { $0 + $1.count }, outbox: outbox),
-                measurementsWaiting: stored.measurements)
+                    deltaBytes: stored.deltas.reduce(0) { $0 + $1.count }, deltaAllowance: allowance(after: stored.context?.count ?? 0),
+                    outbox: outbox),
+                measurementsWaiting: stored.measurements, contextWriteDelay: contextWriteDelay, sleep: sleep, logger: logger)
         }
     }
 
@@ -163,47 +183,79 @@ final class CompanionState: Sendable {
     }
 
     /// Keeps the newest context, which arrived whole: on disk as the payload it arrived in
-    /// (an ApplicationContext message, not re-encoded), in place of the context and deltas kept.
+    /// (an ApplicationContext message, not re-encoded), in place of the context and deltas
+    /// kept, and of the deltas not yet written.
     func cache(_ context: ApplicationContext, frame payload: Data) async throws {
-        try await commit(synced: false) { db in
-            try Self.setting("context", payload)(db)
-            try db.run("DELETE FROM context_delta")
-        } then: { memory in
+        try await commit(synced: false, Self.replacingContext(with: payload)) { memory in
             memory.context = context
-            memory.wholeBytes = payload.count
+            memory.unwritten = []
             memory.deltaBytes = 0
+            memory.deltaAllowance = Self.allowance(after: payload.count)
         }
     }
 
-    /// Applies `delta`, which arrived as `payload`, to the context kept and returns the newer
-    /// context, or `nil` if it does not apply to the one kept. It is applied in memory at once
-    /// and in place (only the events it changes are written where nothing else still holds
-    /// the context, rather than a day copied and the old one freed), then kept on disk as its
-    /// payload, or with the context written whole once the deltas would outweigh it. A write
-    /// that fails forgets the context: the next delta does not apply, and a whole one is asked for.
-    func apply(_ delta: ContextDelta, payload: Data) async throws -> ApplicationContext? {
-        let applied = memory.withLock { memory -> (context: ApplicationContext, whole: Bool)? in
-            guard var context = memory.context.take() else { return nil }
-            defer { memory.context = context }
-            guard delta.apply(to: &context) else { return nil }
-            return (context, memory.deltaBytes + payload.count > memory.wholeBytes)
+    /// Applies `delta`, which arrived as `payload`, to the context held and returns the newer
+    /// context, or `nil` if it does not apply to the one held. It is applied in place (only
+    /// the events it changes are written, where nothing else still holds the context) and
+    /// written behind: see ``writeContext()``.
+    func apply(_ delta: ContextDelta, payload: Data) -> ApplicationContext? {
+        let (applied, first) = memory.withLock { memory -> (ApplicationContext?, Bool) in
+            guard memory.context != nil, delta.apply(to: &memory.context!) else { return (nil, false) }
+            memory.unwritten.append(payload)
+            return (memory.context, memory.unwritten.count == 1)
         }
-        guard let (context, whole) = applied else { return nil }
-        do {
-            if whole {
-                try await cache(context, frame: try Caresync_V1_Envelope.context(context).serializedBytes())
-            } else {
-                try await commit(synced: false) { db in
-                    try db.run("INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload])
-                } then: { memory in
-                    memory.deltaBytes += payload.count
-                }
+        if first {
+            Task { [self] in
+                // Shortened at random by up to half: companions sharing a process (a household,
+                // a benchmark) that receive the same deltas do not all write at once.
+                try? await sleep(contextWriteDelay * Double.random(in: 0.5...1))
+                await writeContext()
             }
-        } catch {
-            memory.withLock { $0.context = nil }
-            throw error
         }
-        return context
+        return applied
+    }
+
+    /// Writes the deltas applied and not yet written, in one transaction: as they came, or
+    /// as the whole context once the deltas kept would outweigh it. A write that fails
+    /// forgets the context (logged): the next delta does not apply, and a whole one is
+    /// asked for. Runs `contextWriteDelay` after a delta, and when the companion stops.
+    func writeContext() async {
+        guard !memory.withLock({ $0.unwritten.isEmpty }) else { return }
+        do {
+            // The deltas are taken on the writer's queue, so the file follows memory in order.
+            try await commit(synced: false) { db in
+                let (payloads, whole) = memory.withLock { memory -> ([Data], ApplicationContext?) in
+                    defer { memory.unwritten = [] }
+                    let bytes = memory.unwritten.reduce(memory.deltaBytes) { $0 + $1.count }
+                    return (memory.unwritten, bytes > memory.deltaAllowance ? memory.context : nil)
+                }
+                if let whole {
+                    let payload: Data = try Caresync_V1_Envelope.context(whole).serializedBytes()
+                    try Self.replacingContext(with: payload)(db)
+                    memory.withLock { ($0.deltaBytes, $0.deltaAllowance) = (0, Self.allowance(after: payload.count)) }
+                } else {
+                    for payload in payloads { try db.run("INSERT INTO context_delta (payload) VALUES (?)", arguments: [payload]) }
+                    memory.withLock { memory in memory.deltaBytes = payloads.reduce(memory.deltaBytes) { $0 + $1.count } }
+                }
+            } then: { _ in }
+        } catch {
+            memory.withLock { ($0.context, $0.unwritten) = (nil, []) }
+            logger.warning("the context could not be kept; a whole one will be asked for", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The bytes of deltas to keep after a whole context of `wholeBytes` before writing it
+    /// whole again: between once and twice its size, at random.
+    private static func allowance(after wholeBytes: Int) -> Int {
+        wholeBytes + Int.random(in: 0...wholeBytes)
+    }
+
+    /// The context kept becomes `payload`, with no delta after it.
+    private static func replacingContext(with payload: Data) -> @Sendable (Database) throws -> Void {
+        { db in
+            try setting("context", payload)(db)
+            try db.run("DELETE FROM context_delta")
+        }
     }
 
     private static func setting(_ key: String, _ value: some DatabaseValueConvertible & Sendable) -> @Sendable (Database) throws -> Void {
