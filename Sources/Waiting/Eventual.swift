@@ -9,6 +9,13 @@ public final class Eventual<Value: Sendable>: Sendable {
         var result: Result<Value, any Error>?
         var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
         var next = 0
+        /// Waits whose time ran out before they began (``value(within:sleep:)``).
+        var expired: Set<Int> = []
+
+        mutating func newID() -> Int {
+            next += 1
+            return next
+        }
     }
 
     private let state = Mutex(State())
@@ -34,23 +41,48 @@ public final class Eventual<Value: Sendable>: Sendable {
     /// The result, once it is set; `CancellationError` if the task is cancelled first.
     public var value: Value {
         get async throws {
-            let id = state.withLock { state in
-                state.next += 1
-                return state.next
-            }
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let now = state.withLock { state -> Result<Value, any Error>? in
-                        if let result = state.result { return result }
-                        if Task.isCancelled { return .failure(CancellationError()) }
-                        state.waiters[id] = continuation
-                        return nil
-                    }
-                    if let now { continuation.resume(with: now) }
+            try await wait(state.withLock { $0.newID() })
+        }
+    }
+
+    /// The result if it is set within `timeout` (slept with `sleep`) and is a value; `nil`
+    /// otherwise, or if the task is cancelled first. As ``withTimeout(_:sleep:_:)`` racing
+    /// ``value``, for less: the setter resumes this task itself, and the sleep runs in a
+    /// task of its own that is cancelled, not awaited.
+    public func value(within timeout: Duration, sleep: @escaping Sleep = taskSleep) async -> Value? {
+        let id = state.withLock { $0.newID() }
+        let timer = Task {
+            try? await sleep(timeout)
+            guard !Task.isCancelled else { return }
+            state.withLock { state -> CheckedContinuation<Value, any Error>? in
+                guard state.result == nil else { return nil }
+                if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+                state.expired.insert(id)
+                return nil
+            }?.resume(throwing: CancellationError())
+        }
+        defer {
+            timer.cancel()
+            state.withLock { _ = $0.expired.remove(id) }
+        }
+        return try? await wait(id)
+    }
+
+    /// Waits as `id` for the result; `CancellationError` if the task is cancelled or the
+    /// wait's time ran out first.
+    private func wait(_ id: Int) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let now = state.withLock { state -> Result<Value, any Error>? in
+                    if let result = state.result { return result }
+                    if Task.isCancelled || state.expired.contains(id) { return .failure(CancellationError()) }
+                    state.waiters[id] = continuation
+                    return nil
                 }
-            } onCancel: {
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+                if let now { continuation.resume(with: now) }
             }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
         }
     }
 }

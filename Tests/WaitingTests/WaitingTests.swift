@@ -25,21 +25,55 @@ struct BackoffTests {
 
 struct TimeoutTests {
     /// A sleep that returns only when the test lets it, or throws when cancelled: time does
-    /// not pass by itself.
+    /// not pass by itself. (Not an AsyncStream of ticks: a sleeper cancelled while waiting
+    /// would finish it, and every later sleep would return at once.)
     final class ManualSleep: Sendable {
-        private let ticks = AsyncStream<Void>.makeStream(bufferingPolicy: .unbounded)
-        let sleepers = Mutex(0)
+        private struct Sleepers {
+            var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+            var started = 0
+            /// Ticks given while nobody slept, for the next sleepers.
+            var spare = 0
+        }
+
+        private let state = Mutex(Sleepers())
+
+        /// How many sleeps have begun.
+        var sleepers: Int { state.withLock { $0.started } }
 
         var sleep: Sleep {
             { [self] _ in
-                sleepers.withLock { $0 += 1 }
-                for await _ in ticks.stream { break }
-                try Task.checkCancellation()
+                let id = state.withLock { state in
+                    state.started += 1
+                    return state.started
+                }
+                try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        let now = state.withLock { state -> Result<Void, any Error>? in
+                            if Task.isCancelled { return .failure(CancellationError()) }
+                            if state.spare > 0 {
+                                state.spare -= 1
+                                return .success(())
+                            }
+                            state.waiting[id] = continuation
+                            return nil
+                        }
+                        if let now { continuation.resume(with: now) }
+                    }
+                } onCancel: {
+                    state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+                }
             }
         }
 
+        /// Ends the oldest sleep, or the next to begin.
         func elapse() {
-            ticks.continuation.yield()
+            state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let oldest = state.waiting.keys.min() else {
+                    state.spare += 1
+                    return nil
+                }
+                return state.waiting.removeValue(forKey: oldest)
+            }?.resume()
         }
     }
 
@@ -60,7 +94,7 @@ struct TimeoutTests {
                 return 1
             }
         }
-        while clock.sleepers.withLock({ $0 == 0 }) { await Task.yield() }
+        while clock.sleepers == 0 { await Task.yield() }
         clock.elapse()
         #expect(await waiting.value == nil)
         #expect(cancelled.withLock { $0 })
@@ -76,12 +110,12 @@ struct EventualTests {
         let clock = TimeoutTests.ManualSleep()
         for round in 1...3 {
             let waiting = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } }
-            while clock.sleepers.withLock({ $0 < round }) { await Task.yield() }
+            while clock.sleepers < round { await Task.yield() }
             clock.elapse()
             #expect(await waiting.value == nil, "round \(round) should time out")
         }
         let raised = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } }
-        while clock.sleepers.withLock({ $0 < 4 }) { await Task.yield() }
+        while clock.sleepers < 4 { await Task.yield() }
         latch.raise()
         #expect(await raised.value == true)
         // Raised, it stays raised: a wait after returns at once; a second resolve changes nothing.
@@ -99,5 +133,27 @@ extension EventualTests {
         address.resolve(.success(7654))
         for waiter in waiters { await #expect(throws: CancellationError.self) { try await waiter.value } }
         await #expect(throws: CancellationError.self) { try await address.value }
+    }
+}
+
+extension EventualTests {
+    /// A wait with a time limit: the value when it is set first (time never passes here),
+    /// `nil` when the time runs out first or the result is a failure, and the eventual
+    /// still works after a wait that timed out.
+    @Test func aWaitWithinATimeGetsTheValueOrNil() async {
+        let clock = TimeoutTests.ManualSleep()
+        let answer = Eventual<Int>()
+        let late = Task { await answer.value(within: .seconds(1), sleep: clock.sleep) }
+        while clock.sleepers < 1 { await Task.yield() }
+        clock.elapse()
+        #expect(await late.value == nil)
+        let waiting = Task { await answer.value(within: .seconds(1), sleep: clock.sleep) }
+        while clock.sleepers < 2 { await Task.yield() }
+        answer.resolve(.success(42))
+        #expect(await waiting.value == 42)
+        #expect(await answer.value(within: .seconds(1), sleep: clock.sleep) == 42)
+        let failed = Eventual<Int>()
+        failed.resolve(.failure(CancellationError()))
+        #expect(await failed.value(within: .seconds(1), sleep: clock.sleep) == nil)
     }
 }
