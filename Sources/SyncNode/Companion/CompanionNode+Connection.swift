@@ -12,6 +12,8 @@ struct CompanionConnection: Sendable {
     let certificate: PeerCertificate?
     /// Succeeds when the TLS handshake completes (at once without TLS).
     let handshake: EventLoopFuture<Void>
+    /// Where replies are answered on the event loop, once armed.
+    let replies: ReplyIntake.Control
 
     /// Closes a connection that will carry nothing (an async channel must be finished).
     func close(logger: Logger) async {
@@ -42,8 +44,15 @@ extension CompanionNode {
                     { [try tls.clientHandler(pinned: pinned, recording: certificate), TLSHandshakeWaiter(handshake)] }
                 }
                 if tls == nil { handshake.succeed() }
-                return FramedChannel.configure(channel, tls: handlers, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines)
-                    .map { CompanionConnection(channel: $0, certificate: tls == nil ? nil : certificate, handshake: handshake.futureResult) }
+                let replies = ReplyIntake()
+                let control = replies.control(on: channel.eventLoop)
+                return FramedChannel.configure(
+                    channel, tls: handlers, maximumFrameBytes: maximumFrameBytes, deadlines: deadlines, framing: [replies]
+                ).map {
+                    CompanionConnection(
+                        channel: $0, certificate: tls == nil ? nil : certificate, handshake: handshake.futureResult,
+                        replies: control)
+                }
             }
     }
 

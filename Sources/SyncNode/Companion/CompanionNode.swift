@@ -140,6 +140,15 @@ public final class CompanionNode: Service, Sendable {
         return await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
     }
 
+    /// Records the primary's answer to `entry` and reports it, the first time only.
+    func report(_ result: CompletionResult, for entry: OutboxEntry) {
+        guard entry.answered(result) else { return }
+        let completion = entry.completion
+        let key = (try? completion.eventKey())
+            ?? EventKey(activityID: completion.activityID, day: CalendarDay(daysSinceEpoch: 0), occurrence: 0)
+        eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
+    }
+
     /// Asks the primary to remind again `minutes` from now ("done" is ``complete(_:state:values:reason:)``).
     /// - Throws: `ProtocolError` `NOT_REACHABLE` when no primary is connected.
     public func snooze(_ key: EventKey, minutes: Int) async throws {

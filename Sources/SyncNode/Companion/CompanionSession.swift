@@ -70,6 +70,10 @@ struct CompanionSession: Sendable {
                 let handle = CompanionNode.SessionHandle(
                     wakeSender: wakeSender, wakeMeasurements: wakeMeasurements, outgoing: post, channel: channel.channel)
                 node.session.withLock { $0 = handle }
+                connection.replies.arm { [node] reply in
+                    node.replies.resolve(reply.messageID, .reply(reply))
+                    if let entry = node.state.entry(reply.messageID) { node.report(CompletionResult(reply: reply), for: entry) }
+                }
                 node.metrics.connected.record(1)
                 defer {
                     node.session.withLock { $0 = nil }
@@ -276,7 +280,6 @@ struct CompanionSession: Sendable {
                 return await replyTimedOut(completion.messageID, outbound)
             }
             node.metrics.roundTrip.record(duration: sentAt.duration(to: .now))
-            let key = (try? completion.eventKey()) ?? EventKey(activityID: completion.activityID, day: CalendarDay(daysSinceEpoch: 0), occurrence: 0)
             let result: CompletionResult
             switch answer {
             case .reply(let reply):
@@ -291,12 +294,11 @@ struct CompanionSession: Sendable {
                 continue
             }
             retry = 0
-            // The caller hears at once; removing it from the outbox may follow, since a
-            // resent message id only gets its stored answer again, which is reported once.
-            // Answered, it is no longer pending (even before it leaves the outbox).
-            if entry.answered(result) {
-                node.eventSink.yield(.reply(messageID: completion.messageID, key: key, result: result))
-            }
+            // The caller hears at once (a reply, from the event loop: ReplyIntake); removing
+            // it from the outbox may follow, since a resent message id only gets its stored
+            // answer again, which is reported once. Answered, it is no longer pending (even
+            // before it leaves the outbox).
+            node.report(result, for: entry)
             // Sent while its row was being written: removed once it is, if it could be.
             guard await entry.hasRow() else { continue }
             node.metrics.outboxDepth.record(try await node.state.remove(completion.messageID))

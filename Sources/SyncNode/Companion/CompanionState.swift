@@ -310,6 +310,11 @@ final class CompanionState: Sendable {
         memory.withLock { $0.outbox.first }
     }
 
+    /// The completion in the outbox with `messageID`, if any.
+    func entry(_ messageID: String) -> OutboxEntry? {
+        memory.withLock { $0.outbox.first { $0.messageID == messageID } }
+    }
+
     /// Every unanswered completion, oldest first.
     var pending: [OutboxEntry] {
         memory.withLock { $0.outbox }

@@ -52,6 +52,6 @@ final class OutboxEntry: Sendable {
 
     /// The answer, or `nil` if none comes within `timeout`.
     func answer(within timeout: Duration, sleep: @escaping Sleep) async -> CompletionResult? {
-        await withTimeout(timeout, sleep: sleep) { [answer] in try? await answer.value }
+        await answer.value(within: timeout, sleep: sleep)
     }
 }
