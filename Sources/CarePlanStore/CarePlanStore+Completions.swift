@@ -47,7 +47,7 @@ extension CarePlanStore {
     private func judgeTogether(_ batch: [SentCompletion], in db: Database) -> [Result<CompletionReceipt, CarePlanStoreError>] {
         var results: [Result<CompletionReceipt, CarePlanStoreError>] = []
         do {
-            try db.inTransaction {
+            try db.transaction {
                 results = try batch.map { sent in
                     // A savepoint of its own, through cached statements (GRDB's inSavepoint
                     // compiles its SAVEPOINT and RELEASE anew each time).
@@ -62,7 +62,6 @@ extension CarePlanStore {
                     try db.run("RELEASE judge")
                     return result
                 }
-                return .commit
             }
             return results
         } catch {

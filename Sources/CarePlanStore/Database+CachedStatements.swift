@@ -1,10 +1,26 @@
 import GRDB
 
 /// Statements compiled once per connection and reused: the store runs the same few
-/// queries over and over, and compiling them cost more than running them.
+/// queries over and over, and compiling them cost more than running them. (The companion's
+/// state writes through `run` and `transaction` too.)
 extension Database {
-    func run(_ sql: String, arguments: StatementArguments = []) throws {
+    /// Runs `sql` through the connection's cached statement for it.
+    package func run(_ sql: String, arguments: StatementArguments = []) throws {
         try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
+    /// Runs `body` in one transaction, begun IMMEDIATE and rolled back if it throws, through
+    /// cached statements (GRDB's `inTransaction` compiles its BEGIN and COMMIT every time).
+    package func transaction(_ body: () throws -> Void) throws {
+        try run("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try run("COMMIT")
+        } catch {
+            // A failure SQLite already rolled back (a full disk, say) leaves nothing to undo.
+            if isInsideTransaction { try? run("ROLLBACK") }
+            throw error
+        }
     }
 
     func rows(_ sql: String, arguments: StatementArguments = []) throws -> [Row] {

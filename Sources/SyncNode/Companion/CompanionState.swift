@@ -1,3 +1,4 @@
+import CarePlanStore
 import Foundation
 import GRDB
 import Logging

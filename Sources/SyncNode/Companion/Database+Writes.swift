@@ -1,26 +1,11 @@
+import CarePlanStore
 import GRDB
 
 /// How the companion writes its state: the same few statements for every context, completion
-/// and measurement, each compiled once per connection (GRDB's `execute(sql:)` and
-/// `inTransaction` compile theirs anew each time, which cost more than running them).
+/// and measurement, each compiled once per connection through the store's `run` and
+/// `transaction` (GRDB's `execute(sql:)` and `inTransaction` compile theirs anew each time,
+/// which cost more than running them).
 extension Database {
-    /// Runs `sql` through the connection's cached statement for it.
-    func run(_ sql: String, arguments: StatementArguments = []) throws {
-        try cachedStatement(sql: sql).execute(arguments: arguments)
-    }
-
-    /// Runs `body` in one transaction, rolled back if it throws.
-    func transaction(_ body: () throws -> Void) throws {
-        try run("BEGIN IMMEDIATE")
-        do {
-            try body()
-            try run("COMMIT")
-        } catch {
-            // A failure SQLite already rolled back (a full disk, say) leaves nothing to undo.
-            if isInsideTransaction { try? run("ROLLBACK") }
-            throw error
-        }
-    }
 
     /// Runs `body`, whose commits need not reach the disk at once, at `synchronous = NORMAL`,
     /// then returns to FULL. In WAL mode a commit at NORMAL survives the process crashing,

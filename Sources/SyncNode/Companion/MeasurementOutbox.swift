@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import CarePlanStore
 import GRDB
 import Synchronization
 import SyncProtocol
