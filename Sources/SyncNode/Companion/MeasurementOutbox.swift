@@ -1,6 +1,6 @@
 import CarePlan
-import Foundation
 import CarePlanStore
+import Foundation
 import GRDB
 import Synchronization
 import SyncProtocol
