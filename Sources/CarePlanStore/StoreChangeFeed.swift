@@ -126,15 +126,22 @@ public final class StoreChangeFeed: Service, Sendable {
             after = oldest ?? read.newest
             while let last = read.changes.last?.revision {
                 let from = after
-                state.withLock { state in
+                let deliveries = state.withLock { state in
+                    var deliveries: [(deliver: @Sendable (ArraySlice<StoreChange>) -> Void, changes: ArraySlice<StoreChange>)] = []
                     for (id, subscriber) in state.subscribers {
                         // One that subscribed after this read began from an earlier revision
                         // than `from` waits for the next read, which starts from its own.
                         guard let had = subscriber.after, had >= from, had < last else { continue }
-                        subscriber.deliver(read.changes.drop { $0.revision <= had })
+                        deliveries.append((subscriber.deliver, read.changes.drop { $0.revision <= had }))
                         state.subscribers[id]?.after = last
                     }
+                    return deliveries
                 }
+                // Handed over outside the lock: a yield may resume the consumer's task, which
+                // takes that task's lock, while a consumer being cancelled holds its task's
+                // lock and runs the stream's onTermination, which takes this one (a deadlock
+                // that hung the test suite once).
+                for delivery in deliveries { delivery.deliver(delivery.changes) }
                 after = last
                 guard last < read.newest else { break }
                 read = try await store.newestAndChanges(after: last, limit: Self.pageSize)

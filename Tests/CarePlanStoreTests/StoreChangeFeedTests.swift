@@ -119,4 +119,25 @@ struct StoreChangeFeedTests {
         _ = await running.result
         #expect(await withTimeout(.seconds(20)) { await ended.value } == true)
     }
+
+    /// Subscribers cancelled while changes are being handed to them leave the feed going.
+    /// (It once handed changes over inside its lock; a consumer cancelled at that moment
+    /// held its task's lock and waited for the feed's, while the feed, resuming it, waited
+    /// for the task's: the whole process stopped.)
+    @Test(.timeLimit(.minutes(2))) func subscribersCancelledWhileChangesArriveLeaveTheFeedGoing() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let last = try await following(feed) {
+            for round in 0..<48 {
+                let start = try await store.revision()
+                let consumers = (0..<16).map { _ in Task { for await _ in feed.changes(after: start) {} } }
+                try await store.setOutcome(done(), for: key(round % 24, day: round / 24))
+                for consumer in consumers { consumer.cancel() }
+            }
+            let start = try await store.revision()
+            let stream = feed.changes(after: start)
+            try await store.setOutcome(done(), for: key(0, day: 2))
+            return await first(1, of: stream).map(\.revision)
+        }
+        #expect(last == [try await store.revision()])
+    }
 }
