@@ -76,8 +76,9 @@ public struct MailSender: Sendable {
         if let certificateAuthorities { lines.append("cacert = \(Self.quoted(certificateAuthorities))") }
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            FileManager.default.createFile(atPath: config.path, contents: Data((lines.joined(separator: "\n") + "\n").utf8),
-                                           attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(
+                atPath: config.path, contents: Data((lines.joined(separator: "\n") + "\n").utf8), attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: config.path]) }
             try Data(message.utf8).write(to: body)
         } catch {
             throw .mailFailed("cannot write the message: \(error)")
