@@ -140,6 +140,14 @@ public final class CompanionNode: Service, Sendable {
         return await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
     }
 
+    /// Takes the primary's reply to a completion, wherever it was read (``ReplyIntake`` on the
+    /// event loop, or the receiving task before the intake is armed): the sender waiting
+    /// for it goes on, and the caller of `complete()` hears it at once.
+    func received(_ reply: Caresync_V1_CompletionReply) {
+        replies.resolve(reply.messageID, .reply(reply))
+        if let entry = state.entry(reply.messageID) { report(CompletionResult(reply: reply), for: entry) }
+    }
+
     /// Records the primary's answer to `entry` and reports it, the first time only.
     func report(_ result: CompletionResult, for entry: OutboxEntry) {
         guard entry.answered(result) else { return }

@@ -70,10 +70,7 @@ struct CompanionSession: Sendable {
                 let handle = CompanionNode.SessionHandle(
                     wakeSender: wakeSender, wakeMeasurements: wakeMeasurements, outgoing: post, channel: channel.channel)
                 node.session.withLock { $0 = handle }
-                connection.replies.arm { [node] reply in
-                    node.replies.resolve(reply.messageID, .reply(reply))
-                    if let entry = node.state.entry(reply.messageID) { node.report(CompletionResult(reply: reply), for: entry) }
-                }
+                connection.replies.arm { [node] reply in node.received(reply) }
                 node.metrics.connected.record(1)
                 defer {
                     node.session.withLock { $0 = nil }
@@ -192,7 +189,7 @@ struct CompanionSession: Sendable {
                 }
                 adopted(context, isDelta: true)
             case .completionReply(let reply):
-                node.replies.resolve(reply.messageID, .reply(reply))
+                node.received(reply)
             case .historyPage(let page):
                 node.replies.resolve(page.requestID, .history(page))
             case .measurementReceipt(let receipt) where features.contains(ProtocolFeature.measurements):
