@@ -57,7 +57,7 @@ final class TestPrimary: Sendable {
     /// A companion paired with this primary through the real exchange.
     func pairedCompanion(
         _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true,
-        contextWriteDelay: Duration = .milliseconds(200)
+        contextWriteDelay: Duration? = nil
     ) async throws -> CompanionNode {
         let companion = try await makeCompanion(
             role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay)
@@ -80,7 +80,7 @@ final class TestPrimary: Sendable {
 /// A companion node in this process with its own state directory.
 func makeCompanion(
     _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, contextDeltas: Bool = true,
-    contextWriteDelay: Duration = .milliseconds(200)
+    contextWriteDelay: Duration? = nil
 ) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
@@ -90,7 +90,7 @@ func makeCompanion(
     // given up and begun again, and a first context then took over 20 s in CI.
     configuration.handshakeTimeout = .seconds(60)
     configuration.contextDeltas = contextDeltas
-    configuration.contextWriteDelay = contextWriteDelay
+    if let contextWriteDelay { configuration.contextWriteDelay = contextWriteDelay }
     return try await CompanionNode(configuration: configuration)
 }
 
