@@ -93,6 +93,20 @@ public enum PrivateFiles {
         try syncDirectory(of: path)
     }
 
+    /// Syncs the file at `path` to disk, its content and size, whoever wrote it (an SQLite
+    /// log written unsynced, say). Returns false, syncing nothing, if there is no such file.
+    @discardableResult
+    public static func sync(_ path: String) throws(PrivateFileError) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return false }
+            throw .failed("open", path: path, errno: errno)
+        }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .failed("sync", path: path, errno: errno) }
+        return true
+    }
+
     /// Removes the hidden temporary files a crash may have left from ``createOnce(_:contents:)``.
     public static func removeLeftovers(of path: String) throws(PrivateFileError) {
         let prefix = (leftoverPrefix(of: path) as NSString).lastPathComponent

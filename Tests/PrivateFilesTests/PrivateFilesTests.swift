@@ -44,6 +44,17 @@ struct PrivateFilesTests {
         for file in [path, path + "-wal", path + "-shm"] { #expect(try mode(file) == 0o600, "\(file)") }
     }
 
+    @Test func aFileIsSyncedWhereItIsAndAMissingOneIsNothingToSync() throws {
+        try PrivateFiles.makeDirectory(directory, own: true)
+        let path = directory + "/store.sqlite-wal"
+        #expect(try !PrivateFiles.sync(path))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("frames".utf8)))
+        #expect(try PrivateFiles.sync(path))
+        // A path through a file is not a missing file: it is an error, named.
+        let error = try #require(throws: PrivateFileError.self) { try PrivateFiles.sync(path + "/below") }
+        #expect(error.description == "cannot open \(path)/below: Not a directory")
+    }
+
     @Test func failuresNameThePathAndTheReason() throws {
         let error = try #require(throws: PrivateFileError.self) { try PrivateFiles.prepareDatabase(directory + "/missing/store.sqlite") }
         #expect(error.description == "cannot create \(directory)/missing/store.sqlite: No such file or directory")

@@ -121,9 +121,14 @@ public final class CompanionNode: Service, Sendable {
         session.withLock { $0 != nil }
     }
 
-    /// Records an outcome: durably in the outbox, and at the primary, to which it is sent
-    /// while its outbox row commits. Returns once the row is written: the primary's answer
-    /// if it arrives within the reply timeout, otherwise `.queued`.
+    /// Records an outcome: in the outbox, and at the primary, to which it is sent while its
+    /// outbox row commits. Returns once the row is written: the primary's answer if it
+    /// arrives within the reply timeout, otherwise `.queued` once the row is synced (the
+    /// completion then survives a power cut here; an answered one is the primary's to keep).
+    ///
+    /// - Throws: if the row cannot be written (a full disk): the completion has then left
+    ///   the outbox, though the primary may have recorded it. If the row cannot be synced,
+    ///   it stays in the outbox (and is still sent), without the promise `.queued` makes.
     public func complete(
         _ key: EventKey, state eventState: EventState = .completed, values: [OutcomeValue] = [], reason: String? = nil
     ) async throws -> CompletionResult {
@@ -136,8 +141,12 @@ public final class CompanionNode: Service, Sendable {
         // Sent while its outbox row commits (the two commits, here and at the primary, overlap)
         // by the connection up as it enters the outbox; one that comes up later finds it there.
         metrics.outboxDepth.record(try await state.enqueue(entry) { session.withLock { $0 }?.wakeSender.yield() })
-        guard session.withLock({ $0 }) != nil else { return .queued }
-        return await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) ?? .queued
+        if session.withLock({ $0 }) != nil, let answer = await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) {
+            return answer
+        }
+        // Left waiting in the outbox: only now must its row survive a power cut.
+        try await state.sync()
+        return .queued
     }
 
     /// Takes the primary's reply to a completion, wherever it was read (``ReplyIntake`` on the

@@ -23,15 +23,18 @@ import Waiting
 /// exception: it is applied to the context in memory as it arrives, in place, and written
 /// behind, together with the deltas that follow it within ``contextWriteDelay``.
 ///
-/// Only what the companion promised is synced as it commits: a completion entering the
-/// outbox (and the pairing). Contexts and the removal of answered completions and
-/// measurements are committed without a sync of their own (``Database/unsynced(_:)``) and
-/// reach the disk with the next synced commit: a power cut may take them, after which the
-/// companion holds an older context (the primary sends a delta from it, or the whole) and
-/// sends an answered message again (the primary answers with the answer it kept, and
-/// records nothing). A crash of the process loses none of them, except the deltas of the
-/// last ``contextWriteDelay`` not yet written: the companion then holds an older context,
-/// and the primary sends what changed since.
+/// Only what the companion promised is synced: the pairing and the alerts handled as they
+/// commit, and a completion's outbox row once `complete()` is about to say it is queued
+/// (``sync()``). A completion the primary answered in time is kept there; until its caller
+/// hears back it promises nothing, so its row needs no sync of its own. Its row, contexts and
+/// the removal of answered completions and measurements are committed without a sync
+/// (``Database/unsynced(_:)``) and reach the disk with the next sync: a power cut may take
+/// them, after which the companion holds an older context (the primary sends a delta from
+/// it, or the whole), sends an answered message again (the primary answers with the answer
+/// it kept, and records nothing), or has lost a completion whose caller was never answered.
+/// A crash of the process loses none of them, except the deltas of the last
+/// ``contextWriteDelay`` not yet written: the companion then holds an older context, and the
+/// primary sends what changed since.
 final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
@@ -280,8 +283,9 @@ final class CompanionState: Sendable {
     }
 
     /// Appends a completion to the outbox in memory, where the sender finds it at once, and
-    /// then writes its row, synced: the primary can be judging it while the row commits.
-    /// It stays until the primary has answered it. Returns how many are in the outbox then.
+    /// then writes its row, unsynced (``sync()`` makes it survive a power cut): the primary
+    /// can be judging it while the row commits. It stays until the primary has answered it.
+    /// Returns how many are in the outbox then.
     ///
     /// - Throws: if the row cannot be written (a full disk); the entry has then left the
     ///   outbox, though the primary may have recorded it meanwhile.
@@ -294,7 +298,7 @@ final class CompanionState: Sendable {
         wake()
         do {
             let bytes: Data = try entry.completion.serializedBytes()
-            try await commit { db in
+            try await commit(synced: false) { db in
                 try db.run("INSERT INTO outbox (message_id, completion) VALUES (?, ?)", arguments: [entry.messageID, bytes])
             } then: { _ in }
             entry.rowWritten()
@@ -304,6 +308,14 @@ final class CompanionState: Sendable {
             entry.rowWritten(error)
             throw error
         }
+    }
+
+    /// Makes every commit so far survive a power cut, as a synced commit would: in WAL mode
+    /// the log holds each commit a checkpoint has not yet moved (and a checkpoint syncs
+    /// those it moves), so syncing the log's file is enough. Runs on the writer's queue,
+    /// after the commits queued before it.
+    func sync() async throws {
+        try await queue.writeWithoutTransaction { _ in try PrivateFiles.sync(queue.path + "-wal") }
     }
 
     /// The oldest unanswered completion.
