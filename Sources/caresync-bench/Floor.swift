@@ -15,6 +15,17 @@ struct Floor {
     var normalCommit = Samples()
     /// Echo with the commit: the floor.
     var both = Samples()
+    /// Commits of ``batchRows`` rows each: what sustained completions are held against.
+    var batches = Samples()
+
+    /// The rows in one of ``batches``: as many as 100 companions, each with a completion in
+    /// flight, can give one group commit.
+    static let batchRows = 100
+
+    /// Rows a second, committed ``batchRows`` at a time.
+    var batchedInsertRate: Double {
+        Double(batches.seconds.count * Self.batchRows) / batches.total
+    }
 
     /// Measures each figure `count` times, stopping early at `deadline`.
     static func measure(count: Int, until deadline: ContinuousClock.Instant) async throws -> Floor {
@@ -36,8 +47,8 @@ struct Floor {
             return try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
         guard level == 2 else { throw BenchmarkFailure("the floor's database would not take synchronous = FULL") }
-        // The commit alone, the round trip alone and both together take turns, so that the
-        // disk's and the machine's moods fall on all three alike.
+        // The commit alone, the round trip alone, both together and a batch take turns, so
+        // that the disk's and the machine's moods fall on all four alike.
         let echo = try await echoServer(committingTo: nil)
         let committing = try await echoServer(committingTo: pool)
         do {
@@ -48,6 +59,7 @@ struct Floor {
                         floor.commit.append(try clock.measure { try insert(n, into: pool) }.inSeconds)
                         floor.roundTrip.append(try await roundTrip(n, echoRequests, &echoes))
                         floor.both.append(try await roundTrip(n, committedRequests, &commits))
+                        floor.batches.append(try clock.measure { try insertBatch(from: n * Self.batchRows, into: pool) }.inSeconds)
                     }
                 }
             }
@@ -64,6 +76,14 @@ struct Floor {
 
     static func insert(_ n: Int, into pool: DatabasePool) throws {
         try pool.write { db in try db.execute(sql: "INSERT INTO request (n) VALUES (?)", arguments: [n]) }
+    }
+
+    /// ``batchRows`` rows in one commit, through one prepared statement.
+    private static func insertBatch(from first: Int, into pool: DatabasePool) throws {
+        try pool.write { db in
+            let statement = try db.cachedStatement(sql: "INSERT INTO request (n) VALUES (?)")
+            for n in first..<first + batchRows { try statement.execute(arguments: [n]) }
+        }
     }
 
     /// An echo server on 127.0.0.1 for 8-byte requests, committing each first to `pool` if given.

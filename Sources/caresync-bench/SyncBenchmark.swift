@@ -15,7 +15,8 @@ struct SyncBenchmark: AsyncParsableCommand {
             and companions serve over the transport measured, the companions taking contexts as deltas \
             or whole. With both transports (or both forms), a closing table gives TLS against plaintext \
             (deltas against snapshots) for each companion count. The floor, a loopback TCP round \
-            trip plus one SQLite commit, is measured in the same run. Then the peer, a Mosquitto \
+            trip plus one SQLite commit, is measured in the same run, and so is SQLite's batched insert \
+            (100 rows a commit), against which sustained completions are held. Then the peer, a Mosquitto \
             broker with native libmosquitto clients (Debian's mosquitto and libmosquitto1), runs the \
             same workload at each companion count, and a last table gives CareSync against it.
             """)
@@ -100,12 +101,13 @@ struct SyncBenchmark: AsyncParsableCommand {
             + " \(completions) timed completions per run, then \(duration(seconds)) of concurrent ones")
         print("primary and companions share this process, its cores and its disk"
             + (companionDirectory.map { " (companion state in \($0))" } ?? ""))
-        print("floor (loopback TCP over NIO; SQLite in WAL mode, synchronous = FULL; the three taking turns):")
+        print("floor (loopback TCP over NIO; SQLite in WAL mode, synchronous = FULL; the four taking turns):")
         let floor = try await Floor.measure(count: completions, until: .now + .seconds(maxSeconds))
         report("one commit at NORMAL (GRDB's DatabasePool default)", floor.normalCommit.tailSummary)
         report("TCP round trip", floor.roundTrip.tailSummary)
         report("one commit", floor.commit.tailSummary)
         report("TCP round trip + one commit (the floor)", floor.both.tailSummary)
+        report("SQLite batched insert, \(Floor.batchRows) rows a commit", String(format: "%.0f rows/s", floor.batchedInsertRate))
         report("floor ÷ one commit", String(
             format: "p50 %.2f×  p99 %.2f×", floor.both.percentile(50) / floor.commit.percentile(50),
             floor.both.percentile(99) / floor.commit.percentile(99)))
@@ -118,7 +120,7 @@ struct SyncBenchmark: AsyncParsableCommand {
             }
         }
         let peers = try await measurePeers(counts: counts, contextBytes: runs.compactMap(\.contextBytes).first)
-        reportClosing(runs, floor: floor.both, peers: peers)
+        reportClosing(runs, floor: floor, peers: peers)
     }
 
     /// The peer's runs, one per companion count; none, with a line saying why, where the

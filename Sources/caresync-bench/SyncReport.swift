@@ -41,15 +41,16 @@ enum PeerChoice: String, ExpressibleByArgument, CaseIterable {
     case mosquitto, none
 }
 
-/// The closing tables: each run's round trips against the floor; then, for each companion
-/// count measured both ways, TLS against plaintext and deltas against snapshots; then each
-/// run against the peer's run of its companion count.
-func reportClosing(_ runs: [RunFigures], floor: Samples, peers: [PeerFigures]) {
-    print("round trip ÷ floor:")
+/// The closing tables: each run's round trips against the floor, and its sustained
+/// completions against SQLite's batched inserts; then, for each companion count measured
+/// both ways, TLS against plaintext and deltas against snapshots; then each run against the
+/// peer's run of its companion count.
+func reportClosing(_ runs: [RunFigures], floor: Floor, peers: [PeerFigures]) {
+    print("round trip ÷ floor; sustained completions ÷ SQLite batched insert (\(Floor.batchRows) rows a commit):")
     for run in runs {
         report(run.label, String(
-            format: "p50 %.1f×  p99 %.1f×", run.roundTrip.percentile(50) / floor.percentile(50),
-            run.roundTrip.percentile(99) / floor.percentile(99)))
+            format: "p50 %.1f×  p99 %.1f×  sustained ", run.roundTrip.percentile(50) / floor.both.percentile(50),
+            run.roundTrip.percentile(99) / floor.both.percentile(99)) + ratio(run.throughput, floor.batchedInsertRate))
     }
     compare(runs, "TLS", "plaintext", by: { $0.security == .tls }, same: { $0.deltas == $1.deltas })
     compare(runs, "deltas", "snapshots", by: \.deltas, same: { $0.security == $1.security })

@@ -43,9 +43,14 @@ struct BenchmarkSmokeTests {
         ] {
             #expect(result.lines.filter { $0.contains(figure) }.count == 4, "\(figure) in every section")
         }
+        let batched = try #require(result.lines.first { $0.contains("SQLite batched insert, 100 rows a commit") })
+        #expect(batched.hasSuffix("rows/s"), "\(batched)")
         for section in sections {
-            #expect(result.lines.contains { $0.contains(section) && $0.contains("p50") && $0.contains("×") },
-                    "\(section) against the floor")
+            // Against the floor, and its sustained completions against the batched inserts.
+            let row = try #require(result.lines.first { $0.contains(section) && $0.contains("p50") && $0.contains("×") },
+                                   "\(section) against the floor")
+            let sustained = try #require(row.components(separatedBy: "sustained ").last)
+            #expect(Self.ratio(sustained) != nil, "\(row)")
         }
         let comparison = try #require(result.lines.firstIndex { $0.hasPrefix("TLS ÷ plaintext") }, "no comparison table")
         for (offset, count) in [(3, "1 companion"), (4, "3 companions")] {
