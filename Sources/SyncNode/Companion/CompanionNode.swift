@@ -138,8 +138,8 @@ public final class CompanionNode: Service, Sendable {
             clock: clock.tick(now: now), reason: reason)
         let entry = OutboxEntry(completion, awaited: true)
         defer { entry.stopAwaiting() }
-        // Sent while its outbox row commits (the two commits, here and at the primary, overlap)
-        // by the connection up as it enters the outbox; one that comes up later finds it there.
+        // Sent while its outbox row commits, by the connection up as it enters the outbox; one
+        // that comes up later finds it there.
         metrics.outboxDepth.record(try await state.enqueue(entry) { session.withLock { $0 }?.wakeSender.yield() })
         if session.withLock({ $0 }) != nil, let answer = await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) {
             return answer
