@@ -89,9 +89,15 @@ public struct ContextDelta: Sendable, Hashable {
         for changed in changedEvents {
             guard let index = context.days.firstIndex(where: { $0.day == changed.day }) else { return false }
             let events = replaced[index]?.events ?? context.days[index].events
+            // A primary lists changed events in the day's order: each search starts after the
+            // last event found (and wraps around), so a delta of many costs one pass of the day.
+            var next = events.startIndex
             for event in changed.events {
-                guard let position = events.firstIndex(where: { $0.key == event.key }) else { return false }
+                guard let position = events[next...].firstIndex(where: { $0.key == event.key })
+                    ?? events[..<next].firstIndex(where: { $0.key == event.key })
+                else { return false }
                 changes.append((index, position, event))
+                next = position + 1
             }
         }
         context.revision = revision

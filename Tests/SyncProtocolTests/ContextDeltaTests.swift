@@ -112,6 +112,23 @@ struct ContextDeltaTests {
         #expect(untouched == base)
     }
 
+    @Test func changedEventsApplyInTheDaysOrderOrAnyOther() throws {
+        let base = Self.context(20, [Self.day(Self.today, count: 320)])
+        var done = Self.day(Self.today, count: 320)
+        for position in [3, 40, 41, 200, 319] { done.events[position] = Self.item("med-\(position)", state: .completed) }
+        let newer = Self.context(21, [done])
+        let delta = try #require(ContextDelta(from: base, to: newer))
+        #expect(delta.changedEvents.first?.events.map(\.key.activityID) == ["med-3", "med-40", "med-41", "med-200", "med-319"])
+        #expect(delta.applied(to: base) == newer)
+        // Another client may list them in any order, each found wherever it is.
+        var shuffled = delta
+        shuffled.changedEvents[0].events = [4, 0, 3, 2, 1].map { delta.changedEvents[0].events[$0] }
+        #expect(shuffled.applied(to: base) == newer)
+        // An event the day lacks, after all the others, still refuses the whole delta.
+        shuffled.changedEvents[0].events.append(Self.item("med-320"))
+        #expect(shuffled.applied(to: base) == nil)
+    }
+
     @Test func malformedDeltasAreRefused() {
         let valid = Caresync_V1_ContextDelta.with {
             $0.baseRevision = 1
