@@ -29,24 +29,15 @@ struct Floor {
 
     /// Measures each figure `count` times, stopping early at `deadline`.
     static func measure(count: Int, until deadline: ContinuousClock.Instant) async throws -> Floor {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-floor-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, pool) = try await database()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = try DatabasePool(path: directory.appendingPathComponent("floor.sqlite").path)
-        try await pool.write { db in try db.execute(sql: "CREATE TABLE request (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)") }
 
         var floor = Floor()
         let clock = ContinuousClock()
         for n in 0..<count where clock.now < deadline {
             floor.normalCommit.append(try clock.measure { try insert(n, into: pool) }.inSeconds)
         }
-        // A DatabasePool sets its writer to NORMAL as it opens (after any `prepareDatabase`),
-        // which syncs the WAL only at checkpoints; the floor commits as an outcome must.
-        let level = try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
-        }
-        guard level == 2 else { throw BenchmarkFailure("the floor's database would not take synchronous = FULL") }
+        try await commitFully(pool)
         // The commit alone, the round trip alone, both together and a batch take turns, so
         // that the disk's and the machine's moods fall on all four alike.
         let echo = try await echoServer(committingTo: nil)
@@ -72,6 +63,65 @@ struct Floor {
         try await committing.close()
         try pool.close()
         return floor
+    }
+
+    /// One request at a time to an echo server that commits it first, in turns with another
+    /// workload's own requests (a run's completions): each commit then follows the one before
+    /// by as long as that workload's do, which decides what a commit costs on some disks
+    /// (README, "The floor, taken between round trips").
+    struct Probe {
+        fileprivate let requests: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        fileprivate var replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+        private var sent = 0
+
+        fileprivate init(_ requests: NIOAsyncChannelOutboundWriter<ByteBuffer>, _ replies: NIOAsyncChannelInboundStream<ByteBuffer>) {
+            self.requests = requests
+            self.replies = replies.makeAsyncIterator()
+        }
+
+        /// One TCP round trip with one commit, in seconds.
+        mutating func sample() async throws -> Double {
+            sent += 1
+            return try await Floor.roundTrip(sent, requests, &replies)
+        }
+    }
+
+    /// Runs `body` with a probe over a database and echo server of its own, removed after.
+    static func probing(_ body: (inout Probe) async throws -> Void) async throws {
+        let (directory, pool) = try await database()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await commitFully(pool)
+        let server = try await echoServer(committingTo: pool)
+        do {
+            try await connect(to: server).executeThenClose { replies, requests in
+                var probe = Probe(requests, replies)
+                try await body(&probe)
+            }
+        } catch {
+            try? await server.close()
+            throw error
+        }
+        try await server.close()
+        try pool.close()
+    }
+
+    /// A new database in a temporary directory of its own, with the one table requests go to.
+    private static func database() async throws -> (directory: URL, pool: DatabasePool) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-floor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: directory.appendingPathComponent("floor.sqlite").path)
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE request (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)") }
+        return (directory, pool)
+    }
+
+    /// A DatabasePool sets its writer to NORMAL as it opens (after any `prepareDatabase`),
+    /// which syncs the WAL only at checkpoints; the floor commits as an outcome must.
+    private static func commitFully(_ pool: DatabasePool) async throws {
+        let level = try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        guard level == 2 else { throw BenchmarkFailure("the floor's database would not take synchronous = FULL") }
     }
 
     static func insert(_ n: Int, into pool: DatabasePool) throws {

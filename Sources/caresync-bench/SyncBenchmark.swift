@@ -27,6 +27,12 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "Completions timed one at a time in each run, and floor round trips.")
     var completions = 300
 
+    @Option(help: ArgumentHelp(
+        "Milliseconds each timed completion waits for after the one before has reached every companion (0: none); "
+            + "with a wait, a floor round trip paced alike follows each, and the closing table divides by it too.",
+        valueName: "ms"))
+    var thinkMs = 0
+
     @Option(help: "Seconds of concurrent completions from every companion in each run.")
     var seconds = 5.0
 
@@ -76,7 +82,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         guard !counts.isEmpty, counts.count == companions.split(separator: ",").count, counts.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--companions must be positive whole numbers separated by commas, not \"\(companions)\"")
         }
-        guard completions > 0, seconds > 0, sustainedLimit > 0, pairingsAtOnce > 0, timeout > 0, maxSeconds > 0 else {
+        guard completions > 0, thinkMs >= 0, seconds > 0, sustainedLimit > 0, pairingsAtOnce > 0, timeout > 0, maxSeconds > 0 else {
             throw ValidationError("counts and durations must be positive")
         }
         guard (1...Schedule.maximumOccurrencesPerDay).contains(occurrences) else {

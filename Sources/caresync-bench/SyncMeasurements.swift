@@ -15,6 +15,8 @@ struct RunFigures {
     var pairing = Samples()
     var pairingTotal = Double.nan
     var roundTrip = Samples()
+    /// The floor paced as the round trips were (``Floor/Probe``), with `--think-ms` only.
+    var pacedFloor = Samples()
     var fanOut = Samples()
     /// Accepted completions per second, every companion at once.
     var throughput = Double.nan
@@ -53,7 +55,7 @@ extension SyncBenchmark {
                 report("whole context frame", bytes(figures.contextBytes!))
             }
             let connected = residentMemory() ?? 0
-            try await roundTrips(cluster, into: &figures)
+            try await Floor.probing { probe in try await roundTrips(cluster, floor: &probe, into: &figures) }
             figures.throughput = try await sustained(cluster)
             let after = residentMemory() ?? 0
             report("RSS: before → connected → after", "\(bytes(baseline)) → \(bytes(connected)) → \(bytes(after))")
@@ -76,8 +78,9 @@ extension SyncBenchmark {
 
     /// Completions one at a time, from each companion in turn: how long `complete()` takes
     /// to return `.accepted`, and how long until every other companion holds a context of
-    /// that revision. Each waits for the one before to reach every companion.
-    private func roundTrips(_ cluster: Cluster, into figures: inout RunFigures) async throws {
+    /// that revision. Each waits for the one before to reach every companion, then for
+    /// `--think-ms`; with a wait, so does one round trip of the `floor` after it.
+    private func roundTrips(_ cluster: Cluster, floor: inout Floor.Probe, into figures: inout RunFigures) async throws {
         var refused = 0
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(maxSeconds)
@@ -87,6 +90,7 @@ extension SyncBenchmark {
             let key = cluster.keys[n % cluster.keys.count]
             let observer = cluster.nodes[(sender + 1) % cluster.nodes.count]
             let before = observer.context
+            try await think()
             let start = clock.now
             let result = try await cluster.nodes[sender].complete(key)
             let end = clock.now
@@ -101,15 +105,27 @@ extension SyncBenchmark {
             if n == 1, let before, let after = observer.context, let delta = ContextDelta(from: before, to: after) {
                 report("delta frame for one completion", bytes(try Frame.encode(.contextDelta(delta)).readableBytes))
             }
+            // The floor waits as long before its round trip, after every companion has it.
+            let floorSample = thinkMs > 0 ? try await think { try await floor.sample() } : nil
             guard n > Self.warmUp else { continue }
             figures.roundTrip.append(start.duration(to: end).inSeconds)
+            if let floorSample { figures.pacedFloor.append(floorSample) }
             let others = cluster.fleet.members.enumerated().filter { $0.offset != sender }.map(\.element.reachedAt)
             if let last = others.max() { figures.fanOut.append(start.duration(to: last).inSeconds) }
         }
         report("round trip: complete() until .accepted", figures.roundTrip.tailSummary)
+        if thinkMs > 0 { report("the floor, paced alike (\(thinkMs) ms before each)", figures.pacedFloor.tailSummary) }
         report("fan-out: until every other companion has it", cluster.nodes.count == 1 ? "— (no other companion)" : figures.fanOut.summary)
         if refused > 0 { report("completions not accepted", "\(refused)") }
         if n < Self.warmUp + completions { report("stopped early", "at --max-seconds \(maxSeconds)") }
+    }
+
+    /// Waits `--think-ms` (a person between two taps, not a condition: on this machine idle
+    /// cores and timestamps a commit updates make a completion after a pause dearer), then
+    /// runs `body`.
+    private func think<T>(then body: () async throws -> T = {}) async throws -> T {
+        if thinkMs > 0 { try await Task.sleep(for: .milliseconds(thinkMs)) }
+        return try await body()
     }
 
     /// Every companion completing one event after another at once, for `seconds` or

@@ -46,11 +46,16 @@ enum PeerChoice: String, ExpressibleByArgument, CaseIterable {
 /// both ways, TLS against plaintext and deltas against snapshots; then each run against the
 /// peer's run of its companion count.
 func reportClosing(_ runs: [RunFigures], floor: Floor, peers: [PeerFigures]) {
-    print("round trip ÷ floor; sustained completions ÷ SQLite batched insert (\(Floor.batchRows) rows a commit):")
+    let paced = runs.contains { !$0.pacedFloor.seconds.isEmpty }
+    print((paced ? "round trip ÷ the floor paced alike (÷ the floor back to back)" : "round trip ÷ floor")
+        + "; sustained completions ÷ SQLite batched insert (\(Floor.batchRows) rows a commit):")
     for run in runs {
-        report(run.label, String(
-            format: "p50 %.1f×  p99 %.1f×  sustained ", run.roundTrip.percentile(50) / floor.both.percentile(50),
-            run.roundTrip.percentile(99) / floor.both.percentile(99)) + ratio(run.throughput, floor.batchedInsertRate))
+        let (p50, p99) = (run.roundTrip.percentile(50), run.roundTrip.percentile(99))
+        let against = paced
+            ? String(format: "p50 %.1f× (%.1f×)  p99 %.1f× (%.1f×)", p50 / run.pacedFloor.percentile(50), p50 / floor.both.percentile(50),
+                     p99 / run.pacedFloor.percentile(99), p99 / floor.both.percentile(99))
+            : String(format: "p50 %.1f×  p99 %.1f×", p50 / floor.both.percentile(50), p99 / floor.both.percentile(99))
+        report(run.label, against + "  sustained " + ratio(run.throughput, floor.batchedInsertRate))
     }
     compare(runs, "TLS", "plaintext", by: { $0.security == .tls }, same: { $0.deltas == $1.deltas })
     compare(runs, "deltas", "snapshots", by: \.deltas, same: { $0.security == $1.security })

@@ -68,15 +68,23 @@ struct BenchmarkSmokeTests {
     }
 
     /// One transport, both forms of context: a section each, the delta's size, and deltas
-    /// compared with snapshots.
+    /// compared with snapshots; with a pause before each timed completion, the floor paced
+    /// alike in each section and in the closing table.
     @Test func syncBenchmarkMeasuresOneTransportWhenAskedAndComparesContextForms() async throws {
         let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
         let result = try await CareSyncCommand.run(executable: bench, [
             "sync", "--security", "tls", "--contexts", "both", "--companions", "2", "--completions", "5", "--seconds", "0.2",
-            "--sustained-limit", "20",
+            "--sustained-limit", "20", "--think-ms", "1",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3, snapshots (") })
+        #expect(result.lines.filter { $0.contains("the floor, paced alike (1 ms before each)") && $0.contains("p50") }.count == 2)
+        let against = try #require(result.lines.firstIndex { $0.hasPrefix("round trip ÷ the floor paced alike (÷ the floor back to back)") })
+        for row in result.lines[(against + 1)...].prefix(2) {
+            // p50 paced (back to back), p99 the same, then sustained.
+            let ratios = row.components(separatedBy: " ").compactMap { Self.ratio($0.trimmingCharacters(in: CharacterSet(charactersIn: "()"))) }
+            #expect(row.hasPrefix("  2 companions, TLS 1.3") && ratios.count == 5, "\(row)")
+        }
         #expect(result.lines.contains { $0.hasPrefix("2 companions, TLS 1.3, deltas (") })
         #expect(!result.lines.contains { $0.hasPrefix("2 companions, plaintext") })
         #expect(result.lines.filter { $0.contains("round trip: complete() until .accepted") }.count == 2)
