@@ -20,7 +20,7 @@ enum OutcomeColumns {
         statement.bind(outcome?.recordedAt.timeIntervalSince1970)
         statement.bind(try outcome.flatMap { $0.values.isEmpty ? nil : try StoredJSON.encode($0.values) })
         statement.bind(outcome?.reason)
-        statement.bind(try outcome.flatMap { $0.userInfo.isEmpty ? nil : try StoredJSON.encode($0.userInfo) })
+        statement.bind(outcome.flatMap { $0.userInfo.isEmpty ? nil : StoredJSON.encode($0.userInfo) })
         statement.bind(outcome?.clock?.physical)
         statement.bind(outcome?.clock.map { Int64($0.logical) })
     }
