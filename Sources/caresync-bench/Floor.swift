@@ -68,10 +68,10 @@ struct Floor {
     /// One request at a time to an echo server that commits it first, in turns with another
     /// workload's own requests (a run's completions): each commit then follows the one before
     /// by as long as that workload's do, which decides what a commit costs on some disks
-    /// (README, "The floor, taken between round trips").
-    struct Probe {
-        fileprivate let requests: NIOAsyncChannelOutboundWriter<ByteBuffer>
-        fileprivate var replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    /// (README, "The floor, paced alike").
+    final class Probe {
+        private let requests: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        private var replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
         private var sent = 0
 
         fileprivate init(_ requests: NIOAsyncChannelOutboundWriter<ByteBuffer>, _ replies: NIOAsyncChannelInboundStream<ByteBuffer>) {
@@ -80,22 +80,21 @@ struct Floor {
         }
 
         /// One TCP round trip with one commit, in seconds.
-        mutating func sample() async throws -> Double {
+        func sample() async throws -> Double {
             sent += 1
             return try await Floor.roundTrip(sent, requests, &replies)
         }
     }
 
     /// Runs `body` with a probe over a database and echo server of its own, removed after.
-    static func probing(_ body: (inout Probe) async throws -> Void) async throws {
+    static func probing(_ body: (Probe) async throws -> Void) async throws {
         let (directory, pool) = try await database()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await commitFully(pool)
         let server = try await echoServer(committingTo: pool)
         do {
             try await connect(to: server).executeThenClose { replies, requests in
-                var probe = Probe(requests, replies)
-                try await body(&probe)
+                try await body(Probe(requests, replies))
             }
         } catch {
             try? await server.close()

@@ -55,7 +55,11 @@ extension SyncBenchmark {
                 report("whole context frame", bytes(figures.contextBytes!))
             }
             let connected = residentMemory() ?? 0
-            try await Floor.probing { probe in try await roundTrips(cluster, floor: &probe, into: &figures) }
+            if thinkMs > 0 {
+                try await Floor.probing { probe in try await roundTrips(cluster, pacedFloor: probe, into: &figures) }
+            } else {
+                try await roundTrips(cluster, pacedFloor: nil, into: &figures)
+            }
             figures.throughput = try await sustained(cluster)
             let after = residentMemory() ?? 0
             report("RSS: before → connected → after", "\(bytes(baseline)) → \(bytes(connected)) → \(bytes(after))")
@@ -79,8 +83,8 @@ extension SyncBenchmark {
     /// Completions one at a time, from each companion in turn: how long `complete()` takes
     /// to return `.accepted`, and how long until every other companion holds a context of
     /// that revision. Each waits for the one before to reach every companion, then for
-    /// `--think-ms`; with a wait, so does one round trip of the `floor` after it.
-    private func roundTrips(_ cluster: Cluster, floor: inout Floor.Probe, into figures: inout RunFigures) async throws {
+    /// `--think-ms`; so does a round trip of the `pacedFloor` (with `--think-ms` only) after it.
+    private func roundTrips(_ cluster: Cluster, pacedFloor: Floor.Probe?, into figures: inout RunFigures) async throws {
         var refused = 0
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(maxSeconds)
@@ -106,7 +110,8 @@ extension SyncBenchmark {
                 report("delta frame for one completion", bytes(try Frame.encode(.contextDelta(delta)).readableBytes))
             }
             // The floor waits as long before its round trip, after every companion has it.
-            let floorSample = thinkMs > 0 ? try await think { try await floor.sample() } : nil
+            var floorSample: Double?
+            if let pacedFloor { floorSample = try await think { try await pacedFloor.sample() } }
             guard n > Self.warmUp else { continue }
             figures.roundTrip.append(start.duration(to: end).inSeconds)
             if let floorSample { figures.pacedFloor.append(floorSample) }
