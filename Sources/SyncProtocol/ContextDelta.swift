@@ -52,6 +52,23 @@ public struct ContextDelta: Sendable, Hashable {
             timeZone: context.timeZone, replacedDays: replaced, changedEvents: changed, generatedAt: context.generatedAt, clock: context.clock)
     }
 
+    /// The delta from `base` to `context` when only the events at `changed` (event indexes
+    /// by day index, the same in both) can differ: those alone are compared, not every event
+    /// of every day. The same delta as ``init(from:to:)`` gives for such contexts.
+    ///
+    /// - Precondition: both have the same days, each with the same events in the same order.
+    public init(from base: ApplicationContext, to context: ApplicationContext, changed: [Int: Set<Int>]) {
+        let changedEvents = changed.keys.sorted().compactMap { day -> ApplicationContext.Day? in
+            let (held, new) = (base.days[day].events, context.days[day].events)
+            let events = changed[day, default: []].sorted().filter { held[$0] != new[$0] }.map { new[$0] }
+            return events.isEmpty ? nil : ApplicationContext.Day(day: context.days[day].day, events: events)
+        }
+        self.init(
+            base: base.held, revision: context.revision, planTitle: context.planTitle, patientName: context.patientName,
+            timeZone: context.timeZone, replacedDays: [], changedEvents: changedEvents, generatedAt: context.generatedAt,
+            clock: context.clock)
+    }
+
     init(
         base: HeldContext, revision: Int, planTitle: String, patientName: String, timeZone: String,
         replacedDays: [ApplicationContext.Day], changedEvents: [ApplicationContext.Day], generatedAt: Date, clock: HybridTimestamp?

@@ -46,6 +46,13 @@ import Testing
             let fresh = try ApplicationContext(wire: try await publisher.build(variant).wire)
             let context = try await published(publisher, variant)
             #expect(context.revision == fresh.revision && context.days == fresh.days, "step \(step): \(Self.difference(context, fresh))")
+            // A companion holding the context before gets a delta (made as the changes came in
+            // when they were outcomes alone) that gives the same context.
+            let delta = try await publisher.frame(variant, holding: previous.held)
+            #expect(delta.isDelta, "step \(step)")
+            let payload = try #require(delta.frame.getSlice(at: delta.frame.readerIndex + 4, length: delta.frame.readableBytes - 4))
+            let applied = try #require(try ContextDelta(wire: Frame.decode(payload).contextDelta).applied(to: previous), "step \(step)")
+            #expect(applied.revision == context.revision && applied.days == context.days, "step \(step): \(Self.difference(applied, context))")
             if step != 12 {
                 let patched = try ApplicationContext(wire: publisher.applied(changes, to: previous).wire)
                 #expect(patched.revision == fresh.revision && patched.days == fresh.days, "step \(step), patched")

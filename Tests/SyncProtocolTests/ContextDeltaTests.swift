@@ -45,6 +45,25 @@ struct ContextDeltaTests {
         #expect(deltaBytes * 50 < wholeBytes, "delta \(deltaBytes) B, whole \(wholeBytes) B")
     }
 
+    /// Told which events may have changed, a delta compares only those: the same delta as
+    /// comparing every event, whether a named event changed or not, on either day.
+    @Test func aDeltaToldWhatChangedIsTheDeltaFoundByComparingAll() throws {
+        let base = Self.context(20, [Self.day(Self.today, count: 320, completed: 3), Self.day(Self.tomorrow, count: 5)])
+        var days = base.days
+        days[0].events[7] = Self.item("med-7", state: .completed)
+        days[0].events[300] = Self.item("med-300", state: .notCompleted)
+        days[1].events[4] = Self.item("med-4", on: Self.tomorrow, state: .completed)
+        let newer = Self.context(23, days)
+        // Event 3 was named but is as it was; event 300 changed before event 7 was named.
+        let told = ContextDelta(from: base, to: newer, changed: [0: [300, 3, 7], 1: [4]])
+        #expect(told == ContextDelta(from: base, to: newer))
+        #expect(told.changedEvents.map { $0.events.map(\.key.activityID) } == [["med-7", "med-300"], ["med-4"]])
+        #expect(told.applied(to: base) == newer)
+        // Nothing that changed named: an empty delta that still moves the revision.
+        let none = ContextDelta(from: base, to: Self.context(24, base.days), changed: [0: [3]])
+        #expect(none.changedEvents.isEmpty && none.revision == 24)
+    }
+
     @Test func aDayWithEventsAddedOrRemovedIsReplacedWhole() throws {
         let base = Self.context(3, [Self.day(Self.today, count: 4)])
         var events = Self.day(Self.today, count: 4).events

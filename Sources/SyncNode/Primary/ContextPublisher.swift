@@ -102,19 +102,39 @@ final class ContextPublisher: Sendable {
 
     /// The store changed (`changes` were committed, in revision order) or the day rolled
     /// over (no changes): every subscriber gets the newer context, one generation for all.
+    ///
+    /// After outcome changes alone, the new context of each variant served, and its delta
+    /// from the context before (the one most companions hold), are made here, before any
+    /// subscriber wakes: a hundred connections waking first would each run, and wait, before
+    /// the one that starts making them.
     func invalidate(after changes: [StoreChange] = []) {
+        let outcomesOnly = !changes.isEmpty && changes.allSatisfy { $0.kind == .outcomeRecorded || $0.kind == .outcomeSuperseded }
+        let (current, bases) = state.withLock { state in
+            (state.generation, outcomesOnly ? state.latest.filter { $0.value.generation == state.generation } : [:])
+        }
+        let prepared = bases.map { variant, latest in
+            let (context, changed) = applying(changes, to: latest.context)
+            let delta = deltaFrame(ContextDelta(from: latest.context, to: context, changed: changed), variant)
+            return (variant, context, base: latest.context.held, delta: delta)
+        }
         state.withLock { state in
             state.generation += 1
             state.commits[state.generation] = changes.lazy.map(\.committedAt).min()
             state.commits.removeValue(forKey: state.generation - Self.commitsKept)
-            if !changes.isEmpty, changes.allSatisfy({ $0.kind == .outcomeRecorded || $0.kind == .outcomeSuperseded }) {
-                state.outcomeChanges[state.generation] = changes
-            }
+            if outcomesOnly { state.outcomeChanges[state.generation] = changes }
             state.outcomeChanges.removeValue(forKey: state.generation - Self.commitsKept)
             state.contexts.removeAll()
             state.wholeFrames.removeAll()
             state.deltas.removeAll()
             if changes.contains(where: { $0.kind == .planConfigured }) { state.timeZone = nil }
+            // Made from the generation before only if no other change came in between.
+            if state.generation == current + 1 {
+                for (variant, context, base, delta) in prepared {
+                    state.contexts[variant] = (state.generation, Task { context })
+                    Self.keep(context, of: variant, generation: state.generation, in: &state)
+                    state.deltas[DeltaKey(variant: variant, base: base, generation: state.generation)] = Task { try delta.get() }
+                }
+            }
             for subscriber in state.subscribers.values { subscriber.yield() }
         }
     }
@@ -173,12 +193,7 @@ final class ContextPublisher: Sendable {
                 // gets this one as a delta and the newer one next (the entry goes at the
                 // next invalidation), rather than a whole context.
                 guard let base = state.recent[variant]?[held.revision], base.held == held else { return nil }
-                let wholeBytes = state.wholeBytes[variant] ?? .max
-                let task = Task<ByteBuffer?, any Error> {
-                    guard let delta = ContextDelta(from: base, to: context) else { return nil }
-                    let frame = try Frame.encode(.contextDelta(delta))
-                    return frame.readableBytes < wholeBytes ? frame : nil
-                }
+                let task = Task<ByteBuffer?, any Error> { try deltaFrame(ContextDelta(from: base, to: context), variant).get() }
                 state.deltas[key] = task
                 return task
             }
@@ -187,6 +202,14 @@ final class ContextPublisher: Sendable {
             }
         }
         return Built(frame: try await wholeFrame(of: context, variant, generation), generation: generation, held: context.held, isDelta: false)
+    }
+
+    /// The frame of `delta`, or `nil` where there is no delta or it would not be smaller than
+    /// the variant's last whole frame.
+    private func deltaFrame(_ delta: ContextDelta?, _ variant: Variant) -> Result<ByteBuffer?, any Error> {
+        guard let delta else { return .success(nil) }
+        let wholeBytes = state.withLock { $0.wholeBytes[variant] } ?? .max
+        return Result { try Frame.encode(.contextDelta(delta)) }.map { $0.readableBytes < wholeBytes ? $0 : nil }
     }
 
     /// The frame of the whole context, encoded once per generation.
@@ -235,32 +258,41 @@ final class ContextPublisher: Sendable {
     /// Keeps `context` as a base for deltas (the newest ``basesKept`` of its variant, and
     /// no variant of an earlier day) and for the next generation's context.
     private func keep(_ context: ApplicationContext, of variant: Variant, generation: Int) {
-        state.withLock { state in
-            state.recent = state.recent.filter { $0.key.today >= variant.today }
-            state.latest = state.latest.filter { $0.key.today >= variant.today }
-            var kept = state.recent[variant, default: [:]]
-            kept[context.revision] = context
-            if kept.count > Self.basesKept, let oldest = kept.keys.min() { kept.removeValue(forKey: oldest) }
-            state.recent[variant] = kept
-            if state.latest[variant].map({ $0.generation < generation }) ?? true { state.latest[variant] = (generation, context) }
-        }
+        state.withLock { Self.keep(context, of: variant, generation: generation, in: &$0) }
+    }
+
+    private static func keep(_ context: ApplicationContext, of variant: Variant, generation: Int, in state: inout State) {
+        state.recent = state.recent.filter { $0.key.today >= variant.today }
+        state.latest = state.latest.filter { $0.key.today >= variant.today }
+        var kept = state.recent[variant, default: [:]]
+        kept[context.revision] = context
+        if kept.count > Self.basesKept, let oldest = kept.keys.min() { kept.removeValue(forKey: oldest) }
+        state.recent[variant] = kept
+        if state.latest[variant].map({ $0.generation < generation }) ?? true { state.latest[variant] = (generation, context) }
     }
 
     /// `context` with the outcomes of `changes` (in revision order) on its events; a change
     /// it already reflects (a revision not above its own) is skipped.
     func applied(_ changes: [StoreChange], to context: ApplicationContext) -> ApplicationContext {
+        applying(changes, to: context).context
+    }
+
+    /// ``applied(_:to:)``, and the events it changed: event indexes by day index.
+    private func applying(_ changes: [StoreChange], to context: ApplicationContext) -> (context: ApplicationContext, changed: [Int: Set<Int>]) {
         var context = context
+        var changed: [Int: Set<Int>] = [:]
         for change in changes where change.revision > context.revision {
             context.revision = change.revision
             guard change.kind == .outcomeRecorded, let key = change.event, let outcome = change.outcome,
                   let day = context.days.firstIndex(where: { $0.day == key.day }),
                   let item = context.days[day].events.firstIndex(where: { $0.key == key }) else { continue }
             context.days[day].events[item].recorded(outcome)
+            changed[day, default: []].insert(item)
         }
         let instant = now()
         context.generatedAt = instant
         context.clock = clock.tick(now: instant)
-        return context
+        return (context, changed)
     }
 
     /// Reads the plan's events for the variant's days and the revision they reflect.
