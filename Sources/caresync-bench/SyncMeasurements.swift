@@ -111,7 +111,10 @@ extension SyncBenchmark {
             }
             // The floor waits as long before its round trip, after every companion has it.
             var floorSample: Double?
-            if let pacedFloor { floorSample = try await think { try await pacedFloor.sample() } }
+            if let pacedFloor {
+                try await think()
+                floorSample = try await pacedFloor.sample()
+            }
             guard n > Self.warmUp else { continue }
             figures.roundTrip.append(start.duration(to: end).inSeconds)
             if let floorSample { figures.pacedFloor.append(floorSample) }
@@ -126,11 +129,9 @@ extension SyncBenchmark {
     }
 
     /// Waits `--think-ms` (a person between two taps, not a condition: on this machine idle
-    /// cores and timestamps a commit updates make a completion after a pause dearer), then
-    /// runs `body`.
-    private func think<T>(then body: () async throws -> T = {}) async throws -> T {
+    /// cores and timestamps a commit updates make a completion after a pause dearer).
+    private func think() async throws {
         if thinkMs > 0 { try await Task.sleep(for: .milliseconds(thinkMs)) }
-        return try await body()
     }
 
     /// Every companion completing one event after another at once, for `seconds` or
