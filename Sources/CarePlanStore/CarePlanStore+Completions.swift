@@ -29,9 +29,14 @@ extension CarePlanStore {
         completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome), schedule: commitStep, then: done)
     }
 
-    /// Runs a group commit's step on the writer's queue.
+    /// Runs a group commit's step on the writer's queue; the change feed hears of its
+    /// changes once the step has handed the answers on.
     private var commitStep: GroupCommit<SentCompletion, CompletionReceipt>.Schedule {
-        { [self] step in pool.asyncWriteWithoutTransaction { db in step { batch in self.judgeTogether(batch, in: db) } } }
+        { [self] step in
+            pool.asyncWriteWithoutTransaction { [self] db in
+                holdingChangeLogObservers(db) { step { batch in self.judgeTogether(batch, in: db) } }
+            }
+        }
     }
 
     /// A completion waiting for its group commit.

@@ -2,6 +2,7 @@ import CarePlan
 import Foundation
 import GRDB
 import PrivateFiles
+import Synchronization
 import Waiting
 
 /// The authoritative care-plan store: one SQLite file in WAL mode, shared safely by
@@ -18,6 +19,8 @@ public final class CarePlanStore: Sendable {
     let definitions = DefinitionCache()
     /// Completions from companions, committed in groups.
     let completions = GroupCommit<SentCompletion, CompletionReceipt>()
+    /// The change feeds' observers of this process's commits (see ``ChangeLogObserver``).
+    let changeLogObservers = Mutex<[ObjectIdentifier: ChangeLogObserver]>([:])
 
     /// Opens (creating if needed) the store at `path`, readable by its owner only (0600, with
     /// its WAL and shared-memory files), and brings its schema up to date, on a thread of

@@ -19,11 +19,20 @@ public final class StoreChangeFeed: Service, Sendable {
         let finish: @Sendable () -> Void
     }
 
+    /// Changes for one subscriber, handed over outside the lock.
+    private struct Delivery {
+        let deliver: @Sendable (ArraySlice<StoreChange>) -> Void
+        let changes: ArraySlice<StoreChange>
+    }
+
     private struct State {
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 0
         /// Whether the last read failed (logged once per run of failures).
         var failing = false
+        /// Deliveries in the order they were made; `handingOver` while a thread hands them.
+        var outgoing: [Delivery] = []
+        var handingOver = false
     }
 
     private let store: CarePlanStore
@@ -87,14 +96,11 @@ public final class StoreChangeFeed: Service, Sendable {
             }
             for subscriber in subscribers { subscriber.finish() }
         }
-        // Added on GRDB's writer thread, where it starts at once (elsewhere it would block for
-        // a write access), and removed there when the feed stops.
-        let observer = try await store.pool.writeWithoutTransaction { [wake] db in
-            let observer = ChangeLogObserver(newest: try CarePlanStore.revision(db)) { wake.continuation.yield() }
-            db.add(transactionObserver: observer, extent: .observerLifetime)
-            return observer
+        let observer = try await store.observeChangeLog(grown: { [wake] in wake.continuation.yield() }) { [self] revision, changes in
+            // Subscribers that had not reached `revision` (or have no revision yet) read.
+            if hand(changes, after: revision) { wake.continuation.yield() }
         }
-        defer { store.pool.asyncWriteWithoutTransaction { $0.remove(transactionObserver: observer) } }
+        defer { store.stopObserving(observer) }
         await cancelWhenGracefulShutdown { [self] in
             await withDiscardingTaskGroup { group in
                 group.addTask { [wake, pollInterval] in
@@ -125,23 +131,7 @@ public final class StoreChangeFeed: Service, Sendable {
             }
             after = oldest ?? read.newest
             while let last = read.changes.last?.revision {
-                let from = after
-                let deliveries = state.withLock { state in
-                    var deliveries: [(deliver: @Sendable (ArraySlice<StoreChange>) -> Void, changes: ArraySlice<StoreChange>)] = []
-                    for (id, subscriber) in state.subscribers {
-                        // One that subscribed after this read began from an earlier revision
-                        // than `from` waits for the next read, which starts from its own.
-                        guard let had = subscriber.after, had >= from, had < last else { continue }
-                        deliveries.append((subscriber.deliver, read.changes.drop { $0.revision <= had }))
-                        state.subscribers[id]?.after = last
-                    }
-                    return deliveries
-                }
-                // Handed over outside the lock: a yield may resume the consumer's task, which
-                // takes that task's lock, while a consumer being cancelled holds its task's
-                // lock and runs the stream's onTermination, which takes this one (a deadlock
-                // that hung the test suite once).
-                for delivery in deliveries { delivery.deliver(delivery.changes) }
+                hand(read.changes, after: after)
                 after = last
                 guard last < read.newest else { break }
                 read = try await store.newestAndChanges(after: last, limit: Self.pageSize)
@@ -161,6 +151,51 @@ public final class StoreChangeFeed: Service, Sendable {
                     "revision": "\(after)", "error": "\(error)",
                 ])
             }
+        }
+    }
+
+    /// Gives each subscriber that has had every change up to `revision` those of `changes`
+    /// (every change after `revision`, in order) it has not had. Returns whether a
+    /// subscriber was left out because it is further behind, or has no revision yet (one
+    /// that subscribed after a read began waits for the next, which starts from its own).
+    @discardableResult
+    private func hand(_ changes: [StoreChange], after revision: Int) -> Bool {
+        guard let last = changes.last?.revision else { return false }
+        let (behind, handsOver) = state.withLock { state in
+            var behind = false
+            for (id, subscriber) in state.subscribers {
+                guard let had = subscriber.after, had >= revision else {
+                    behind = true
+                    continue
+                }
+                guard had < last else { continue }
+                state.outgoing.append(Delivery(deliver: subscriber.deliver, changes: changes.drop { $0.revision <= had }))
+                state.subscribers[id]?.after = last
+            }
+            let handsOver = !state.handingOver && !state.outgoing.isEmpty
+            if handsOver { state.handingOver = true }
+            return (behind, handsOver)
+        }
+        if handsOver { handOver() }
+        return behind
+    }
+
+    /// Hands the deliveries over in the order they were made, until none is left, even
+    /// those another thread (the feed's task, the store's writer) makes meanwhile.
+    ///
+    /// Outside the lock: a yield may resume the consumer's task, which takes that task's
+    /// lock, while a consumer being cancelled holds its task's lock and runs the stream's
+    /// onTermination, which takes this one (a deadlock that hung the test suite once).
+    private func handOver() {
+        while let deliveries = state.withLock({ state -> [Delivery]? in
+            guard !state.outgoing.isEmpty else {
+                state.handingOver = false
+                return nil
+            }
+            defer { state.outgoing.removeAll() }
+            return state.outgoing
+        }) {
+            for delivery in deliveries { delivery.deliver(delivery.changes) }
         }
     }
 }

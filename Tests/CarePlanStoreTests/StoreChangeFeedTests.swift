@@ -2,6 +2,7 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import Waiting
 
@@ -96,6 +97,80 @@ struct StoreChangeFeedTests {
         #expect(single.map(\.revision) == batch?.map(\.revision))
     }
 
+    /// A group commit hands the feed its changes itself once its answers are on their way:
+    /// no answer waits for the feed (here nothing else writes, so the feed has no read of
+    /// its own to make after its first).
+    @Test func aGroupCommitsChangesArriveAfterItsAnswers() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let (store, start, keys) = (store, try await store.revision(), (1..<24).map { key($0) })
+        let received = Revisions()
+        let (answeredAfterArriving, arrived) = try await following(feed) {
+            let stream = feed.changes(after: start)
+            // The feed's first read is over once this change has arrived.
+            try await store.setOutcome(done(), for: key(0))
+            let alone = await first(1, of: stream)
+            let consumer = Task {
+                var changes = alone
+                for await change in stream {
+                    received.insert(change.revision)
+                    changes.append(change)
+                    if changes.count == 1 + keys.count { break }
+                }
+                return changes
+            }
+            let answeredAfterArriving = await withTaskGroup(of: Bool.self) { group in
+                for (index, key) in keys.enumerated() {
+                    group.addTask {
+                        await withCheckedContinuation { continuation in
+                            store.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) { result in
+                                let revision = (try? result.get())?.revision
+                                continuation.resume(returning: revision.map(received.contains) ?? true)
+                            }
+                        }
+                    }
+                }
+                return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            return (answeredAfterArriving, await withTimeout(.seconds(20)) { await consumer.value } ?? [])
+        }
+        #expect(answeredAfterArriving == 0)
+        #expect(arrived.map(\.revision) == Array((start + 1)...(start + 24)))
+        #expect(arrived.dropFirst().map(\.event) == keys)
+    }
+
+    /// Group commits (accepted, replayed and rejected completions) and single writes, all at
+    /// once: the feed hands over what the log holds, in order, each change once.
+    @Test func changesCommittedTogetherAndAloneArriveAsTheLogHoldsThem() async throws {
+        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let (store, start) = (store, try await store.revision())
+        let together = (0..<24).map { key($0, day: 1) }, alone = (0..<24).map { key($0, day: 2) }
+        let unknown = EventKey(activityID: "pear", day: monday, occurrence: 0)
+        let batches: [[StoreChange]] = try await following(feed) {
+            let stream = feed.batches(after: start)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, (key, other)) in zip(together, alone).enumerated() {
+                    group.addTask { _ = try await store.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
+                    group.addTask { _ = try await store.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
+                    group.addTask { _ = try await store.applyCompletion(messageID: "x\(index)", key: unknown, outcome: done("watch")) }
+                    group.addTask { _ = try await store.setOutcome(done(), for: other) }
+                }
+                try await group.waitForAll()
+            }
+            let end = try await store.revision()
+            return await withTimeout(.seconds(20)) {
+                var batches: [[StoreChange]] = []
+                for await batch in stream {
+                    batches.append(batch)
+                    if batch.last?.revision == end { break }
+                }
+                return batches
+            } ?? []
+        }
+        let history = try await store.history(after: start)
+        #expect(history.count == together.count + alone.count)
+        #expect(batches.flatMap { $0 } == history)
+    }
+
     @Test func aLongBacklogArrivesWholeInOrder() async throws {
         let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
         let start = try await store.revision()
@@ -139,5 +214,18 @@ struct StoreChangeFeedTests {
             return await first(1, of: stream).map(\.revision)
         }
         #expect(last == [try await store.revision()])
+    }
+}
+
+/// Revisions a consumer has had, looked at from the store's writer thread.
+private final class Revisions: Sendable {
+    private let revisions = Mutex<Set<Int>>([])
+
+    func insert(_ revision: Int) {
+        revisions.withLock { _ = $0.insert(revision) }
+    }
+
+    func contains(_ revision: Int) -> Bool {
+        revisions.withLock { $0.contains(revision) }
     }
 }
