@@ -11,8 +11,10 @@ import GRDB
 /// reads the new changes itself, on the writer's connection, and hands them to the feed:
 /// the answers do not wait for the feed, and the feed does not read the log on a thread of
 /// its own (unless more completions wait to be committed: then the feed is only woken, and
-/// reads beside the next commit). Sendable because it is only touched on the writer's queue, where GRDB calls it
-/// and where it is added, held, released and removed.
+/// reads beside the next commit).
+///
+/// Sendable because it is only touched on the writer's queue, where GRDB calls it and where
+/// it is added, held, released and removed.
 final class ChangeLogObserver: TransactionObserver, @unchecked Sendable {
     /// Wakes the feed to read the log.
     private let grown: @Sendable () -> Void
