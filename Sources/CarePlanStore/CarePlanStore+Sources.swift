@@ -64,12 +64,14 @@ extension CarePlanStore {
     /// Applies activities from an external system in one transaction, with their sources:
     /// new ones are added from their `firstDay`, changed ones get a version from
     /// `effectiveFrom`, unchanged ones are left alone, and those without an activity are
-    /// ended from `effectiveFrom` if they exist (and are skipped if they do not).
+    /// ended from `effectiveFrom` if they exist (and are skipped if they do not). `review`
+    /// replaces the holds of the records it reviewed (``heldSources(system:)``).
     @discardableResult
     public func applySourced(
-        _ items: [SourcedActivity], effectiveFrom: CalendarDay, device: String
+        _ items: [SourcedActivity], review: SourceReview? = nil, effectiveFrom: CalendarDay, device: String
     ) async throws(CarePlanStoreError) -> PlanLoadReport {
         try await write { db in
+            if let review { try replaceHolds(db, review) }
             var report = PlanLoadReport()
             for item in items {
                 if let activity = item.activity {

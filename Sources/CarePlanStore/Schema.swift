@@ -254,6 +254,21 @@ enum Schema {
                 CREATE INDEX dose_alert_by_time ON dose_alert(raised_at);
                 """)
         }
+        migrator.registerMigration("v13 held sources") { db in
+            // Records an import took but holds for review, none of it scheduled: one row per
+            // record, its review (what is held and why) as the importing system writes it.
+            try db.execute(sql: """
+                CREATE TABLE held_source (
+                    system TEXT NOT NULL,
+                    reference TEXT NOT NULL,
+                    subject TEXT,
+                    payload BLOB NOT NULL,
+                    review BLOB NOT NULL,
+                    held_at REAL NOT NULL,
+                    PRIMARY KEY (system, reference)
+                );
+                """)
+        }
         return migrator
     }
 
