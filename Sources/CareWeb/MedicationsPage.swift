@@ -18,8 +18,10 @@ extension CareWebServer {
         for version in try await store.activities(ActivityQuery(tag: "medication")) {
             listed.append((version.activity, try await MedicationInstructions(version.activity, store: store, text: text)))
         }
+        let held = try await HeldMedication.all(in: store, text: text)
         let page = WebPage(title: words["medications", "title"], section: .medications, context: context, revision: revision)
         return page.response { main in
+            defer { if !held.isEmpty { Self.heldForReview(held, words: words, into: &main) } }
             guard !listed.isEmpty else {
                 main.element("p", text: words["medications", "none"])
                 return
@@ -33,6 +35,27 @@ extension CareWebServer {
                         if let prescribed = activity.text {
                             card.element("p", ["class": "prescriber"], text: words["medications", "prescriber", values: ["text": prescribed]])
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Orders, or steps of them, imported but held for review: what they say and why they
+    /// are not scheduled, apart from the medications that are.
+    private static func heldForReview(_ held: [HeldMedication], words: WebWords, into main: inout Markup) {
+        main.element("section", ["class": "held", "aria-labelledby": "held"]) { section in
+            section.element("h2", ["id": "held"], text: words["medications", "held"])
+            section.element("p", text: words["medications", "heldIntro"])
+            section.element("ul", ["class": "cards"]) { list in
+                for medication in held {
+                    list.element("li", ["class": "card held", "id": "held-\(medication.activityID)"]) { card in
+                        card.element("h3", text: medication.title)
+                        card.element("p", ["class": "instructions"], text: medication.instructions)
+                        if let prescribed = medication.text {
+                            card.element("p", ["class": "prescriber"], text: words["medications", "prescriber", values: ["text": prescribed]])
+                        }
+                        card.element("p", ["class": "reason"], text: medication.reason)
                     }
                 }
             }

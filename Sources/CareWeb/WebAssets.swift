@@ -64,6 +64,8 @@ enum WebAssets {
         .cards { list-style: none; padding: 0; margin: 0; }
         .card { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.75rem 1rem; margin-bottom: 0.75rem; }
         .card h2 { margin: 0 0 0.25rem; }
+        .card.held { border-style: dashed; border-left: 0.3rem solid var(--missed); }
+        .card.held .reason { margin: 0.25rem 0 0; }
         .instructions { color: var(--muted); margin: 0 0 0.5rem; }
         .occurrences { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
         .occurrences form { margin: 0; }

@@ -15,10 +15,12 @@ struct FHIRImportCommand: AsyncParsableCommand {
             or searches a FHIR server: GET URL/MedicationRequest?patient=ID. Importing again updates
             the activities (from --effective on), never duplicates them; stopped, cancelled, completed
             and entered-in-error orders end theirs. What cannot be scheduled exactly is reported as a
-            warning. An order that cannot be imported (malformed, or with a modifierExtension, which
-            holds it for review) is refused with its path and reason and the others are imported;
-            the command fails only when nothing could be imported, or with --strict, which imports
-            nothing if any order is refused.
+            warning. An order that cannot be read is refused with its path and reason and the others
+            are imported; the command fails only when nothing could be imported, or with --strict,
+            which imports nothing if any order is refused. An order CareSync must not schedule as
+            written (a modifierExtension, a timing in words alone) is held for review whole, and a
+            step of a sequence that follows a step without an end is held alone: imported and
+            listed by `caresync meds`, not scheduled until a corrected order is imported.
             """)
 
     @OptionGroup var options: StoreOptions
@@ -81,6 +83,11 @@ struct FHIRImportCommand: AsyncParsableCommand {
         }
         for id in report.ended { emit("ended \(id)") }
         for reference in report.notScheduled { emit("not scheduled \(reference)") }
+        for order in report.held {
+            for hold in order.holds {
+                emit("held \(order.reference) \(hold.activityID)  \(hold); import a corrected order to schedule it")
+            }
+        }
         for warning in report.warnings { emit("warning: \(warning)") }
         for refusal in report.refused { emit("refused \(refusal)") }
         emit("Imported \(report.imported) orders, \(report.refused.count) refused, effective \(today): \(report.added.count) added, "

@@ -16,7 +16,11 @@ struct MedsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the medications with instructions generated in a language.",
-            discussion: "The prescriber's own text (FHIR Dosage.text) is shown beside the generated instructions.")
+            discussion: """
+                The prescriber's own text (FHIR Dosage.text) is shown beside the generated instructions. Orders, or
+                steps of them, that an import held for review are listed after the others with the reason: they are
+                not scheduled until a corrected order is imported.
+                """)
 
         @OptionGroup var options: StoreOptions
 
@@ -38,7 +42,8 @@ struct MedsCommand: AsyncParsableCommand {
                 for version in try await store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded)) {
                     medications.append(try await MedicationJSON(version.activity, store: store, text: text))
                 }
-                if json { return try emitJSON(medications) }
+                let held = try await HeldMedication.all(in: store, text: text)
+                if json { return try emitJSON(medications + held.map(MedicationJSON.init)) }
                 var ordersShown: Set<String> = []
                 for medication in medications {
                     // An order of several dosages is read whole once, before its first.
@@ -48,7 +53,12 @@ struct MedsCommand: AsyncParsableCommand {
                     emit("\(medication.id)  \(medication.title)" + (medication.asNeeded ? "  (\(language.phrase("asNeeded")))" : ""))
                     emit("    \(medication.instructions)" + (medication.text.map { "  — \"\($0)\"" } ?? ""))
                 }
-                if medications.isEmpty { emit("No medications.") }
+                for medication in held {
+                    emit("\(medication.activityID)  \(medication.title)  (\(language.phrase(["held", "label"])))")
+                    emit("    \(medication.instructions)" + (medication.text.map { "  — \"\($0)\"" } ?? ""))
+                    emit("    \(medication.order): \(medication.reason)")
+                }
+                if medications.isEmpty, held.isEmpty { emit("No medications.") }
             }
         }
     }
@@ -67,6 +77,8 @@ struct MedicationJSON: Encodable {
     var order: String?
     /// The whole order's instructions when it has several dosages ("…, then …").
     var orderInstructions: String?
+    /// Why it is held for review, for one imported but not scheduled; else `null`.
+    var heldForReview: String?
 
     init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) async throws {
         let written = try await MedicationInstructions(activity, store: store, text: generator)
@@ -79,7 +91,18 @@ struct MedicationJSON: Encodable {
         orderInstructions = written.orderInstructions
     }
 
-    enum CodingKeys: CodingKey { case id, title, instructions, text, asNeeded, order, orderInstructions }
+    /// One held for review: not scheduled, so never as needed.
+    init(_ held: HeldMedication) {
+        id = held.activityID
+        title = held.title
+        instructions = held.instructions
+        text = held.text
+        asNeeded = false
+        order = held.order
+        heldForReview = held.reason
+    }
+
+    enum CodingKeys: CodingKey { case id, title, instructions, text, asNeeded, order, orderInstructions, heldForReview }
 
     /// Absent values are written as `null` so every medication has every key.
     func encode(to encoder: any Encoder) throws {
@@ -91,5 +114,6 @@ struct MedicationJSON: Encodable {
         try c.encode(asNeeded, forKey: .asNeeded)
         try c.encode(order, forKey: .order)
         try c.encode(orderInstructions, forKey: .orderInstructions)
+        try c.encode(heldForReview, forKey: .heldForReview)
     }
 }

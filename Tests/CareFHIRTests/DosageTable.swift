@@ -15,6 +15,8 @@ struct DosageRow: Sendable, CustomStringConvertible {
     var due: [CalendarDay: [String]]
     var asNeeded: Bool
     var warnings: [ImportWarning.Kind]
+    /// What the import holds for review (`held:REASON` in the warnings column).
+    var holds: [ReviewHold.Reason]
 
     var description: String { "row \(number) (\(version)): \(en.isEmpty ? dosage : en)" }
 
@@ -44,11 +46,13 @@ enum DosageTable {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count == 7, let number = Int(cells[0]) else { return nil }
             let due = dueTimes(cells[5])
+            let notes = cells[6].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             return DosageRow(
                 number: number, version: cells[1], dosage: String(cells[2].dropFirst().dropLast()),
                 en: cells[3] == "—" ? "" : cells[3], de: cells[4] == "—" ? "" : cells[4], due: due,
                 asNeeded: cells[5].contains("PRN"),
-                warnings: cells[6].split(separator: ",").compactMap { ImportWarning.Kind(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
+                warnings: notes.compactMap(ImportWarning.Kind.init(rawValue:)),
+                holds: notes.filter { $0.hasPrefix("held:") }.compactMap { ReviewHold.Reason(rawValue: String($0.dropFirst(5))) })
         }
     }()
 

@@ -73,6 +73,30 @@ struct ExternalFHIRTests {
         }
     }
 
+    /// HL7's examples of a loading dose then a maintenance dose (0302) and of insulin in
+    /// sequences 2, 2, 1 (0321) give the earlier step no end: the later steps are held for
+    /// review, the earlier one scheduled, and no day has doses of both.
+    @Test(.enabled(if: !files.isEmpty, "../shared/external-fhir is not here"),
+          arguments: [("medicationrequest0302.json", ["rx-12345689/2"]), ("medicationrequest0321.json", ["rx-12345689/2", "rx-12345689/3"])])
+    func aStepAfterAnOpenStepIsHeldNeverScheduledBesideIt(file: String, held: [String]) async throws {
+        let input = try FHIRInput.parse(Self.contents(Self.folder.appendingPathComponent("hl7-r4/" + file)), document: file)
+        try await withStore { store, _ throws in
+            let report = try await importer(Self.importDay).run(input, into: store)
+            #expect(report.refused.isEmpty)
+            #expect(report.held.flatMap(\.holds).map(\.activityID) == held)
+            #expect(report.held.flatMap(\.holds).allSatisfy { $0.reason == .followsOpenStep })
+            let scheduled = Set(try await store.activities().map(\.activity.identifier))
+            #expect(scheduled.isDisjoint(with: held) && scheduled.count == 1)
+            let start = try #require(input.orders.first?.authoredOn?.day(in: berlin))
+            for day in (0..<60).map({ start.adding(days: $0) }) {
+                let due = Set(try await store.events(on: day).map(\.activity.identifier))
+                #expect(due == scheduled, "on \(day)")
+            }
+            let listed = try await HeldMedication.all(in: store, text: DosageText(language: try Language("en")))
+            #expect(listed.map(\.activityID) == held)
+        }
+    }
+
     func importer(_ day: CalendarDay) throws -> FHIRImporter {
         FHIRImporter(mapper: OrderMapper(today: day, timeZone: berlin, language: try Language("en")), device: "test")
     }

@@ -74,11 +74,12 @@ struct ImportTests {
 
     @Test func severalDosageInstructionsInSequenceOrder() async throws {
         try await withStore { store, _ throws in
-            let morning = #"{"sequence": 1, "timing": {"repeat": {"when": ["MORN"]}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}"#
+            let morning = #"{"sequence": 1, "timing": {"repeat": {"when": ["MORN"], "boundsDuration": {"value": 2, "code": "d"}}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}"#
             try await importer().run(try parse(request(dosages: [Self.evening, morning])), into: store)
             let activities = try await store.activities().map(\.activity)
             #expect(activities.map(\.identifier) == ["rx-rx1", "rx-rx1/2"])
-            #expect(activities.map(\.instructions) == ["1 tablet in the morning", "2 tablets in the evening"])
+            #expect(activities.map(\.instructions) == ["1 tablet in the morning for 2 days", "2 tablets in the evening"])
+            #expect(activities.map(\.schedule.start) == [importDay, importDay.adding(days: 2)])
             #expect(activities.map(\.groupIdentifier) == ["rx-rx1", "rx-rx1"])
             // Dropping the second instruction ends its activity on the next import.
             let report = try await importer(today: importDay.adding(days: 1)).run(try parse(request(dosages: [morning])), into: store)
@@ -177,23 +178,6 @@ struct ImportTests {
                 "Bundle.entry[1].resource.dosageInstruction[0].timing.repeat.when[0]",
                 "Bundle.entry[2].resource.dosageInstruction[0].timing.repeat.frequency"])
             #expect(report.refused.allSatisfy { $0.kind == .invalid })
-        }
-    }
-
-    /// An order with a modifier extension anywhere is held for review: never scheduled, and
-    /// what an earlier import scheduled from it ends.
-    @Test func aModifierExtensionHoldsTheOrder() async throws {
-        try await withStore { store, _ throws in
-            try await importer().run(try parse(request(dosages: [Self.daily])), into: store)
-            let modified = Self.daily.replacingOccurrences(
-                of: #""text": "with water""#,
-                with: #""text": "with water", "modifierExtension": [{"url": "http://example.org/not-on-fridays", "valueBoolean": true}]"#)
-            let report = try await importer(today: importDay.adding(days: 2)).run(try parse(request(dosages: [modified])), into: store)
-            #expect(report.ended == ["rx-rx1"])
-            #expect(report.refused.map(\.kind) == [.held])
-            #expect(report.refused.first?.path == "MedicationRequest.dosageInstruction[0].modifierExtension[0]")
-            #expect(report.refused.first?.reason.contains("http://example.org/not-on-fridays") == true)
-            #expect(try await store.activities().isEmpty)
         }
     }
 

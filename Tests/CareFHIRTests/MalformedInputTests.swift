@@ -95,6 +95,8 @@ struct MalformedInputTests {
             == .invalid(path: Self.path + ".event[0]", "expected a FHIR dateTime, found \"soon\""))
         #expect(error(timing(#"{"repeat": {"boundsPeriod": {"start": "2016-08-20", "end": "2016-08-10"}, "frequency": 1, "period": 1, "periodUnit": "d"}}"#))
             == .invalid(path: Self.path, "the end day 2016-08-10 is before the start day 2016-08-20"))
+        #expect(error(timing(#"{"repeat": {"boundsDuration": {"value": 3, "comparator": "about", "code": "d"}}}"#))
+            == .invalid(path: Self.path + ".repeat.boundsDuration.comparator", "expected <, <=, >= or >, found \"about\""))
     }
 
     /// More doses a day than a schedule holds is refused before any time is placed: 81 an

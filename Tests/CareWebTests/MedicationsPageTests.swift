@@ -29,4 +29,30 @@ struct MedicationsPageTests {
         #expect(Set(inEnglish).isDisjoint(with: inGerman))
         try await web.stop()
     }
+
+    /// A step held for review is shown apart from the medications that are due, in the
+    /// page's language, with its reason; the step before it is listed as usual.
+    @Test func aStepHeldForReviewIsShownApartWithItsReason() async throws {
+        let web = try await WebFixture()
+        let order = #"""
+            {"resourceType": "MedicationRequest", "id": "load", "status": "active", "medicationCodeableConcept": {"text": "Ciprofloxacin 250 mg"},
+             "dosageInstruction": [
+               {"sequence": 1, "timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d"}}, "doseAndRate": [{"doseQuantity": {"value": 2, "unit": "tablet"}}]},
+               {"sequence": 2, "timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d"}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}]}
+            """#
+        let mapper = OrderMapper(today: WebFixture.day, timeZone: .gmt, language: try Language("en"))
+        let report = try await FHIRImporter(mapper: mapper, device: "test").run(try FHIRInput.parse(Data(order.utf8)), into: web.store)
+        #expect(report.held.count == 1)
+        try await web.signIn()
+        for (language, heading, reason) in [("en", "Held for review", "it follows a step that has no end"), ("de", "Zur Prüfung zurückgehalten", "folgt auf einen Schritt ohne Ende")] {
+            let page = try await web.request(.GET, "/medications", headers: [("Accept-Language", language)]).body
+            let held = try #require(page.firstRange(of: #"<section class="held""#).map { String(page[$0.lowerBound...]) }, "\(page)")
+            #expect(held.contains(">\(heading)</h2>"))
+            #expect(held.contains(#"id="held-rx-load/2""#))
+            #expect(held.contains(reason))
+            #expect(!page.contains(#"id="medication-rx-load/2""#))
+            #expect(page.contains(#"id="medication-rx-load""#))
+        }
+        try await web.stop()
+    }
 }

@@ -105,6 +105,37 @@ struct FHIRCommandTests {
         #expect(try await caresync.run("activities").lines.count == 5)
     }
 
+    /// A loading dose without an end, then a maintenance dose: `fhir import` says the
+    /// maintenance step is held and why, and `meds` lists it apart, in either language,
+    /// with `heldForReview` in its JSON; only the loading dose is due.
+    @Test func aHeldStepIsSaidOnImportAndListedByMeds() async throws {
+        let order = scratch.path("loading.json")
+        try #"""
+            {"resourceType": "MedicationRequest", "id": "load", "status": "active", "intent": "order",
+             "medicationCodeableConcept": {"text": "Ciprofloxacin 250 mg"}, "subject": {"reference": "Patient/p1"}, "authoredOn": "2016-08-15",
+             "dosageInstruction": [
+               {"sequence": 1, "text": "Two tablets at once", "timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d"}}, "doseAndRate": [{"doseQuantity": {"value": 2, "unit": "TAB"}}]},
+               {"sequence": 2, "text": "One tablet daily", "timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d"}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "TAB"}}]}]}
+            """#.write(toFile: order, atomically: true, encoding: .utf8)
+        let result = try await importBundle(order)
+        #expect(result.lines.contains("added rx-load  \"Ciprofloxacin 250 mg\"  2 tablets once a day"))
+        #expect(result.lines.contains("held MedicationRequest/load rx-load/2  MedicationRequest.dosageInstruction[1].sequence: held for review: it follows a step of the sequence that has no end, so its start is not given: not scheduled; import a corrected order to schedule it"))
+        let english = try await caresync.run("meds")
+        #expect(english.lines.contains("MedicationRequest/load: 2 tablets once a day, then 1 tablet once a day"))
+        #expect(english.lines.contains("rx-load/2  Ciprofloxacin 250 mg  (held for review)"))
+        #expect(english.lines.contains("    1 tablet once a day  — \"One tablet daily\""))
+        #expect(english.lines.contains { $0.hasPrefix("    MedicationRequest/load: it follows a step that has no end") })
+        let german = try await caresync.run("meds", "--lang", "de")
+        #expect(german.lines.contains("rx-load/2  Ciprofloxacin 250 mg  (zur Prüfung zurückgehalten)"))
+        #expect(german.lines.contains("MedicationRequest/load: 2 Tabletten einmal täglich, dann 1 Tablette einmal täglich"))
+        struct Medication: Decodable { var id: String; var heldForReview: String? }
+        let listed = try await caresync.json([Medication].self, "meds", "--json")
+        #expect(listed.map(\.id) == ["rx-load", "rx-load/2"])
+        #expect(listed.map { $0.heldForReview == nil } == [true, false])
+        let today = try await caresync.run("events", "rx-load/2", "--from", "2016-08-15", "--to", "2016-08-20")
+        #expect(today.status != 0, "a held step has no activity: \(today.stdout)")
+    }
+
     @Test func medsInTwoLanguagesAndTheAdherenceChart() async throws {
         try await importBundle(bundle)
         let german = try await caresync.run("meds", "--lang", "de")
@@ -112,7 +143,7 @@ struct FHIRCommandTests {
         #expect(german.lines.contains("    1 Kapsel 3-mal täglich 10 Tage lang  — \"Take with food\""))
         #expect(german.lines.contains("    1 Tablette bis zu 3-mal täglich bei Schmerzen, höchstens 3 Tabletten täglich"))
         #expect(german.lines.contains("rx-ibu-prn  Ibuprofen 200 MG Oral Tablet  (bei Bedarf)"))
-        // Metformin's two dosages (sequence 1 and 2, neither ending) are read as one order, once.
+        // Metformin's two dosages (both sequence 1: taken together) are read as one order, once.
         #expect(german.lines.filter { $0.hasPrefix("MedicationRequest/metf") }
             == ["MedicationRequest/metf: 1 Tablette nach dem Frühstück und 1 Tablette nach dem Abendessen"])
         struct Medication: Decodable {

@@ -16,6 +16,25 @@ public struct Quantity: Sendable, Hashable, Codable {
         self.system = system
         self.code = code
     }
+
+    /// The comparators FHIR allows: the real value is less than, at most, at least or more
+    /// than the value given.
+    public static let comparators: Set<String> = ["<", "<=", ">=", ">"]
+
+    enum CodingKeys: String, CodingKey { case value, comparator, unit, system, code }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        value = try c.decodeIfPresent(Decimal.self, forKey: .value)
+        comparator = try c.decodeIfPresent(String.self, forKey: .comparator)
+        unit = try c.decodeIfPresent(String.self, forKey: .unit)
+        system = try c.decodeIfPresent(String.self, forKey: .system)
+        code = try c.decodeIfPresent(String.self, forKey: .code)
+        if let comparator, !Self.comparators.contains(comparator) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .comparator, in: c, debugDescription: "expected <, <=, >= or >, found \"\(comparator)\"")
+        }
+    }
 }
 
 /// A range between two quantities, either end optional (FHIR `Range`).

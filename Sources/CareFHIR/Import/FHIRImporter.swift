@@ -8,8 +8,11 @@ public struct FHIRImportReport: Sendable, Codable {
     public var updated: [String] = []
     public var ended: [String] = []
     public var unchanged: [String] = []
-    /// Orders that were not scheduled (not active, or held), by reference.
+    /// Orders that were not scheduled (not active, or held whole), by reference.
     public var notScheduled: [String] = []
+    /// Orders with parts held for review, whole or some of their dosage instructions:
+    /// imported and kept, not scheduled (``CarePlanStore/heldSources(system:)``).
+    public var held: [HeldOrder] = []
     public var warnings: [ImportWarning] = []
     /// Orders the import did not take, each with its path and reason: the others were imported.
     public var refused: [ImportRefusal] = []
@@ -46,9 +49,7 @@ public struct FHIRImporter: Sendable {
             let firstImported = order.authoredOn == nil
                 ? try await store.versions(of: OrderMapper.activityID(key: order.key)).first?.effectiveFrom : nil
             do throws(FHIRError) {
-                let result = try mapper.map(order, firstImported: firstImported)
-                mapped.append(result)
-                if result.disposition == .held { report.refused.append(ImportRefusal(holding: order)) }
+                mapped.append(try mapper.map(order, firstImported: firstImported))
             } catch {
                 report.refused.append(ImportRefusal(error, reference: order.reference, document: order.document))
             }
@@ -58,11 +59,21 @@ public struct FHIRImporter: Sendable {
         let earlier = Dictionary(grouping: try await store.sources(system: OrderMapper.system), by: \.reference)
             .mapValues { $0.map(\.activityID) }
         var items: [SourcedActivity] = []
+        var held: [HeldSource] = []
         for order in mapped {
             report.warnings += order.warnings
             let source = ActivitySource(
                 system: OrderMapper.system, reference: order.order.reference, subject: order.order.subject,
                 payload: order.order.payload)
+            if !order.holds.isEmpty {
+                let review = HeldOrder(
+                    reference: order.order.reference, title: order.order.medicationName, document: order.order.document,
+                    holds: order.holds)
+                report.held.append(review)
+                held.append(HeldSource(
+                    system: OrderMapper.system, reference: source.reference, subject: source.subject, payload: source.payload,
+                    review: try review.json()))
+            }
             for (activity, firstDay) in order.activities {
                 items.append(SourcedActivity(activityID: activity.identifier, activity: activity, firstDay: firstDay, source: source))
             }
@@ -73,7 +84,8 @@ public struct FHIRImporter: Sendable {
             }
             if order.disposition != .scheduled { report.notScheduled.append(order.order.reference) }
         }
-        let applied = try await store.applySourced(items, effectiveFrom: mapper.today, device: device)
+        let review = SourceReview(system: OrderMapper.system, reviewed: mapped.map(\.order.reference), held: held)
+        let applied = try await store.applySourced(items, review: review, effectiveFrom: mapper.today, device: device)
         report.added = applied.added
         report.updated = applied.updated
         report.ended = applied.ended

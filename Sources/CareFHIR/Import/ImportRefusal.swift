@@ -3,12 +3,10 @@
 public struct ImportRefusal: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable {
         /// Malformed, or a value CareSync cannot interpret: nothing changes for this order
-        /// (activities an earlier import made from it stay as they were).
+        /// (activities an earlier import made from it stay as they were). Orders that can be
+        /// read but not scheduled as written are not refused: they are held for review
+        /// (``ReviewHold``).
         case invalid
-        /// An order CareSync must not schedule as it reads it, such as one with a
-        /// `modifierExtension` it does not understand: held for review, not scheduled, and
-        /// activities an earlier import made from it end.
-        case held
     }
 
     public var kind: Kind
@@ -38,16 +36,7 @@ public struct ImportRefusal: Sendable, Hashable, Codable, CustomStringConvertibl
         self.error = error
     }
 
-    /// The refusal of an order held for its modifier extensions (it has at least one).
-    init(holding order: ImportedOrder) {
-        let urls = order.modifierExtensions.map { $0.url ?? "without a url" }.joined(separator: ", ")
-        self.init(
-            .held, reference: order.reference, at: order.modifierExtensions[0].path,
-            "a modifierExtension (\(urls)) changes what the order means and CareSync does not understand it: not scheduled",
-            document: order.document)
-    }
-
     public var description: String {
-        [document, path].compactMap { $0 }.joined(separator: ": ") + ": " + (kind == .held ? "held for review: " : "") + reason
+        [document, path].compactMap { $0 }.joined(separator: ": ") + ": " + reason
     }
 }

@@ -21,8 +21,10 @@ public struct ImportWarning: Sendable, Hashable, Codable, CustomStringConvertibl
         /// before meals is before breakfast and dinner; three times a week is Monday,
         /// Wednesday and Friday.
         case interpreted
-        /// A dosage that follows one (a lower `sequence`) without an end: scheduled beside it.
-        case sequence
+        /// A dosage whose bounds end before the day it would start (an order written after
+        /// its course ended, recording the past): nothing is scheduled from it, and an order
+        /// with nothing else is imported as ended.
+        case historical
     }
 
     public var kind: Kind

@@ -12,8 +12,7 @@ public struct MappedOrder: Sendable {
         case ended
         /// Draft, on hold or unknown: not scheduled (activities from earlier imports end).
         case notActive
-        /// Carries a `modifierExtension`: held for review, not scheduled (activities from
-        /// earlier imports end).
+        /// Held whole for review (``holds``): not scheduled (activities from earlier imports end).
         case held
     }
 
@@ -22,6 +21,9 @@ public struct MappedOrder: Sendable {
     /// The activities to add or update; empty unless scheduled.
     public var activities: [(activity: Activity, firstDay: CalendarDay)]
     public var warnings: [ImportWarning]
+    /// What is held for review: the whole order (``Disposition/held``), or dosage
+    /// instructions of a scheduled one that cannot be scheduled as written.
+    public var holds: [ReviewHold] = []
 }
 
 /// Maps imported orders to intervention activities, in the patient's time zone and routine.
@@ -82,8 +84,8 @@ public struct OrderMapper: Sendable {
         default:
             throw .invalid(path: order.path + ".status", "unknown status \"\(order.status)\"")
         }
-        if !order.modifierExtensions.isEmpty {
-            return MappedOrder(order: order, disposition: .held, activities: [], warnings: [])
+        if let hold = Self.wholeHold(of: order) {
+            return MappedOrder(order: order, disposition: .held, activities: [], warnings: [], holds: [hold])
         }
         guard let title = order.medicationName else {
             throw .invalid(path: order.path, "the medication has no name: give a coding display, a text or a reference display")
@@ -91,6 +93,7 @@ public struct OrderMapper: Sendable {
         let orderStart = order.authoredOn?.day(in: timeZone) ?? firstImported ?? today
         var activities: [(Activity, CalendarDay)] = []
         var warnings: [ImportWarning] = []
+        var holds: [ReviewHold] = []
         let steps = DosageSequence(order.dosages)
         // The last day of the numbered step before, where the next one starts.
         var previousEnd: CalendarDay?
@@ -100,12 +103,14 @@ public struct OrderMapper: Sendable {
             for (index, dosage) in step.dosages {
                 defer { position += 1 }
                 let path = order.path + (steps.isEmpty ? ".dosageInstruction" : ".dosageInstruction[\(index)]")
+                if step.held {
+                    holds.append(ReviewHold(.followsOpenStep, at: path + ".sequence", dosage: index,
+                                            activityID: Self.activityID(key: order.key, dosage: position)))
+                    continue
+                }
                 var start = orderStart
                 if step.followsPrevious, dosage.timing?.repeat?.boundsPeriod?.start == nil, let previousEnd {
                     start = max(orderStart, previousEnd.adding(days: 1))
-                }
-                if step.besidePrevious {
-                    warnings.append(.init(.sequence, at: path + ".sequence", "follows a dosage with a lower sequence that has no end: scheduled beside it, from the order's start"))
                 }
                 let scheduler = DosageScheduler(start: start, today: today, timeZone: timeZone, routine: routine)
                 let (schedule, found) = try scheduler.schedule(dosage, at: path)
@@ -129,6 +134,25 @@ public struct OrderMapper: Sendable {
             }
             if step.sequence != nil { previousEnd = stepEnd }
         }
-        return MappedOrder(order: order, disposition: .scheduled, activities: activities, warnings: warnings)
+        // An order whose every dosage ended before it starts records the past: as a completed one.
+        let historical = activities.isEmpty && holds.isEmpty && warnings.contains { $0.kind == .historical }
+        return MappedOrder(order: order, disposition: historical ? .ended : .scheduled, activities: activities,
+                           warnings: warnings, holds: holds)
+    }
+
+    /// The hold of an order that must not be scheduled at all as CareSync reads it: one with
+    /// a modifier extension, or with a timing given as text alone.
+    static func wholeHold(of order: ImportedOrder) -> ReviewHold? {
+        if let first = order.modifierExtensions.first {
+            let urls = order.modifierExtensions.map { $0.url ?? "without a url" }.joined(separator: ", ")
+            return ReviewHold(.modifierExtension, at: first.path, activityID: activityID(key: order.key), detail: urls)
+        }
+        for (index, dosage) in order.dosages.enumerated() {
+            if let text = dosage.timing?.code?.textOnly {
+                return ReviewHold(.timingText, at: order.path + ".dosageInstruction[\(index)].timing.code.text",
+                                  activityID: activityID(key: order.key), detail: text)
+            }
+        }
+        return nil
     }
 }

@@ -23,6 +23,11 @@ struct DosageScheduler {
         let timing = dosage.timing
         let pattern = try TimingPattern(timing?.repeat, code: timing?.code, path: path)
         let bounds = try ScheduleBounds(timing?.repeat, start: start, timeZone: timeZone, path: path + ".repeat", warnings: &warnings)
+        // Bounds that end before the order's date (a start of their own after their end is malformed).
+        if let end = bounds.end, end < bounds.start, timing?.repeat?.boundsPeriod?.start == nil {
+            warnings.append(.init(.historical, at: path + ".repeat.boundsPeriod.end", "ended on \(end), before \(bounds.start), the day it would start: a record of the past, not scheduled"))
+            return (nil, warnings)
+        }
         let asNeeded = dosage.isAsNeeded
         if let events = timing?.event, !events.isEmpty, !pattern.hasPattern {
             let built = try EventListScheduler(today: today, timeZone: timeZone, routine: routine)

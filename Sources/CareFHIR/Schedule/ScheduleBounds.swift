@@ -62,7 +62,7 @@ extension TimeUnit {
     /// The unit of a duration: its UCUM code, else its unit's English name (`days`).
     static func parse(quantity: Quantity, at path: String) throws(FHIRError) -> TimeUnit {
         let names: [String: TimeUnit] = [
-            "second": .s, "minute": .min, "hour": .h, "day": .d, "week": .wk, "month": .mo, "year": .a,
+            "second": .s, "sec": .s, "minute": .min, "hour": .h, "hr": .h, "day": .d, "week": .wk, "month": .mo, "year": .a, "yr": .a,
         ]
         if let code = quantity.code { return try parse(code, at: path + ".code")! }
         let name = quantity.unit?.lowercased() ?? ""

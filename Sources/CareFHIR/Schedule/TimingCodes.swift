@@ -62,6 +62,16 @@ enum TimingAbbreviation {
     }
 }
 
+extension CodeableConcept {
+    /// A timing code's text when it has no code and its text is no abbreviation CareSync
+    /// reads (`"in the morning on weekends"`, but not `"Q6H"`): words, not a schedule.
+    var textOnly: String? {
+        guard firstCode == nil, let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
+              TimingAbbreviation.repeat(for: text) == nil else { return nil }
+        return text
+    }
+}
+
 /// What a `when` code means: a meal (before, with or after it) or another part of the day.
 /// Its clock time comes from the patient's ``DailyRoutine``, the one table of such times.
 struct EventTiming: Hashable {

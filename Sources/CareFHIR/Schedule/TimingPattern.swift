@@ -19,7 +19,9 @@ struct TimingPattern {
     /// Reads `repeat` (merged over what `code` stands for) and checks every value it uses.
     init(_ given: Timing.Repeat?, code: CodeableConcept?, path: String) throws(FHIRError) {
         var merged = Timing.Repeat()
-        if let code, let abbreviation = code.firstCode ?? code.text {
+        // A code given as text alone that names no abbreviation is the order's words, not a
+        // schedule: the mapper holds such an order for review and the sentence shows the text.
+        if let code, code.textOnly == nil, let abbreviation = code.firstCode ?? code.text {
             guard let expanded = TimingAbbreviation.repeat(for: abbreviation) else {
                 throw .unsupported(path: path + ".code", "timing code \"\(abbreviation)\"")
             }

@@ -58,9 +58,24 @@ extension DosageText {
         return dosage.isAsNeeded ? language.phrase(["asNeeded"]) : nil
     }
 
-    /// `at most 6 tablets a day`, `at most 4 tablets in 12 hours`.
+    /// `at most 6 tablets a day`, `at most 4 tablets in 12 hours`; `less than 6 tablets a day`
+    /// for a maximum below its value.
     func maximum(_ ratio: Ratio?) -> String? {
-        ratio.flatMap(perTime).map { language.phrase(["maximum"], ["dose": $0]) }
+        guard var ratio else { return nil }
+        let comparator = ratio.numerator?.comparator
+        ratio.numerator?.comparator = Self.maximumComparator(comparator)
+        return perTime(ratio).map { language.phrase([Self.maximumKey("maximum", comparator)], ["dose": $0]) }
+    }
+
+    /// A maximum's phrase: `KEYBelow` ("less than …") for `<`, else `KEY` ("at most …").
+    static func maximumKey(_ key: String, _ comparator: String?) -> String {
+        comparator == "<" ? key + "Below" : key
+    }
+
+    /// The comparator a maximum's quantity still shows once its phrase says "at most" or
+    /// "less than": none for `<=` and `<`, any other as given.
+    static func maximumComparator(_ comparator: String?) -> String? {
+        comparator == "<" || comparator == "<=" ? nil : comparator
     }
 
     /// `6 tablets a day`, `4 tablets in 12 hours`: an amount per span of time; `nil` unless

@@ -12,7 +12,7 @@ extension DosageText {
         if let verb = coded(method, in: "methods") ?? imperative(method) {
             return language.phrase(["withMethod"], ["method": verb, "rest": rest])
         }
-        guard let name = conceptText(method) else { return rest }
+        guard let name = conceptText(method) ?? codeText(method) else { return rest }
         return [rest, language.phrase(["methodOther"], ["method": name])].filter { !$0.isEmpty }.joined(separator: " ")
     }
 
@@ -29,25 +29,43 @@ extension DosageText {
         return rate.map { language.phrase(["rate"], ["rate": $0]) }
     }
 
-    /// `1.8 mg/kg / 20 mL`: a ratio whose denominator is not a time.
+    /// `5 mg/kg`, `1.8 mg/20 mL`: a ratio whose denominator is not a time, its unit alone
+    /// when it counts one.
     private func ratio(_ ratio: Ratio) -> String? {
-        guard let numerator = ratio.numerator.flatMap(quantity), let denominator = ratio.denominator.flatMap(quantity) else { return nil }
-        return "\(numerator)/\(denominator)"
+        guard let numerator = ratio.numerator.flatMap(quantity), let given = ratio.denominator,
+              let denominator = quantity(given) else { return nil }
+        let unit = unit(given, count: 1)
+        return "\(numerator)/" + (given.value == 1 && given.comparator == nil && !unit.isEmpty ? unit : denominator)
     }
 
     /// `(site: left upper arm)`.
     func site(_ site: CodeableConcept?) -> String? {
-        site.flatMap { coded($0, in: "sites") ?? conceptText($0).map { language.phrase(["siteOther"], ["site": $0]) } }
+        site.flatMap { coded($0, in: "sites") ?? (conceptText($0) ?? codeText($0)).map { language.phrase(["siteOther"], ["site": $0]) } }
     }
 
-    /// `at most 4 mg per dose`.
+    /// A concept with neither text nor display by its first code and the code's system:
+    /// `SNOMED CT 738995006`, `http://example.org/methods inhale`.
+    func codeText(_ concept: CodeableConcept) -> String? {
+        guard let coding = concept.coding?.first(where: { $0.code?.isEmpty == false }), let code = coding.code else { return nil }
+        let systems = ["http://snomed.info/sct": "SNOMED CT", "http://terminology.hl7.org/CodeSystem/v3-RouteOfAdministration": "HL7 v3"]
+        guard let system = coding.system else { return code }
+        return "\(systems[system] ?? system) \(code)"
+    }
+
+    /// `at most 4 mg per dose`, `less than 4 mg per dose`.
     func maximum(perDose quantity: Quantity?) -> String? {
-        quantity.flatMap(self.quantity).map { language.phrase(["maximumPerDose"], ["dose": $0]) }
+        maximum("maximumPerDose", quantity)
     }
 
-    /// `at most 400 mg in a lifetime`.
+    /// `at most 400 mg in a lifetime`, `less than 400 mg in a lifetime`.
     func maximum(lifetime quantity: Quantity?) -> String? {
-        quantity.flatMap(self.quantity).map { language.phrase(["maximumLifetime"], ["dose": $0]) }
+        maximum("maximumLifetime", quantity)
+    }
+
+    private func maximum(_ key: String, _ given: Quantity?) -> String? {
+        guard var quantity = given else { return nil }
+        quantity.comparator = Self.maximumComparator(given?.comparator)
+        return self.quantity(quantity).map { language.phrase([Self.maximumKey(key, given?.comparator)], ["dose": $0]) }
     }
 
     /// A supplemental instruction in this language when its code is known, else as given.
@@ -62,16 +80,22 @@ extension DosageText {
         return text.prefix(1).uppercased() + text.dropFirst()
     }
 
-    /// `on 2016-08-16 at 09:00 and 2016-08-17 at 09:00`; more than four dates as
-    /// `on 6 dates from 2016-08-16 to 2016-08-21`. Times in ``timeZone`` (UTC without one).
+    /// `on 2016-08-16 at 09:00 and 2016-08-17 at 09:00`; more than four dates on every day
+    /// between the first and the last (or more than ``datesListed``) as `on 6 dates from
+    /// 2016-08-16 to 2016-08-21`. Times in ``timeZone`` (UTC without one).
     func eventDates(_ texts: [String]?) -> String? {
         let values = (texts ?? []).compactMap(FHIRDateTime.init)
         guard let first = values.first, let last = values.last else { return nil }
-        guard values.count <= 4 else {
+        // Every day from the first to the last, or too many to read: their span; else each date.
+        let everyDay = values.count == first.day.distance(to: last.day) + 1 && Set(values.map(\.day)).count == values.count
+        guard values.count <= 4 || (!everyDay && values.count <= Self.datesListed) else {
             return language.phrase(["onDatesRange"], count: Decimal(values.count), ["first": date(first), "last": date(last)])
         }
         return language.phrase(["onDates"], ["dates": language.list(values.map(dateAndTime))])
     }
+
+    /// The most event dates a sentence lists one by one when they are not every day.
+    static let datesListed = 12
 
     /// `2016-08-16 at 09:00`, or the date alone when no time is given.
     private func dateAndTime(_ value: FHIRDateTime) -> String {

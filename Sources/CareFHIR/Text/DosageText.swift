@@ -26,6 +26,8 @@ public struct DosageText: Sendable {
         let doseAndRate = dosage.doseAndRate?.first
         var parts: [String?] = [dose(doseAndRate), rate(doseAndRate), route(dosage.route), site(dosage.site)]
         if let pattern { parts += [once ? nil : frequency(pattern, asNeeded: dosage.isAsNeeded), eventTiming(pattern)] }
+        // A timing in words alone, as the prescriber wrote it (the order is held for review).
+        parts.append(timing?.code?.textOnly.map { language.runningText($0) })
         parts.append(eventDates(timing?.event))
         let unit = r?.durationUnit.flatMap(TimeUnit.init(rawValue:))
         parts.append(span(r?.duration, r?.durationMax, unit).map { language.phrase(["duration"], ["duration": $0]) })
@@ -42,8 +44,8 @@ public struct DosageText: Sendable {
     }
 
     /// The sentence for an order's dosages, as ``DosageSequence`` reads them: those that
-    /// apply together joined by "and", a step that follows by ", then", and those without a
-    /// sequence after a "; ".
+    /// apply together (the same sequence) joined by "and", each later step by ", then"
+    /// (scheduled or held), and those without a sequence after a "; ".
     public func sentence(for dosages: [Dosage]) -> String {
         var numbered = ""
         var unnumbered: [String] = []
@@ -52,8 +54,7 @@ public struct DosageText: Sendable {
             if step.sequence == nil {
                 unnumbered.append(together)
             } else {
-                let joint = numbered.isEmpty ? "" : language.phrase([step.followsPrevious ? "then" : "together"])
-                numbered += joint + together
+                numbered += (numbered.isEmpty ? "" : language.phrase(["then"])) + together
             }
         }
         return ([numbered].filter { !$0.isEmpty } + unnumbered).joined(separator: language.phrase(["beside"]))
@@ -76,10 +77,13 @@ public struct DosageText: Sendable {
         }
     }
 
-    /// `2 tablets`; `half a tablet` where the language has words for the amount of such a unit.
+    /// `2 tablets`; `half a tablet` where the language has words for the amount of such a
+    /// unit; with its comparator, `less than 3 tablets`.
     func quantity(_ quantity: Quantity) -> String? {
         guard let value = quantity.value else { return nil }
-        return inWords(value, of: quantity) ?? amount(value, unit(quantity, count: value))
+        let amount = inWords(value, of: quantity) ?? amount(value, unit(quantity, count: value))
+        guard let comparator = quantity.comparator, language.entry(["comparators", comparator]) != nil else { return amount }
+        return language.phrase(["comparators", comparator], ["amount": amount])
     }
 
     /// `2 tablets`: a number and a word already in the right form (the number alone without one).
