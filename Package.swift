@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -139,6 +140,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -303,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "CareWebTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity", "Waiting",
+                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity", "TestSupport", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -317,11 +319,14 @@ let package = Package(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
+        // What several test targets share.
+        .target(name: "TestSupport", dependencies: ["Waiting"], path: "Tests/TestSupport"),
         // End-to-end: the built executables as processes, and the real mDNS daemon.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
+                "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),

@@ -33,8 +33,11 @@ public enum PairingRefusal: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension CarePlanStore {
-    /// Wrong codes allowed across the open codes before pairing locks.
+    /// Wrong pairing codes allowed across the open pairing codes before pairing locks.
     public static let pairingAttempts = 5
+    /// Wrong sign-in codes allowed across the open sign-in codes, from every browser
+    /// together, before web sign-in locks (the care app also limits each source).
+    public static let signInAttempts = 20
     /// A used or expired code is remembered this long, to say so rather than "wrong code".
     static let pairingMemory: TimeInterval = 24 * 3600
 
@@ -75,12 +78,14 @@ extension CarePlanStore {
                 return .failure(.revoked)
             }
             guard let codeID, let code = try db.row("SELECT * FROM pairing_code WHERE id = ?", arguments: [codeID]) else {
-                return .failure(try countFailure(db, at: now))
+                return .failure(try countFailure(db, of: Self.deviceRoles, limit: Self.pairingAttempts, at: now))
             }
             if (code["used_at"] as Double?) != nil { return .failure(.used) }
             if (code["locked_at"] as Double?) != nil { return .failure(.locked) }
             if now.timeIntervalSince1970 >= code["expires_at"] { return .failure(.expired) }
-            guard let codeRole = DeviceRole(rawValue: code["role"]) else { return .failure(try countFailure(db, at: now)) }
+            guard let codeRole = DeviceRole(rawValue: code["role"]) else {
+                return .failure(try countFailure(db, of: Self.deviceRoles, limit: Self.pairingAttempts, at: now))
+            }
             guard codeRole == role else { return .failure(.wrongRole(codeRole: codeRole, deviceRole: role)) }
             try db.run("UPDATE pairing_code SET used_at = ?, used_by = ? WHERE id = ?",
                        arguments: [now.timeIntervalSince1970, deviceID, codeID])
@@ -95,21 +100,23 @@ extension CarePlanStore {
     }
 
     /// The roles of codes that pair a companion, as SQL (a browser's sign-in codes share the
-    /// table and its throttle, but never pair a device).
-    private static let deviceRoles = DeviceRole.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    /// table, but never pair a device, and count their wrong codes apart).
+    static let deviceRoles = DeviceRole.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
 
-    /// Counts a wrong code against every open code (pairing and sign-in alike); a code that
-    /// reaches the limit is locked and its characters forgotten.
-    func countFailure(_ db: Database, at now: Date) throws -> PairingRefusal {
-        let open = "code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ?"
+    /// Counts a wrong code against every open code of `roles` (SQL, as ``deviceRoles``):
+    /// wrong sign-in codes never lock pairing, nor wrong pairing codes sign-in. Codes that
+    /// reach `limit` are locked and their characters forgotten.
+    func countFailure(_ db: Database, of roles: String, limit: Int, at now: Date) throws -> PairingRefusal {
+        let open = "code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ? AND role IN (\(roles))"
         let instant = now.timeIntervalSince1970
         guard let failures = try db.value(Int.self, "SELECT MAX(failures) + 1 FROM pairing_code WHERE \(open)", arguments: [instant])
         else {
-            let locked = try db.value(Bool.self, "SELECT locked_at IS NOT NULL FROM pairing_code ORDER BY id DESC LIMIT 1")
+            let locked = try db.value(
+                Bool.self, "SELECT locked_at IS NOT NULL FROM pairing_code WHERE role IN (\(roles)) ORDER BY id DESC LIMIT 1")
             return locked == true ? .locked : .noOpenCode
         }
         try db.run("UPDATE pairing_code SET failures = failures + 1 WHERE \(open)", arguments: [instant])
-        guard failures >= Self.pairingAttempts else { return .wrongCode(attemptsLeft: Self.pairingAttempts - failures) }
+        guard failures >= limit else { return .wrongCode(attemptsLeft: limit - failures) }
         try db.run("UPDATE pairing_code SET locked_at = ?, code = NULL WHERE \(open)", arguments: [instant, instant])
         return .locked
     }

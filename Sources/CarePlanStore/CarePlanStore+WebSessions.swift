@@ -49,8 +49,8 @@ public struct WebSession: Sendable, Hashable {
 
 extension CarePlanStore {
     /// Opens a one-time code that signs a browser in with `access`, valid until `expiresAt`.
-    /// Sign-in codes share the pairing codes' throttle: wrong codes of either kind count
-    /// toward the lock.
+    /// Wrong sign-in codes count toward a lock of their own (``signInAttempts``), never
+    /// toward pairing's.
     public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) {
         try await write { db in
             try db.run(
@@ -58,6 +58,9 @@ extension CarePlanStore {
                 arguments: [code, access.rawValue, access.mayRecord, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
         }
     }
+
+    /// The roles of codes that sign a browser in, as SQL.
+    static let signInRoles = WebAccess.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
 
     /// Signs a browser in with `code` (its characters, normalized): on success the code is
     /// used up and a session stored under `sessionID`, valid for `lifetime`.
@@ -67,11 +70,10 @@ extension CarePlanStore {
         try await write { db in
             let now = now()
             let since = now.addingTimeInterval(-Self.pairingMemory).timeIntervalSince1970
-            let roles = WebAccess.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             guard let row = try db.row(
-                "SELECT * FROM pairing_code WHERE code = ? AND role IN (\(roles)) AND created_at >= ? ORDER BY id DESC LIMIT 1",
+                "SELECT * FROM pairing_code WHERE code = ? AND role IN (\(Self.signInRoles)) AND created_at >= ? ORDER BY id DESC LIMIT 1",
                 arguments: [code, since])
-            else { return .failure(try countFailure(db, at: now)) }
+            else { return .failure(try countFailure(db, of: Self.signInRoles, limit: Self.signInAttempts, at: now)) }
             if (row["used_at"] as Double?) != nil { return .failure(.used) }
             if (row["locked_at"] as Double?) != nil { return .failure(.locked) }
             if now.timeIntervalSince1970 >= row["expires_at"] { return .failure(.expired) }

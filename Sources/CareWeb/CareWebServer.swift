@@ -18,6 +18,10 @@ public final class CareWebServer: Service, Sendable {
     let configuration: WebConfiguration
     let logger: Logger
     let live = LiveStreams()
+    let signInThrottle: SignInThrottle
+    let printQueue: PrintQueue
+    /// The hosts a request's `Host` may name (``WebConfiguration/servedHosts()``).
+    let acceptedHosts: Set<String>
     private let address = BoundAddress()
 
     /// - Throws: ``WebServerError/needsTLS(host:)`` for an address beyond loopback without an
@@ -28,6 +32,9 @@ public final class CareWebServer: Service, Sendable {
         self.changes = changes
         self.configuration = configuration
         self.logger = logger
+        signInThrottle = SignInThrottle(limit: configuration.signInAttemptsPerSource, window: configuration.signInWindow)
+        printQueue = PrintQueue(capacity: configuration.reportsWaiting)
+        acceptedHosts = configuration.servedHosts()
     }
 
     /// Whether pages are served over TLS (and cookies marked Secure).
@@ -55,12 +62,15 @@ public final class CareWebServer: Service, Sendable {
     }
 
     private func serverBuilder() throws -> HTTPServerBuilder {
-        guard let identity = configuration.identity else { return .http1() }
+        let http1 = HTTPServerBuilder.http1(configuration: .init(
+            additionalChannelHandlers: [ClientGone()],
+            idleTimeout: TimeAmount(configuration.idleTimeout)))
+        guard let identity = configuration.identity else { return http1 }
         let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
-        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+        let certificate = try NIOSSLCertificate(bytes: configuration.serverCertificate?.der ?? identity.certificateDER, format: .der)
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
         tls.minimumTLSVersion = .tlsv12
-        return try .tls(.http1(), tlsConfiguration: tls)
+        return try .tls(http1, tlsConfiguration: tls)
     }
 }
 

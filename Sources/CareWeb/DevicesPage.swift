@@ -115,6 +115,7 @@ extension CareWebServer {
     func signOutBrowser(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
         let ended = try await store.revokeWebSession(try form.required("session"))
+        if let ended { live.end(session: ended.id) }
         logger.notice("a browser was signed out from the web", metadata: [
             "signedOut": "\(ended?.shortID ?? "already")", "session": "\(signedIn.session.shortID)",
         ])

@@ -47,7 +47,7 @@ extension CareWebServer {
         if pdf {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-web-\(UUID().uuidString).pdf")
             defer { try? FileManager.default.removeItem(at: file) }
-            try await ReportPrinter().pdf(of: report.html, to: file)
+            try await printQueue.run { try await ReportPrinter().pdf(of: report.html, to: file) }
             body = ByteBuffer(bytes: try Data(contentsOf: file))
         } else {
             body = ByteBuffer(string: report.html)

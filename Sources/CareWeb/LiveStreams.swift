@@ -1,32 +1,55 @@
-import CarePlanStore
 import Hummingbird
 import Synchronization
 
-/// The open live streams (Server-Sent Events), so that a graceful shutdown can end them:
-/// the server waits for open responses, and these would never end by themselves.
+/// The open live streams (Server-Sent Events), by session: each session may hold a few, all
+/// sessions together a bounded number; a session's streams end the moment it signs out, and
+/// a graceful shutdown ends them all (the server waits for open responses, and these would
+/// never end by themselves).
 final class LiveStreams: Sendable {
+    typealias Continuation = AsyncStream<String>.Continuation
+
+    private struct Entry {
+        var session: String
+        var continuation: Continuation
+    }
+
     private struct State {
         var next = 0
-        var open: [Int: AsyncStream<String>.Continuation] = [:]
+        var open: [Int: Entry] = [:]
         var ended = false
     }
 
+    /// Sent to a stream that a newer page of its session replaced: the page stops following
+    /// and follows again when it is next shown.
+    static let replaced = "event: replaced\ndata: \n\n"
+    /// Sent to a stream whose session ended: the page goes to the sign-in form.
+    static let signedOut = "event: signed-out\ndata: \n\n"
+
     private let state = Mutex(State())
 
-    /// A new stream, registered until it finishes (then `onEnd` runs); one opened after
-    /// ``endAll()`` is finished at once.
+    /// A new stream for `session`, registered until it finishes (then `onEnd` runs); one
+    /// opened after ``endAll()`` is finished at once. A session holding `perSession` streams
+    /// already has its oldest replaced: a person clicking through pages leaves the last ones.
     ///
-    /// - Throws: ``WebFailure/busy`` when `limit` streams are open already.
+    /// - Throws: ``WebFailure/busy`` when `limit` streams of other sessions are open.
     func open(
-        limit: Int, onEnd: @escaping @Sendable () -> Void
-    ) throws(WebFailure) -> (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation) {
-        guard count < limit else { throw .busy }
+        session: String, limit: Int, perSession: Int, onEnd: @escaping @Sendable () -> Void
+    ) throws(WebFailure) -> (stream: AsyncStream<String>, continuation: Continuation) {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(32))
-        let id: Int? = state.withLock { state in
-            guard !state.ended else { return nil }
+        let opened: Result<(id: Int?, replaced: [Continuation]), WebFailure> = state.withLock { state in
+            guard !state.ended else { return .success((nil, [])) }
+            let own = state.open.filter { $0.value.session == session }.keys.sorted()
+            let replaced = own.dropLast(max(0, perSession - 1))
+            guard state.open.count - replaced.count < limit else { return .failure(.busy) }
+            let ended = replaced.compactMap { state.open.removeValue(forKey: $0)?.continuation }
             state.next += 1
-            state.open[state.next] = continuation
-            return state.next
+            state.open[state.next] = Entry(session: session, continuation: continuation)
+            return .success((state.next, ended))
+        }
+        let (id, replaced) = try opened.get()
+        for old in replaced {
+            old.yield(Self.replaced)
+            old.finish()
         }
         continuation.onTermination = { [weak self] _ in
             if let id { _ = self?.state.withLock { $0.open.removeValue(forKey: id) } }
@@ -39,6 +62,18 @@ final class LiveStreams: Sendable {
     /// How many are open.
     var count: Int { state.withLock { $0.open.count } }
 
+    /// Ends the streams of `session`, telling each page that it signed out.
+    func end(session: String) {
+        let ended = state.withLock { state in
+            let ids = state.open.filter { $0.value.session == session }.keys
+            return ids.compactMap { state.open.removeValue(forKey: $0)?.continuation }
+        }
+        for continuation in ended {
+            continuation.yield(Self.signedOut)
+            continuation.finish()
+        }
+    }
+
     /// Finishes every stream and any opened later.
     func endAll() {
         let open = state.withLock { state in
@@ -46,65 +81,6 @@ final class LiveStreams: Sendable {
             defer { state.open = [:] }
             return Array(state.open.values)
         }
-        for continuation in open { continuation.finish() }
-    }
-}
-
-extension CareWebServer {
-    /// `/live`: the store's newest revision as Server-Sent Events (`event: revision`), at
-    /// once and after every commit, by this process or another; a comment every
-    /// heartbeat keeps the stream open, and ends it once the session has ended.
-    func liveStream(_ context: WebContext) throws -> Response {
-        let sessionID = try context.session().session.id
-        let tasks = StreamTasks()
-        let (stream, continuation) = try live.open(limit: configuration.maximumLiveStreams) { tasks.end() }
-        let (store, changes, heartbeat, logger) = (store, changes, configuration.liveHeartbeat, logger)
-        let following = Task {
-            do {
-                let revision = try await store.revision()
-                continuation.yield("retry: 2000\n\nevent: revision\ndata: \(revision)\n\n")
-                for await batch in changes.batches(after: revision) {
-                    guard let newest = batch.last?.revision else { continue }
-                    continuation.yield("event: revision\ndata: \(newest)\n\n")
-                }
-            } catch {
-                logger.warning("a live stream could not read the store", metadata: ["error": "\(error)"])
-            }
-            continuation.finish()
-        }
-        let keepingAlive = Task {
-            while (try? await Task.sleep(for: heartbeat)) != nil {
-                guard (try? await store.webSession(sessionID)) != nil else { break }
-                continuation.yield(": still here\n\n")
-            }
-            continuation.finish()
-        }
-        tasks.hold([following, keepingAlive])
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-            body: ResponseBody(asyncSequence: stream.map { ByteBuffer(string: $0) }))
-    }
-}
-
-/// The tasks that feed one live stream, cancelled when it ends (also if it ended before
-/// they were handed over).
-private final class StreamTasks: Sendable {
-    private let state = Mutex<(tasks: [Task<Void, Never>], ended: Bool)>(([], false))
-
-    func hold(_ tasks: [Task<Void, Never>]) {
-        let ended = state.withLock { state in
-            state.tasks = tasks
-            return state.ended
-        }
-        if ended { tasks.forEach { $0.cancel() } }
-    }
-
-    func end() {
-        let tasks = state.withLock { state in
-            state.ended = true
-            return state.tasks
-        }
-        tasks.forEach { $0.cancel() }
+        for entry in open { entry.continuation.finish() }
     }
 }

@@ -51,7 +51,7 @@ extension CareWebServer {
         logger.info("recorded from the web", metadata: [
             "event": "\(key)", "state": "\(state.rawValue)", "revision": "\(receipt.revision ?? 0)", "session": "\(signedIn.session.shortID)",
         ])
-        return .seeOther(localPath(form["return"]))
+        return .seeOther(form["return"] ?? "/")
     }
 
     /// The values the form gives for the event's result, read as its kind asks.

@@ -31,6 +31,11 @@ extension CareWebServer {
     func signIn(_ request: Request, _ context: WebContext) async throws -> Response {
         let form = try await Form.read(request, limit: configuration.maximumBodyBytes)
         let words = context.words
+        let now = configuration.now()
+        if let until = signInThrottle.refusedUntil(context.source, at: now) {
+            logger.notice("a sign-in was refused: too many wrong codes from its source", metadata: ["source": "\(context.source)"])
+            return throttled(context, until: until, now: now)
+        }
         guard let code = PairingCode(try form.required("code")) else {
             return signInPage(context, refusal: words["signIn", "notACode"], status: .badRequest)
         }
@@ -45,16 +50,30 @@ extension CareWebServer {
             var response = Response.seeOther("/")
             response.setCookie(sessionCookie(secret.text, maxAge: Int(configuration.sessionLifetime)))
             return response
-        case .failure(let refusal):
-            logger.notice("a sign-in was refused", metadata: ["reason": "\(refusal)"])
+        case .failure(var refusal):
+            logger.notice("a sign-in was refused", metadata: ["reason": "\(refusal)", "source": "\(context.source)"])
+            if case .wrongCode(let left) = refusal {
+                let sourceLeft = signInThrottle.recordFailure(context.source, at: now)
+                if sourceLeft == 0, let until = signInThrottle.refusedUntil(context.source, at: now) {
+                    return throttled(context, until: until, now: now)
+                }
+                refusal = .wrongCode(attemptsLeft: min(left, sourceLeft))
+            }
             return signInPage(context, refusal: Self.text(of: refusal, words), status: .unauthorized)
         }
+    }
+
+    /// The sign-in form again, saying when this source may try another code.
+    private func throttled(_ context: WebContext, until: Date, now: Date) -> Response {
+        let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
+        return signInPage(context, refusal: context.words.counted("signIn", "throttled", count: minutes), status: .tooManyRequests)
     }
 
     /// Ends this browser's session and forgets its cookie.
     func signOut(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, _) = try await signedInForm(request, context)
         try await store.endWebSession(signedIn.session.id)
+        live.end(session: signedIn.session.id)
         var response = Response.seeOther("/sign-in")
         response.setCookie(sessionCookie("", maxAge: 0))
         return response

@@ -121,8 +121,9 @@ enum WebAssets {
 
     /// Live updates: a page that shows a revision (`data-revision`) follows `/live`
     /// (Server-Sent Events) and fetches itself again when the store has a newer one; it says
-    /// so when it has lost the primary, and catches up when the stream returns. It waits
-    /// while a field has focus; a session that ended sends it to the sign-in page.
+    /// so when it has lost the primary, follows again with backoff, and catches up when the
+    /// stream returns. It waits while a field has focus; a session that ended sends it to the
+    /// sign-in page.
     static let script = """
         "use strict";
         (() => {
@@ -157,14 +158,46 @@ enum WebAssets {
             if (newest > shown()) setTimeout(refresh, 100);
           }
           document.addEventListener("focusout", () => setTimeout(refresh, 0));
-          const source = new EventSource("/live");
-          document.documentElement.dataset.live = "following";
-          source.addEventListener("revision", (event) => {
-            banner.hidden = true;
-            newest = Math.max(newest, Number(event.data));
-            refresh();
+          // The stream: followed again with backoff (1 s doubling to 30 s) when the primary
+          // refused or closed it; a page a newer one of its session replaced waits until it
+          // is shown again; a session that ended sends the page to the sign-in form.
+          let source = null, delay = 1000, retrying = null;
+          function follow() {
+            retrying = null;
+            source = new EventSource("/live");
+            document.documentElement.dataset.live = "following";
+            source.addEventListener("revision", (event) => {
+              banner.hidden = true;
+              delay = 1000;
+              newest = Math.max(newest, Number(event.data));
+              refresh();
+            });
+            source.addEventListener("signed-out", () => { source.close(); location.assign("/sign-in"); });
+            source.addEventListener("replaced", () => {
+              source.close();
+              source = null;
+              document.documentElement.dataset.live = "replaced";
+            });
+            source.addEventListener("error", () => {
+              banner.hidden = false;
+              if (source && source.readyState === EventSource.CLOSED) retry();
+            });
+          }
+          async function retry() {
+            if (retrying) return;
+            source = null;
+            document.documentElement.dataset.live = "retrying";
+            retrying = setTimeout(follow, delay);
+            delay = Math.min(delay * 2, 30000);
+            try {
+              const response = await fetch(location.href, { credentials: "same-origin", cache: "no-store" });
+              if (response.redirected && new URL(response.url).pathname === "/sign-in") location.assign("/sign-in");
+            } catch (error) {}
+          }
+          document.addEventListener("visibilitychange", () => {
+            if (document.visibilityState === "visible" && !source && !retrying) follow();
           });
-          source.addEventListener("error", () => { banner.hidden = false; });
+          follow();
         })();
         """
 }

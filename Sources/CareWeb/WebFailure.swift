@@ -17,6 +17,10 @@ enum WebFailure: Error, Equatable {
     case tooLarge
     /// Too many pages follow the store at once.
     case busy
+    /// A report is printing and others wait for it already.
+    case printerBusy
+    /// The request named a host this app is not served under.
+    case wrongHost
 
     var status: HTTPResponse.Status {
         switch self {
@@ -26,7 +30,8 @@ enum WebFailure: Error, Equatable {
         case .refused: .unprocessableContent
         case .notFound: .notFound
         case .tooLarge: .contentTooLarge
-        case .busy: .serviceUnavailable
+        case .busy, .printerBusy: .serviceUnavailable
+        case .wrongHost: .misdirectedRequest
         }
     }
 
@@ -41,6 +46,8 @@ enum WebFailure: Error, Equatable {
         case .notFound: "not-found"
         case .tooLarge: "too-large"
         case .busy: "busy"
+        case .printerBusy: "printer-busy"
+        case .wrongHost: "wrong-host"
         }
     }
 
@@ -55,6 +62,8 @@ enum WebFailure: Error, Equatable {
         case .notFound: words["errors", "notFound"]
         case .tooLarge: words["errors", "tooLarge"]
         case .busy: words["errors", "busy"]
+        case .printerBusy: words["errors", "printerBusy"]
+        case .wrongHost: words["errors", "wrongHost"]
         }
     }
 }

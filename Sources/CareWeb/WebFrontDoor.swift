@@ -18,6 +18,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         var context = context
         var response: Response
         do {
+            try checkHost(request)
             if let asset = WebAssets.response(for: request.uri.path) {
                 response = asset
             } else {
@@ -43,13 +44,31 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
             ?? WebLanguages.preferred(by: request.headers[.acceptLanguage])
     }
 
-    /// Remembers the language for a year and shows the same page again without the query.
+    /// Remembers the language for a year and shows the same page again without `lang` (its
+    /// other parameters kept), never another site's.
     private func chooseLanguage(_ words: WebWords, _ request: Request) -> Response {
-        var response = Response.seeOther(request.uri.path)
+        let query = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("lang=") }.joined(separator: "&")
+        var response = Response.seeOther(request.uri.path + (query.isEmpty ? "" : "?" + query))
         response.setCookie(Cookie(
             name: Self.languageCookie, value: words.code, maxAge: 365 * 24 * 3600, path: "/", secure: server.isSecure,
             httpOnly: true, sameSite: .strict))
         return response
+    }
+
+    /// The request must name this app's host (`Host`, the port aside): a name of another
+    /// site that resolves here (DNS rebinding) is refused.
+    private func checkHost(_ request: Request) throws(WebFailure) {
+        guard let authority = request.head.authority, let host = Self.host(of: authority),
+              server.acceptedHosts.contains(host.lowercased()) else { throw .wrongHost }
+    }
+
+    /// The host of an authority, without its port (and an IPv6 address without brackets).
+    static func host(of authority: String) -> String? {
+        if authority.hasPrefix("[") {
+            guard let end = authority.firstIndex(of: "]") else { return nil }
+            return String(authority[authority.index(after: authority.startIndex)..<end])
+        }
+        return authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
     }
 
     /// A request that changes something must come from a page of this app: a browser sends
@@ -123,6 +142,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "same-origin"
         response.headers[.frameOptions] = "DENY"
+        if server.isSecure { response.headers[.strictTransportSecurity] = "max-age=31536000" }
         return response
     }
 }
@@ -130,4 +150,5 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
 extension HTTPField.Name {
     static let referrerPolicy = Self("Referrer-Policy")!
     static let frameOptions = Self("X-Frame-Options")!
+    static let strictTransportSecurity = Self("Strict-Transport-Security")!
 }

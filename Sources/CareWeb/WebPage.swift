@@ -129,8 +129,9 @@ extension Response {
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// See other: where a form goes once it has done its work.
+    /// See other: where a form goes once it has done its work. Only ever a path of this app
+    /// (``localPath(_:otherwise:)``): `//host/…` or `/\host/…` would send the browser away.
     static func seeOther(_ location: String) -> Response {
-        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        Response(status: .seeOther, headers: [.location: localPath(location), .cacheControl: "no-store"])
     }
 }

@@ -101,7 +101,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             let store = try await options.open()
             let (info, _) = try await store.configuredPlan()
             // The primary's identity lives beside its store, made on first start.
-            let identity = try NodeIdentity.loadOrCreate(in: store.path + ".identity", name: name)
+            let identity = try NodeIdentity.loadOrCreate(in: identityDirectory(of: store), name: name)
             var configuration = PrimaryConfiguration(identity: identity)
             configuration.host = host
             configuration.port = port
@@ -181,4 +181,9 @@ struct Announcement: Service {
             emit("Identity \(identity.displayFingerprint)")
         }
     }
+}
+
+extension PrimaryCommand {
+    /// Where the primary's identity (and its web certificate) live: beside its store.
+    func identityDirectory(of store: CarePlanStore) -> String { store.path + ".identity" }
 }

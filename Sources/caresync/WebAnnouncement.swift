@@ -17,10 +17,19 @@ extension PrimaryCommand {
         configuration.host = webHost
         configuration.port = webPort
         configuration.now = node.configuration.now
-        // Beyond loopback the app speaks HTTPS with the primary's own certificate.
-        if webTLS || !configuration.isLoopback { configuration.identity = identity }
+        // This machine's name and its mDNS name: what a browser on the network calls it by.
+        let machine = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        configuration.serverNames = machine.isEmpty ? [] : [machine, machine + ".local"]
+        // Beyond loopback the app speaks HTTPS with the primary's key, under a certificate that
+        // names the hosts it is served under (kept beside the identity).
+        if webTLS || !configuration.isLoopback {
+            configuration.identity = identity
+            configuration.serverCertificate = try ServerCertificate.loadOrCreate(
+                for: identity, hosts: Array(configuration.servedHosts()), in: identityDirectory(of: store))
+        }
         let server = try CareWebServer(store: store, changes: node.changes, configuration: configuration, logger: logger)
-        let announcement = WebAnnouncement(server: server, store: store, identity: configuration.identity, json: json)
+        let announcement = WebAnnouncement(
+            server: server, store: store, fingerprint: configuration.serverCertificate?.fingerprint, json: json)
         return [.init(service: server), .init(service: announcement, successTerminationBehavior: .ignore)]
     }
 }
@@ -33,13 +42,14 @@ struct WebAnnouncement: Service {
 
     let server: CareWebServer
     let store: CarePlanStore
-    let identity: NodeIdentity?
+    /// The served certificate's fingerprint, under TLS.
+    let fingerprint: String?
     let json: Bool
 
     func run() async throws {
         let address = try await server.boundAddress()
         let host = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
-        let url = "\(identity == nil ? "http" : "https")://\(host):\(address.port ?? 0)/"
+        let url = "\(fingerprint == nil ? "http" : "https")://\(host):\(address.port ?? 0)/"
         let code = PairingCode.random()
         let expiresAt = Date().addingTimeInterval(Self.codeLifetime)
         try await store.openSignInCode(code.characters, access: .caregiver, expiresAt: expiresAt)
@@ -48,17 +58,17 @@ struct WebAnnouncement: Service {
                 "event": "web", "url": .string(url), "signInCode": .string(code.description),
                 "expiresAt": .string(ISO8601.string(from: expiresAt)),
             ]
-            if let identity { line["fingerprint"] = .string(Self.certificateFingerprint(identity)) }
+            if let fingerprint { line["fingerprint"] = .string(Self.display(fingerprint)) }
             emitJSON(line)
         } else {
             emit("Care app at \(url): sign in with \(code) (valid for 10 minutes, once)")
-            if let identity { emit("Its certificate's SHA-256 fingerprint: \(Self.certificateFingerprint(identity))") }
+            if let fingerprint { emit("Its certificate's SHA-256 fingerprint: \(Self.display(fingerprint))") }
         }
     }
 
-    /// The fingerprint as browsers show a certificate's: pairs of hex digits, with colons.
-    static func certificateFingerprint(_ identity: NodeIdentity) -> String {
-        let hex = Array(identity.fingerprint.uppercased())
+    /// A fingerprint as browsers show a certificate's: pairs of hex digits, with colons.
+    static func display(_ fingerprint: String) -> String {
+        let hex = Array(fingerprint.uppercased())
         return stride(from: 0, to: hex.count, by: 2).map { String(hex[$0..<min($0 + 2, hex.count)]) }.joined(separator: ":")
     }
 }

@@ -29,21 +29,59 @@ struct SignInTests {
         try await web.stop()
     }
 
-    @Test func wrongCodesCountDownAndLockSigningInLikePairing() async throws {
+    /// Wrong codes count down from the source's five; at the fifth the source waits out its
+    /// window (even with the right code), and device pairing is untouched throughout.
+    @Test func wrongCodesCountDownAndThrottleTheirSourceNeverPairing() async throws {
         let web = try await WebFixture()
-        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(3600))
+        try await web.store.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
         for left in (1...4).reversed() {
             let reply = try await web.request(.POST, "/sign-in", form: [("code", "AAAA-AAAA")])
             #expect(reply.status == 401 && reply.body.contains("Wrong code (\(left) attempt\(left == 1 ? "" : "s") left)."), "\(reply.body)")
         }
-        let locked = try await web.request(.POST, "/sign-in", form: [("code", "AAAA-AAAA")])
-        #expect(locked.body.contains("Too many wrong codes"))
-        // Locked: even the right code no longer works, until a new one is made.
+        let fifth = try await web.request(.POST, "/sign-in", form: [("code", "AAAA-AAAA")])
+        #expect(fifth.status == 429 && fifth.body.contains("Too many wrong codes from this device: try again in 15 minutes."), "\(fifth.body)")
+        // Throttled: even the right code waits, and nothing is counted against the store.
         let right = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
-        #expect(right.status == 401 && !right.headers["Set-Cookie"].contains { $0.hasPrefix("caresync_session=") })
+        #expect(right.status == 429 && !right.headers["Set-Cookie"].contains { $0.hasPrefix("caresync_session=") })
+        let german = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")], headers: [("Accept-Language", "de")])
+        #expect(german.body.contains("Zu viele falsche Codes von diesem Gerät"))
+        // Device pairing never counted those: its code is open and pairs a watch.
+        let candidate = try #require(try await web.store.pairingCandidates().first)
+        let paired = try await web.store.redeemPairing(codeID: candidate.id, deviceID: "watch-1", name: "Watch", role: .watch)
+        #expect((try? paired.get())?.id == "watch-1")
+        // Once the window has passed, the source may try again, and the right code signs in.
+        web.clock.advance(by: 15 * 60)
+        let later = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
+        #expect(later.status == 303, "\(later.body)")
         // Not a code at all is said so, and does not count.
         let garbage = try await web.request(.POST, "/sign-in", form: [("code", "hello")])
         #expect(garbage.status == 400 && garbage.body.contains("That is not a sign-in code"))
+        try await web.stop()
+    }
+
+    /// The store counts wrong codes of each kind apart: every browser's wrong sign-in codes
+    /// together lock sign-in at ``CarePlanStore/signInAttempts`` and never pairing; wrong
+    /// pairing codes lock pairing at five and never sign-in.
+    @Test func wrongCodesOfOneKindNeverLockTheOther() async throws {
+        let web = try await WebFixture()
+        let expires = web.clock.now.addingTimeInterval(600)
+        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: expires)
+        try await web.store.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: expires)
+        var last: PairingRefusal?
+        for _ in 0..<CarePlanStore.signInAttempts {
+            let refused = try await web.store.signIn(code: "AAAAAAAA", sessionID: "x", name: "x", lifetime: 60)
+            if case .failure(let refusal) = refused { last = refusal }
+        }
+        #expect(last == .locked)
+        #expect(try await web.store.pairingCandidates().map(\.code) == ["W4TCH2PQ"])
+        for _ in 0..<CarePlanStore.pairingAttempts {
+            _ = try await web.store.redeemPairing(codeID: nil, deviceID: "w", name: "w", role: .watch)
+        }
+        #expect(try await web.store.pairingCandidates().isEmpty)
+        try await web.store.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: expires)
+        let fresh = try await web.store.signIn(code: "M2XRDK7Q", sessionID: String(repeating: "a", count: 64), name: "x", lifetime: 60)
+        #expect((try? fresh.get()) != nil)
         try await web.stop()
     }
 
@@ -51,7 +89,7 @@ struct SignInTests {
         let web = try await WebFixture()
         try await web.store.openPairingCode("K7QM2XRD", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
-        #expect(reply.status == 401 && reply.body.contains("Wrong code"))
+        #expect(reply.status == 401 && reply.body.contains("No sign-in code is open"), "\(reply.body)")
         try await web.store.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
         #expect(try await web.store.pairingCandidates().map(\.code) == ["K7QM2XRD"])
         try await web.stop()

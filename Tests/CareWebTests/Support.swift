@@ -8,6 +8,7 @@ import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
+import TestSupport
 
 /// A directory for one test, removed when the test is done with it.
 final class Scratch: Sendable {
@@ -224,13 +225,30 @@ final class LiveReader: Sendable {
 }
 
 extension WebFixture {
-    /// Opens `/live` with this client's cookies.
-    func openLive() async throws -> LiveReader {
+    /// Opens `/live` with this client's cookies, or those of `cookie`.
+    func openLive(cookie: String? = nil) async throws -> LiveReader {
         var request = HTTPClientRequest(url: base + "/live")
-        let jar = cookiesHeader
+        let jar = cookie ?? cookiesHeader
         if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar) }
         let response = try await Self.client.execute(request, timeout: .seconds(60))
         guard response.status == .ok else { throw WebTestFailure("/live answered \(response.status)") }
         return LiveReader(response)
+    }
+}
+
+extension WebFixture {
+    /// The port the app listens on.
+    var port: Int { Int(base.split(separator: ":").last!)! }
+
+    /// `request` sent as written (`\n` becomes CRLF; `Connection: close` and the blank line
+    /// are added) on a socket of its own: a path or `Host` no HTTP client would send. The
+    /// answer, whole, once the app closed the connection.
+    func raw(_ request: String) async throws -> String {
+        let socket = try RawSocket(port: port)
+        let text = request.replacingOccurrences(of: "\n", with: "\r\n") + "\r\nConnection: close\r\n\r\n"
+        try socket.send(Array(text.utf8))
+        let (bytes, closed) = await socket.receiveAll(timeout: 20)
+        guard closed else { throw WebTestFailure("the app kept the connection open after: \(request)") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

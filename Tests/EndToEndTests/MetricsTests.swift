@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--metrics-port`: the primary's and a watch's metrics in Prometheus's text format.
 struct MetricsTests {

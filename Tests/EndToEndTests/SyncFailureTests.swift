@@ -3,6 +3,7 @@ import NIOCore
 import NodeIdentity
 import SyncProtocol
 import Testing
+import TestSupport
 
 /// The sync protocol when things go wrong: a killed primary, a race, a hostile peer.
 @Suite(.serialized) struct SyncFailureTests {

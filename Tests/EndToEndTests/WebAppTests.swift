@@ -313,6 +313,27 @@ struct WebAppTests {
         await web.primary.stop()
     }
 
+    /// A browser session revoked from the command line (another process) sends its open
+    /// page to the sign-in form at the store's next commit, instead of "lost" for good.
+    @Test func aSessionRevokedFromTheCommandLineSendsTheOpenPageToSignIn() async throws {
+        let caresync = try await exampleStore(in: scratch)
+        let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
+        try await withBrowser { browser in
+            try await signIn(browser, at: web.url, code: web.signInCode, name: "Revoked browser")
+            #expect(try await waitUntil(timeout: 20) {
+                try await browser.execute("return document.documentElement.dataset.live") as? String == "following"
+            })
+            let listed = try await caresync.run("devices", "--json")
+            let session = try #require(listed.lines.compactMap(WatchProcess.object).first { $0["name"] as? String == "Revoked browser" })
+            let id = try #require(session["id"] as? String)
+            #expect(try await caresync.run("devices", "revoke", id).stdout.contains("Signed out the browser \"Revoked browser\""))
+            #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
+            #expect(try await waitUntil(timeout: 30) { try await browser.url.hasSuffix("/sign-in") })
+            _ = try await browser.wait(for: "form[action='/sign-in']")
+        }
+        await web.primary.stop()
+    }
+
     @Test func withoutJavaScriptEveryStepWorksFromTheKeyboard() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)

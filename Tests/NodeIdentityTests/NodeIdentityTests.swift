@@ -22,14 +22,7 @@ struct NodeIdentityTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
     func theFingerprintIsTheCertificatesSHA256() throws {
         let identity = try NodeIdentity.loadOrCreate(in: directory, name: "Watch")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["x509", "-noout", "-fingerprint", "-sha256", "-in", directory + "/identity.pem"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try openSSL(["x509", "-noout", "-fingerprint", "-sha256", "-in", directory + "/identity.pem"])
         // "sha256 Fingerprint=AB:CD:…"
         let openssl = try #require(text.split(separator: "=").last).replacingOccurrences(of: ":", with: "")
             .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -115,4 +108,17 @@ struct NodeIdentityTests {
     func mode(_ path: String) throws -> Int {
         try #require((FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
     }
+}
+
+/// What `openssl ARGUMENTS` prints: an independent reader of the files.
+func openSSL(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text
 }

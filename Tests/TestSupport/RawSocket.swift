@@ -4,11 +4,17 @@ import Waiting
 import Glibc
 #endif
 
-/// A plain TCP client on loopback for sending bytes no well-behaved peer would.
-final class RawSocket {
+/// A plain TCP client on loopback for sending bytes no well-behaved peer would. One task
+/// may send while another receives: the kernel orders what each does on the descriptor.
+public final class RawSocket: @unchecked Sendable {
+    /// Why the socket could not connect or send.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -19,21 +25,26 @@ final class RawSocket {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw ProcessFailed(description: "connect failed: errno \(errno)") }
+        guard connected == 0 else { throw Failure(description: "connect failed: errno \(errno)") }
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         guard write(descriptor, bytes, bytes.count) == bytes.count else {
-            throw ProcessFailed(description: "write failed: errno \(errno)")
+            throw Failure(description: "write failed: errno \(errno)")
         }
     }
 
-    func shutdownWrite() {
+    /// Closes the connection now (it is closed when the socket goes, otherwise).
+    public func close() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    public func shutdownWrite() {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// Reads until the peer closes or `timeout` passes, on a thread of its own (reads block).
-    func receiveAll(timeout: TimeInterval) async -> (bytes: [UInt8], closed: Bool) {
+    public func receiveAll(timeout: TimeInterval) async -> (bytes: [UInt8], closed: Bool) {
         let descriptor = descriptor
         return await blocking { Self.receiveAll(descriptor, timeout: timeout) }
     }
@@ -53,5 +64,5 @@ final class RawSocket {
         return (received, false)
     }
 
-    deinit { close(descriptor) }
+    deinit { Glibc.close(descriptor) }
 }
