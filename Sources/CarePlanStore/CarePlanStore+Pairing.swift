@@ -9,6 +9,17 @@ public struct PairingCandidate: Sendable, Hashable {
     public var code: String
 }
 
+/// A one-time code still open: a device's pairing code or a browser's sign-in code.
+public struct OpenCode: Sendable, Hashable {
+    public var id: Int
+    /// Its characters, as typed.
+    public var code: String
+    /// A ``DeviceRole``'s or a `WebAccess`'s raw value.
+    public var role: String
+    public var mayRecord: Bool
+    public var expiresAt: Date
+}
+
 /// Why the primary refuses a pairing attempt.
 public enum PairingRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     case noOpenCode
@@ -41,13 +52,32 @@ extension CarePlanStore {
     /// A used or expired code is remembered this long, to say so rather than "wrong code".
     static let pairingMemory: TimeInterval = 24 * 3600
 
-    /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`.
-    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) {
+    /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns its id.
+    @discardableResult
+    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
+        try await openCode(code, role: role.rawValue, mayRecord: mayRecord || role != .household, expiresAt: expiresAt)
+    }
+
+    /// Stores a code of `role` (a device's or a browser's) and returns its id.
+    func openCode(_ code: String, role: String, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
         try await write { db in
             try db.run(
                 "INSERT INTO pairing_code (code, role, may_record, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [code, role.rawValue, mayRecord || role != .household, now().timeIntervalSince1970,
-                            expiresAt.timeIntervalSince1970])
+                arguments: [code, role, mayRecord, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
+            return Int(db.lastInsertedRowID)
+        }
+    }
+
+    /// The code `id` while it is open (unused, not locked, not expired), to show it again.
+    public func openCode(_ id: Int) async throws(CarePlanStoreError) -> OpenCode? {
+        let now = now().timeIntervalSince1970
+        return try await read { db in
+            try db.row("""
+                SELECT code, role, may_record, expires_at FROM pairing_code
+                WHERE id = ? AND code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ?
+                """, arguments: [id, now]).map { row in
+                OpenCode(id: id, code: row[0], role: row[1], mayRecord: row[2], expiresAt: Date(timeIntervalSince1970: row[3]))
+            }
         }
     }
 

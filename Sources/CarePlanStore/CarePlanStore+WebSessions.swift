@@ -48,15 +48,12 @@ public struct WebSession: Sendable, Hashable {
 }
 
 extension CarePlanStore {
-    /// Opens a one-time code that signs a browser in with `access`, valid until `expiresAt`.
-    /// Wrong sign-in codes count toward a lock of their own (``signInAttempts``), never
-    /// toward pairing's.
-    public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) {
-        try await write { db in
-            try db.run(
-                "INSERT INTO pairing_code (code, role, may_record, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [code, access.rawValue, access.mayRecord, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
-        }
+    /// Opens a one-time code that signs a browser in with `access`, valid until `expiresAt`;
+    /// returns its id. Wrong sign-in codes count toward a lock of their own
+    /// (``signInAttempts``), never toward pairing's.
+    @discardableResult
+    public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
+        try await openCode(code, role: access.rawValue, mayRecord: access.mayRecord, expiresAt: expiresAt)
     }
 
     /// The roles of codes that sign a browser in, as SQL.

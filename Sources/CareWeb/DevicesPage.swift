@@ -8,8 +8,11 @@ import NodeIdentity
 extension CareWebServer {
     /// The paired devices and signed-in browsers, with when each was last seen; a caregiver
     /// may revoke them and make a pairing or sign-in code.
-    func devices(_ request: Request, _ context: WebContext, code shown: ShownCode? = nil) async throws -> Response {
+    /// A code made here is shown on `/devices?code=ID` while it is open (to a session that
+    /// may make codes), so that reloading the page never makes another.
+    func devices(_ request: Request, _ context: WebContext) async throws -> Response {
         let signedIn = try context.session()
+        let shown = try await shownCode(request, signedIn)
         let revision = try await store.revision()
         let zone = try await store.timeZone()
         let devices = try await store.devices()
@@ -89,16 +92,22 @@ extension CareWebServer {
         guard let kind = CodeKind(rawValue: try form.required("kind")) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
         let code = PairingCode.random()
         let expiresAt = configuration.now().addingTimeInterval(CodeKind.lifetime)
-        switch kind {
+        let id = switch kind {
         case .watch, .widget, .household, .householdRecording:
             try await store.openPairingCode(code.characters, role: kind.role!, mayRecord: kind == .householdRecording, expiresAt: expiresAt)
         case .browser, .householdBrowser:
             try await store.openSignInCode(code.characters, access: kind == .browser ? .caregiver : .household, expiresAt: expiresAt)
         }
         logger.notice("a code was made from the web", metadata: ["kind": "\(kind.rawValue)", "session": "\(signedIn.session.shortID)"])
-        var context = context
-        context.signedIn = signedIn
-        return try await devices(request, context, code: ShownCode(code: code, kind: kind, expiresAt: expiresAt))
+        return .seeOther("/devices?code=\(id)")
+    }
+
+    /// The open code `?code=` names, for a session that may make codes.
+    private func shownCode(_ request: Request, _ signedIn: SignedIn) async throws -> ShownCode? {
+        guard signedIn.session.access.mayRecord, let text = request.uri.queryParameters["code"] else { return nil }
+        guard let id = Int(String(text)) else { throw WebFailure.badForm("\"code\" must be a number") }
+        guard let open = try await store.openCode(id), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
+        return ShownCode(code: code, kind: kind, expiresAt: open.expiresAt)
     }
 
     /// Revokes a paired device; a running primary closes its connection at once.
@@ -129,6 +138,16 @@ enum CodeKind: String, CaseIterable {
 
     /// How long a code made here stays valid.
     static let lifetime: TimeInterval = 600
+
+    /// The kind of the open code `open`.
+    init?(_ open: OpenCode) {
+        switch open.role {
+        case DeviceRole.household.rawValue: self = open.mayRecord ? .householdRecording : .household
+        case WebAccess.caregiver.rawValue: self = .browser
+        case WebAccess.household.rawValue: self = .householdBrowser
+        default: self.init(rawValue: open.role)
+        }
+    }
 
     /// The device role a pairing code names; `nil` for a browser's sign-in code.
     var role: DeviceRole? {

@@ -249,6 +249,18 @@ struct WebAppTests {
             try await browser.click("form[action='/devices/code'] button")
             let code = try #require(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String)
             try save(try await browser.screenshot(), as: "devices-code")
+            // The code is shown on a page of its own address: reloading it shows the same code
+            // (no second one made), and its language link leads to a page, not a 404.
+            let shown = try await browser.url
+            #expect(shown.contains("/devices?code="), "\(shown)")
+            try await browser.open(shown)
+            #expect(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String == code)
+            try await browser.click("a[lang='de']")
+            _ = try await browser.wait(for: "html[lang='de']")
+            #expect(try await browser.text("h1") == "Geräte")
+            try await browser.click("a[lang='en']")
+            _ = try await browser.wait(for: "html[lang='en']")
+            try await browser.open(shown)
             let paired = try await CareSyncCommand.run(
                 executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
                 ["pair", code, "--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
@@ -259,6 +271,9 @@ struct WebAppTests {
                 ["--connect", web.primary.endpoint, "--state-dir", scratch.path("widget"), "--json"]) }
             let before = try await refresh()
             #expect(before.status == 0 && before.stdout.contains("\"type\":\"context\""), "\(before.stdout)\(before.stderr)")
+            // The open page followed the pairing: the used code is gone, and the connection never seemed lost.
+            #expect(try await waitUntil(timeout: 20) { try await browser.element(".big-code") == nil })
+            #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
             try await browser.open(web.url + "devices")
             _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
             try save(try await browser.screenshot(), as: "devices")
