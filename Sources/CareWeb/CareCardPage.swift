@@ -14,6 +14,8 @@ extension CareWebServer {
         let today = try await self.today()
         let day = try requestedDay(request) ?? today
         let events = try await store.events(on: day, kind: .intervention)
+        // Doses the primary has alerted as missed (its rule, after the grace period), still open.
+        let missed = try await store.missedDoseKeys(from: day).filter { $0.day == day }
         let week = WeekStrip.days(around: day)
         let summaries = try await store.completion(from: week[0], through: week[6])
         let words = context.words
@@ -34,7 +36,7 @@ extension CareWebServer {
                     list.element("li", ["class": "card", "id": "activity-\(id)"]) { card in
                         card.element("h2", text: activity.title)
                         if let instructions = activity.instructions { card.element("p", ["class": "instructions"], text: instructions) }
-                        occurrences(events, of: activity, signedIn: signedIn, words: words, path: "/?day=\(day)", into: &card)
+                        occurrences(events, of: activity, missed: missed, signedIn: signedIn, words: words, path: "/?day=\(day)", into: &card)
                     }
                 }
             }
@@ -54,17 +56,20 @@ extension CareWebServer {
     }
 
     /// One button per occurrence: a form that records it done (or undoes it). A household
-    /// session sees the states without buttons.
+    /// session sees the states without buttons. A dose alerted as `missed` and still not
+    /// recorded says so, apart from those still to come.
     private func occurrences(
-        _ events: [Event], of activity: Activity, signedIn: SignedIn, words: WebWords, path: String, into card: inout Markup
+        _ events: [Event], of activity: Activity, missed: Set<EventKey>, signedIn: SignedIn, words: WebWords, path: String,
+        into card: inout Markup
     ) {
         card.element("ul", ["class": "occurrences", "aria-label": words["careCard", "occurrences", values: ["title": activity.title]]]) { list in
             for event in events {
                 let label = event.time.map { "\($0)" } ?? "#\(event.key.occurrence + 1)"
                 let state = event.state
-                list.element("li", ["class": "state-\(state.rawValue)", "data-event": event.key.description]) { item in
+                let shown = state == .initial && missed.contains(event.key) ? "missed" : state.rawValue
+                list.element("li", ["class": "state-\(shown)", "data-event": event.key.description]) { item in
                     guard signedIn.session.access.mayRecord, activity.result == nil else {
-                        item.element("span", text: words["careCard", "state", state.rawValue, values: ["time": label]])
+                        item.element("span", text: words["careCard", "state", shown, values: ["time": label]])
                         return
                     }
                     item.element("form", ["method": "post", "action": "/outcomes"]) { form in
@@ -72,7 +77,7 @@ extension CareWebServer {
                         OutcomeForm.hiddenFields(event.key, returnTo: path, into: &form)
                         form.empty("input", ["type": "hidden", "name": "state", "value": state == .completed ? "initial" : "completed"])
                         form.element("button", ["type": "submit", "aria-pressed": state == .completed ? "true" : "false"],
-                                     text: words["careCard", "button", state.rawValue, values: ["time": label]])
+                                     text: words["careCard", "button", shown, values: ["time": label]])
                     }
                 }
             }

@@ -74,6 +74,8 @@ enum WebAssets {
         .occurrences .state-notCompleted span { border-color: var(--missed); color: var(--missed); }
         .occurrences .state-completed button { background: var(--done); border-color: var(--done); }
         .occurrences .state-notCompleted button { background: var(--paper); color: var(--missed); border-color: var(--missed); }
+        .occurrences .state-missed span { border: 2px dashed var(--missed); color: var(--missed); font-weight: bold; }
+        .occurrences .state-missed button { background: var(--paper); color: var(--missed); border: 2px dashed var(--missed); font-weight: bold; }
         .sign-in { max-width: 26rem; }
         fieldset { border: none; padding: 0; margin: 0.5rem 0; }
         legend { font-weight: bold; margin-bottom: 0.25rem; }

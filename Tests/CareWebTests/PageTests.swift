@@ -36,6 +36,27 @@ struct PageTests {
         try await web.stop()
     }
 
+    /// A dose the primary alerted as missed reads so on the care card, in either language,
+    /// apart from the dose still to come; once recorded it is done like any other.
+    @Test func aMissedDoseLooksMissedNotUpcoming() async throws {
+        let web = try await WebFixture()
+        let morning = EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)
+        _ = try await web.store.raise([DoseAlert(
+            kind: .missed, key: morning, title: "Tablets", time: TimeOfDay("08:00")!, dueAt: web.clock.now.addingTimeInterval(-3600),
+            raisedAt: web.clock.now, critical: false)])
+        let card = try await web.signIn()
+        #expect(card.contains(#"<li class="state-missed" data-event="tablets@2026-11-24#0">"#), "\(card)")
+        #expect(card.contains(">08:00: missed, mark done</button>"))
+        #expect(card.contains(#"<li class="state-initial" data-event="tablets@2026-11-24#1">"#))
+        #expect(card.contains(">20:00: mark done</button>"))
+        let german = try await web.request(.GET, "/", headers: [("Accept-Language", "de")]).body
+        #expect(german.contains(">08:00: versäumt, als erledigt markieren</button>"))
+        try await web.store.setOutcome(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
+        let done = try await web.request(.GET, "/").body
+        #expect(done.contains(#"<li class="state-completed" data-event="tablets@2026-11-24#0">"#))
+        try await web.stop()
+    }
+
     @Test func theWeekStripShowsEachDaysShareDone() async throws {
         let web = try await WebFixture()
         try await web.store.setOutcome(
