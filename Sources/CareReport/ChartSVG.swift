@@ -44,8 +44,10 @@ struct ChartSVG {
             let y = format(y(fraction))
             svg.empty("line", ["class": "grid", "x1": format(Self.left), "x2": format(Self.width - Self.right), "y1": y, "y2": y])
             if gridLabels.indices.contains(index) {
-                svg.element("text", ["class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 3),
-                                     "text-anchor": "end"], text: gridLabels[index])
+                svg.element("text", [
+                    "class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 3), "text-anchor": "end",
+                    "font-size": format(Self.fontSize), "fill": Self.textColor, "font-family": Self.fontFamily,
+                ], text: gridLabels[index])
             }
         }
     }
@@ -68,15 +70,29 @@ struct ChartSVG {
         }
     }
 
+    /// The labels of the groups, every `step`-th when they would not fit side by side.
     private func groupLabels(_ svg: inout Markup) {
         guard !groups.isEmpty else { return }
         let groupWidth = Self.plotWidth / Double(groups.count)
-        for (index, label) in labels.enumerated() {
+        let widest = labels.map(Self.textWidth).max() ?? 0
+        let step = max(1, Int((widest / (groupWidth * 0.9)).rounded(.up)))
+        for (index, label) in labels.enumerated() where index % step == 0 {
             svg.element("text", [
                 "class": "axis", "x": format(Self.left + groupWidth * (Double(index) + 0.5)), "y": format(Self.height - 8),
-                "text-anchor": "middle",
+                "text-anchor": "middle", "font-size": format(Self.fontSize), "fill": Self.textColor, "font-family": Self.fontFamily,
             ], text: label)
         }
+    }
+
+    /// The size, colour and face of every label, given on the text itself so that a page's
+    /// own styles (the care app's body text, 16 px) never enlarge it past its room.
+    static let fontSize = 8.0
+    static let textColor = "#555"
+    static let fontFamily = "DejaVu Sans, sans-serif"
+
+    /// About how wide `label` is drawn: DejaVu Sans averages some 0.6 em a character.
+    static func textWidth(_ label: String) -> Double {
+        Double(label.count) * fontSize * 0.6
     }
 
     /// `activity` or `activity/component`.

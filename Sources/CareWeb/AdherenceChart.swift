@@ -16,7 +16,7 @@ struct AdherenceChart {
     func write(to markup: inout Markup) {
         let fractions = chart.fractions
         let width = Double(chart.groups.count) * (Self.barWidth + Self.gap) + Self.gap
-        markup.element("figure", ["class": "chart"]) { figure in
+        markup.element("figure", ["class": "chart adherence"]) { figure in
             figure.element("svg", [
                 "viewBox": String(format: "0 0 %.0f %.0f", width, Self.plotHeight + 34), "role": "img",
                 "aria-label": words["medications", "chartLabel"], "data-plot-height": String(format: "%.0f", Self.plotHeight),

@@ -95,10 +95,10 @@ enum WebAssets {
         .not-taken input { max-width: 14rem; }
         .groupings { display: flex; gap: 1rem; margin-bottom: 0.5rem; }
         .groupings [aria-current] { font-weight: bold; }
-        .chart svg { width: 100%; max-height: 12rem; }
-        .chart .bar { fill: var(--accent); }
-        .chart .axis { stroke: var(--muted); stroke-width: 1; }
-        .chart .label { font-size: 9px; fill: var(--ink); text-anchor: middle; }
+        .adherence svg { width: 100%; max-height: 12rem; }
+        .adherence .bar { fill: var(--accent); }
+        .adherence .axis { stroke: var(--muted); stroke-width: 1; }
+        .adherence .label { font-size: 9px; fill: var(--ink); text-anchor: middle; }
         .figures { border-collapse: collapse; margin-top: 0.5rem; font-size: 0.9rem; }
         .figures th, .figures td { text-align: left; padding: 0.15rem 0.8rem 0.15rem 0; border-bottom: 1px solid var(--line); }
         .figures caption { text-align: left; font-weight: bold; margin-bottom: 0.25rem; }

@@ -298,6 +298,18 @@ struct WebAppTests {
             #expect(try await browser.text(".groupings [aria-current]") == "Last 7 days")
             #expect(try await browser.element("a[href='/report.html?days=7']") != nil)
             try save(try await browser.screenshot(), as: "insights")
+            _ = try await browser.execute("document.querySelector('.insights figure').scrollIntoView()")
+            let chart = try await browser.screenshot()
+            try save(chart, as: "insights-chart")
+            // Each series is drawn in its legend's colour: the bars carry it, no style repaints them.
+            let painted = try #require(try await browser.execute("""
+                return [...document.querySelectorAll('.insights svg.chart rect.bar')].map(bar => getComputedStyle(bar).fill)
+                """) as? [String])
+            let legend = try #require(try await browser.execute("""
+                return [...document.querySelectorAll('.insights .legend .swatch rect')].map(swatch => getComputedStyle(swatch).fill)
+                """) as? [String])
+            #expect(Set(painted).count > 1, "every bar one colour: \(Set(painted))")
+            #expect(Set(painted).isSubset(of: Set(legend)), "bars \(Set(painted)) vs legend \(Set(legend))")
             try await browser.open(web.url + "connect")
             let call = try #require(try await browser.execute("return [...document.querySelectorAll('a[href^=\"tel:\"]')].map(a => a.getAttribute('href'))") as? [String])
             #expect(!call.isEmpty && call.allSatisfy { $0.dropFirst(4).allSatisfy { $0.isNumber || $0 == "+" } }, "\(call)")
