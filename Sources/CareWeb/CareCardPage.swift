@@ -51,7 +51,7 @@ extension CareWebServer {
     /// The day a `?day=YYYY-MM-DD` names, if the query has one.
     func requestedDay(_ request: Request) throws(WebFailure) -> CalendarDay? {
         guard let text = request.uri.queryParameters["day"] else { return nil }
-        guard let day = CalendarDay(String(text)) else { throw .badForm("\"day\" must be a date such as 2026-11-24, not \"\(text)\"") }
+        guard let day = CalendarDay(String(text)) else { throw .noSuchDay(String(text.prefix(40))) }
         return day
     }
 

@@ -21,12 +21,14 @@ enum WebFailure: Error, Equatable {
     case printerBusy
     /// The request named a host this app is not served under.
     case wrongHost
+    /// A page's `?day=` names no day.
+    case noSuchDay(String)
 
     var status: HTTPResponse.Status {
         switch self {
         case .signInNeeded: .unauthorized
         case .readOnly, .forgedRequest: .forbidden
-        case .badForm: .badRequest
+        case .badForm, .noSuchDay: .badRequest
         case .refused: .unprocessableContent
         case .notFound: .notFound
         case .tooLarge: .contentTooLarge
@@ -48,6 +50,7 @@ enum WebFailure: Error, Equatable {
         case .busy: "busy"
         case .printerBusy: "printer-busy"
         case .wrongHost: "wrong-host"
+        case .noSuchDay: "no-such-day"
         }
     }
 
@@ -64,6 +67,17 @@ enum WebFailure: Error, Equatable {
         case .busy: words["errors", "busy"]
         case .printerBusy: words["errors", "printerBusy"]
         case .wrongHost: words["errors", "wrongHost"]
+        case .noSuchDay(let text): words["errors", "noSuchDay", values: ["text": text]]
+        }
+    }
+
+    /// The heading of its page: what went wrong with a page asked for, else that a request
+    /// was not done.
+    func title(_ words: WebWords) -> String {
+        switch self {
+        case .notFound: words["errors", "notFoundTitle"]
+        case .noSuchDay: words["errors", "noSuchDayTitle"]
+        default: words["errors", "title"]
         }
     }
 }

@@ -107,11 +107,13 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         if failure == .signInNeeded, request.method == .get, !wantsJSON(request) {
             return .seeOther("/sign-in")
         }
-        return page(status: failure.status, code: failure.code, message: failure.message(context.words), request, context)
+        return page(status: failure.status, code: failure.code, message: failure.message(context.words), request, context,
+                    title: failure.title(context.words))
     }
 
     private func page(
-        status: HTTPResponse.Status, code: String, message: String, _ request: Request, _ context: WebContext
+        status: HTTPResponse.Status, code: String, message: String, _ request: Request, _ context: WebContext,
+        title: String? = nil
     ) -> Response {
         if wantsJSON(request) {
             let body = (try? JSONSerialization.data(withJSONObject: ["error": code, "message": message], options: [.sortedKeys])) ?? Data()
@@ -119,7 +121,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
                 status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let page = WebPage(title: context.words["errors", "title"], context: context)
+        let page = WebPage(title: title ?? context.words["errors", "title"], context: context)
         return page.response(status: status) { main in
             main.element("p", ["class": "notice error", "role": "alert"], text: message)
             main.element("p") { $0.element("a", ["href": "/"], text: context.words["errors", "back"]) }

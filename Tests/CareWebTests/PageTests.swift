@@ -57,6 +57,22 @@ struct PageTests {
         try await web.stop()
     }
 
+    /// A page that does not exist is headed so, and a `?day=` that names no day says what a
+    /// day looks like, each in the page's language (never "the form was not understood").
+    @Test func aMissingPageAndABadDaySayWhatIsWrongInThePagesLanguage() async throws {
+        let web = try await WebFixture()
+        try await web.signIn()
+        for (language, missing, badDay, detail) in [
+            ("en", "Page not found", "No such day", "“yesterday” is not a day"), ("de", "Seite nicht gefunden", "Diesen Tag gibt es nicht", "„yesterday“ ist kein Tag"),
+        ] {
+            let notFound = try await web.request(.GET, "/nowhere", headers: [("Accept-Language", language)])
+            #expect(notFound.status == 404 && notFound.body.contains("<h1>\(missing)</h1>"), "\(notFound.body)")
+            let day = try await web.request(.GET, "/?day=yesterday", headers: [("Accept-Language", language)])
+            #expect(day.status == 400 && day.body.contains("<h1>\(badDay)</h1>") && day.body.contains(detail), "\(day.body)")
+        }
+        try await web.stop()
+    }
+
     @Test func theWeekStripShowsEachDaysShareDone() async throws {
         let web = try await WebFixture()
         try await web.store.setOutcome(
