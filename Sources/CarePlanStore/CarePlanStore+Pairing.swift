@@ -68,9 +68,10 @@ extension CarePlanStore {
         }
     }
 
-    /// The code `id` while it is open (unused, not locked, not expired), to show it again.
-    public func openCode(_ id: Int) async throws(CarePlanStoreError) -> OpenCode? {
-        let now = now().timeIntervalSince1970
+    /// The code `id` while it is open at `now` (unused, not locked, not expired), to show it
+    /// again; judged on the clock the code's expiry was set by.
+    public func openCode(_ id: Int, at now: Date) async throws(CarePlanStoreError) -> OpenCode? {
+        let now = now.timeIntervalSince1970
         return try await read { db in
             try db.row("""
                 SELECT code, role, may_record, expires_at FROM pairing_code

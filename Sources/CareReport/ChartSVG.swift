@@ -6,7 +6,11 @@ import Markup
 /// names its series, group and value (`data-…`), and the drawing its plot height, so a
 /// reader (and the tests) can check each bar against the numbers.
 struct ChartSVG {
-    static let width = 680.0
+    /// The width a page or a report gives a chart, and one for a phone's narrow screen, where
+    /// the same drawing at the wide width would shrink its labels past reading. Either is
+    /// shown at about its own width in CSS pixels, so its labels stay legible.
+    static let wide = 680.0
+    static let narrow = 340.0
     static let height = 190.0
     static let left = 40.0
     static let right = 6.0
@@ -15,7 +19,7 @@ struct ChartSVG {
     static var plotHeight: Double { height - top - bottom }
     /// The height of a bar whose value is at its axis's minimum.
     static let zeroHeight = 1.2
-    static var plotWidth: Double { width - left - right }
+    var plotWidth: Double { width - Self.left - Self.right }
 
     /// Labels of the groups under the bars.
     let labels: [String]
@@ -24,11 +28,13 @@ struct ChartSVG {
     /// Labels of the grid lines at 0, ½ and 1 of every axis (`0 %`, `50 %`, `100 %`).
     let gridLabels: [String]
     let title: String
+    /// The drawing's width (``wide`` or ``narrow``).
+    var width = Self.wide
 
     func write(to markup: inout Markup) {
         markup.element("svg", [
-            "xmlns": "http://www.w3.org/2000/svg", "class": "chart", "role": "img", "aria-label": title,
-            "viewBox": "0 0 \(Self.width) \(Self.height)", "width": "\(Self.width)", "height": "\(Self.height)",
+            "xmlns": "http://www.w3.org/2000/svg", "class": width == Self.wide ? "chart wide" : "chart narrow", "role": "img",
+            "aria-label": title, "viewBox": "0 0 \(width) \(Self.height)", "width": "\(width)", "height": "\(Self.height)",
             "data-plot-height": "\(Self.plotHeight)", "data-zero-height": "\(Self.zeroHeight)",
         ]) { svg in
             grid(&svg)
@@ -42,7 +48,7 @@ struct ChartSVG {
     private func grid(_ svg: inout Markup) {
         for (index, fraction) in [0, 0.5, 1].enumerated() {
             let y = format(y(fraction))
-            svg.empty("line", ["class": "grid", "x1": format(Self.left), "x2": format(Self.width - Self.right), "y1": y, "y2": y])
+            svg.empty("line", ["class": "grid", "x1": format(Self.left), "x2": format(width - Self.right), "y1": y, "y2": y])
             if gridLabels.indices.contains(index) {
                 svg.element("text", [
                     "class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 3), "text-anchor": "end",
@@ -54,7 +60,7 @@ struct ChartSVG {
 
     private func bars(_ svg: inout Markup) {
         guard !groups.isEmpty, !series.isEmpty else { return }
-        let groupWidth = Self.plotWidth / Double(groups.count)
+        let groupWidth = plotWidth / Double(groups.count)
         let barWidth = groupWidth * 0.8 / Double(series.count)
         for (groupIndex, group) in groups.enumerated() {
             for (seriesIndex, (series, color)) in series.enumerated() {
@@ -73,7 +79,7 @@ struct ChartSVG {
     /// The labels of the groups, every `step`-th when they would not fit side by side.
     private func groupLabels(_ svg: inout Markup) {
         guard !groups.isEmpty else { return }
-        let groupWidth = Self.plotWidth / Double(groups.count)
+        let groupWidth = plotWidth / Double(groups.count)
         let widest = labels.map(Self.textWidth).max() ?? 0
         let step = max(1, Int((widest / (groupWidth * 0.9)).rounded(.up)))
         for (index, label) in labels.enumerated() where index % step == 0 {

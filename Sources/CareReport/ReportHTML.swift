@@ -33,10 +33,12 @@ extension CareReport {
     /// The report's summary, messages and charts (each under its `h2`), for a page of its
     /// own (the care app's insights) as for the report. Nothing in them needs a style
     /// attribute or a script.
-    public func writeInsights(to markup: inout Markup) {
+    /// With `forScreens`, each chart is drawn twice, wide and narrow (classes `wide` and
+    /// `narrow`), for the page's styles to show the one that fits its screen.
+    public func writeInsights(to markup: inout Markup, forScreens: Bool = false) {
         summary(&markup)
         messages(&markup)
-        charts(&markup)
+        charts(&markup, widths: forScreens ? [ChartSVG.wide, ChartSVG.narrow] : [ChartSVG.wide])
     }
 
     var wording: InsightWording { InsightWording(language: language) }
@@ -98,7 +100,7 @@ extension CareReport {
         }
     }
 
-    private func charts(_ body: inout Markup) {
+    private func charts(_ body: inout Markup, widths: [Double] = [ChartSVG.wide]) {
         let chart = insights.chart
         let colored = chart.series.enumerated().map { index, series in
             let tint = series.measurement == nil ? insights.record.activity(series.activity)?.tintColor.map { String($0.prefix(7)) } : nil
@@ -123,10 +125,12 @@ extension CareReport {
             let percent = series.allSatisfy { $0.series.unit == "%" && $0.series.axis == .percent }
             body.element("figure", ["class": "chart-\(name)"]) { figure in
                 figure.element("figcaption", text: phrase(title))
-                ChartSVG(
-                    labels: labels, groups: chart.groups, series: series,
-                    gridLabels: percent ? [0, 0.5, 1].map(wording.percent) : [], title: phrase(title)
-                ).write(to: &figure)
+                for width in widths {
+                    ChartSVG(
+                        labels: labels, groups: chart.groups, series: series,
+                        gridLabels: percent ? [0, 0.5, 1].map(wording.percent) : [], title: phrase(title), width: width
+                    ).write(to: &figure)
+                }
                 figure.element("ul", ["class": "legend"]) { legend in
                     for (series, color) in series {
                         legend.element("li") { item in

@@ -106,7 +106,7 @@ extension CareWebServer {
     private func shownCode(_ request: Request, _ signedIn: SignedIn) async throws -> ShownCode? {
         guard signedIn.session.access.mayRecord, let text = request.uri.queryParameters["code"] else { return nil }
         guard let id = Int(String(text)) else { throw WebFailure.badForm("\"code\" must be a number") }
-        guard let open = try await store.openCode(id), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
+        guard let open = try await store.openCode(id, at: configuration.now()), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
         return ShownCode(code: code, kind: kind, expiresAt: open.expiresAt)
     }
 

@@ -33,7 +33,7 @@ extension CareWebServer {
                 links.element("a", ["href": "/report.html?days=\(count)", "class": "button", "download": "download"], text: words["insights", "reportHTML"])
                 links.element("a", ["href": "/report.pdf?days=\(count)", "class": "button secondary", "download": "download"], text: words["insights", "reportPDF"])
             }
-            main.element("div", ["class": "insights"]) { report.writeInsights(to: &$0) }
+            main.element("div", ["class": "insights"]) { report.writeInsights(to: &$0, forScreens: true) }
         }
     }
 

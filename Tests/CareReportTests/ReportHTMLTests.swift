@@ -75,7 +75,7 @@ struct ReportHTMLTests {
     @Test func aBarPerDayAndSeriesAsHighAsItsValue() async throws {
         let report = try await ReportFixture().report()
         let elements = try Elements(report.html)
-        let charts = elements.named("svg").filter { $0.attributes["class"] == "chart" }
+        let charts = elements.named("svg").filter { $0.attributes["class"] == "chart wide" }
         #expect(charts.count == 3)
         // Each legend entry's swatch is a little drawing of its own, in the series' colour.
         let swatches = elements.named("svg").filter { $0.attributes["class"] == "swatch" }

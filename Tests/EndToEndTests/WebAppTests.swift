@@ -29,13 +29,13 @@ struct WebAppTests {
     static let renders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/renders")
 
-    func save(_ png: Data, as name: String) throws {
+    static func save(_ png: Data, as name: String) throws {
         try FileManager.default.createDirectory(at: Self.renders, withIntermediateDirectories: true)
         try png.write(to: Self.renders.appendingPathComponent("web-\(name).png"))
     }
 
     /// Signs `browser` in with `code` on the sign-in page, as a person types it.
-    func signIn(_ browser: WebDriver, at url: String, code: String, name: String = "Test browser") async throws {
+    static func signIn(_ browser: WebDriver, at url: String, code: String, name: String = "Test browser") async throws {
         try await browser.open(url)
         _ = try await browser.wait(for: "form[action='/sign-in']")
         try await browser.type(code.lowercased(), into: "#code")
@@ -85,11 +85,12 @@ struct WebAppTests {
             try await browser.open(web.url)
             _ = try await browser.wait(for: "#code")
             #expect(try await browser.url.hasSuffix("/sign-in"))
-            try save(try await browser.screenshot(), as: "sign-in")
-            try await signIn(browser, at: web.url, code: web.signInCode)
+            try Self.save(try await browser.screenshot(), as: "sign-in")
+            try await Self.signIn(browser, at: web.url, code: web.signInCode)
             #expect(try await browser.title == "Care card · CareSync")
             let first = "li[data-event='golden-apple@\(today)#0']"
-            #expect(try await browser.element(first + ".state-initial button") != nil)
+            // Not done yet: still to come, or missed by the real clock's hour.
+            #expect(try await browser.element(first + ":not(.state-completed) button") != nil)
             let before = try await browser.screenshot()
 
             // A click records it through the store; the watch receives it in its next context.
@@ -101,14 +102,14 @@ struct WebAppTests {
 
             // The watch completes another: the open page shows it without a reload.
             let second = "li[data-event='golden-apple@\(today)#1']"
-            #expect(try await browser.element(second + ".state-initial") != nil)
+            #expect(try await browser.element(second + ":not(.state-completed)") != nil)
             try await browser.execute("window.sameDocument = true")
             #expect(try await browser.execute("return document.documentElement.dataset.live") as? String == "following")
             watch.send("complete golden-apple 1")
             _ = try await browser.wait(for: second + ".state-completed", timeout: 10)
             #expect(try await browser.execute("return window.sameDocument === true && Number(document.body.dataset.updates) >= 1") as? Bool == true)
             let after = try await browser.screenshot()
-            try save(after, as: "care-card")
+            try Self.save(after, as: "care-card")
 
             // What the screenshots show: the done colour (the ring's arc and the done buttons)
             // grows with two occurrences done.
@@ -126,12 +127,12 @@ struct WebAppTests {
         let made = try await caresync.run("pair", "--role", "browser", "--household", "--json")
         let code = try #require(WatchProcess.object(made.stdout)?["code"] as? String, "\(made.stdout) \(made.stderr)")
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: code, name: "Grandma's tablet")
+            try await Self.signIn(browser, at: web.url, code: code, name: "Grandma's tablet")
             #expect(try await browser.text(".badge") == "Household: read only")
             // The states without a button to change them.
             #expect(try await browser.element("li[data-event] button") == nil)
             #expect(try await browser.element("li[data-event] span") != nil)
-            try save(try await browser.screenshot(), as: "household")
+            try Self.save(try await browser.screenshot(), as: "household")
 
             // A form posted by hand (as a page on another site would, without the token) is refused.
             let status = try await browser.executeAsync("""
@@ -174,7 +175,7 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "symptoms")
             let pain = "li[data-event='pain@2026-11-26#0']"
             let pressure = "li[data-event='blood-pressure@2026-11-26#0']"
@@ -198,7 +199,7 @@ struct WebAppTests {
             try await browser.click(pressure + " button[type=submit]")
             _ = try await browser.wait(for: pressure + ".state-completed")
             #expect(try await browser.text(pressure + " .answer") == "Recorded: 120 mmHg / 80 mmHg")
-            try save(try await browser.screenshot(), as: "symptoms")
+            try Self.save(try await browser.screenshot(), as: "symptoms")
         }
         let history = try await caresync.run("history", "--json").lines.compactMap(WatchProcess.object)
         let recorded = history.filter { ($0["device"] as? String)?.hasPrefix("browser:") == true }.compactMap { $0["activity"] as? String }
@@ -210,7 +211,7 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "medications")
             #expect(try await browser.text("#medication-z-cure h2") == "Z-Cure 50 mg")
             try await browser.click("#medication-z-cure h2 a")
@@ -227,7 +228,7 @@ struct WebAppTests {
             try await browser.open(web.url + "medications/z-cure?group=day")
             #expect(try await browser.execute("return document.querySelector(\"rect.bar[data-group='2026-11-26']\").dataset.value") as? String == "0.500")
             #expect(try await browser.text("table.figures")?.contains("2026-11-26 1/2 · 50 %") == true)
-            try save(try await browser.screenshot(), as: "medication")
+            try Self.save(try await browser.screenshot(), as: "medication")
             // In German, the list and its words.
             try await browser.open(web.url + "medications?lang=de")
             #expect(try await browser.text("main h1") == "Medikamente")
@@ -243,12 +244,12 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store)
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "devices")
             _ = try await browser.execute("document.getElementById('kind').value = 'widget'")
             try await browser.click("form[action='/devices/code'] button")
             let code = try #require(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String)
-            try save(try await browser.screenshot(), as: "devices-code")
+            try Self.save(try await browser.screenshot(), as: "devices-code")
             // The code is shown on a page of its own address: reloading it shows the same code
             // (no second one made), and its language link leads to a page, not a 404.
             let shown = try await browser.url
@@ -276,7 +277,7 @@ struct WebAppTests {
             #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
             try await browser.open(web.url + "devices")
             _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
-            try save(try await browser.screenshot(), as: "devices")
+            try Self.save(try await browser.screenshot(), as: "devices")
             try await browser.click("li.device form[action='/devices/revoke'] button")
             _ = try await browser.wait(for: "li.device")
             #expect(try await browser.element("li.device form[action='/devices/revoke']") == nil)
@@ -292,15 +293,15 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "insights?days=7")
             _ = try await browser.wait(for: ".insights svg.chart")
             #expect(try await browser.text(".groupings [aria-current]") == "Last 7 days")
             #expect(try await browser.element("a[href='/report.html?days=7']") != nil)
-            try save(try await browser.screenshot(), as: "insights")
+            try Self.save(try await browser.screenshot(), as: "insights")
             _ = try await browser.execute("document.querySelector('.insights figure').scrollIntoView()")
             let chart = try await browser.screenshot()
-            try save(chart, as: "insights-chart")
+            try Self.save(chart, as: "insights-chart")
             // Each series is drawn in its legend's colour: the bars carry it, no style repaints them.
             let painted = try #require(try await browser.execute("""
                 return [...document.querySelectorAll('.insights svg.chart rect.bar')].map(bar => getComputedStyle(bar).fill)
@@ -313,7 +314,7 @@ struct WebAppTests {
             try await browser.open(web.url + "connect")
             let call = try #require(try await browser.execute("return [...document.querySelectorAll('a[href^=\"tel:\"]')].map(a => a.getAttribute('href'))") as? [String])
             #expect(!call.isEmpty && call.allSatisfy { $0.dropFirst(4).allSatisfy { $0.isNumber || $0 == "+" } }, "\(call)")
-            try save(try await browser.screenshot(), as: "connect")
+            try Self.save(try await browser.screenshot(), as: "connect")
         }
         await web.primary.stop()
     }
@@ -323,14 +324,14 @@ struct WebAppTests {
         let port = try freeLoopbackPort()
         var web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: web.signInCode)
+            try await Self.signIn(browser, at: web.url, code: web.signInCode)
             let first = "li[data-event='golden-apple@2026-11-26#0']"
-            #expect(try await browser.element(first + ".state-initial") != nil)
+            #expect(try await browser.element(first + ":not(.state-completed)") != nil)
             await web.primary.stop()
             #expect(try await waitUntil(timeout: 20) {
                 try await browser.execute("return !document.getElementById('connection').hidden") as? Bool == true
             })
-            try save(try await browser.screenshot(), as: "lost")
+            try Self.save(try await browser.screenshot(), as: "lost")
             // Recorded by the command line while the primary is down; the page learns of it once back.
             #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
             web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
@@ -346,7 +347,7 @@ struct WebAppTests {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
-            try await signIn(browser, at: web.url, code: web.signInCode, name: "Revoked browser")
+            try await Self.signIn(browser, at: web.url, code: web.signInCode, name: "Revoked browser")
             #expect(try await waitUntil(timeout: 20) {
                 try await browser.execute("return document.documentElement.dataset.live") as? String == "following"
             })

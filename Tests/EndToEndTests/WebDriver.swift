@@ -38,6 +38,12 @@ final class WebDriver {
             throw Failure(description: "no WebDriver session: \(String(describing: created))")
         }
         session = id
+        // Headless Chromium keeps a window at least 500 pixels wide: the page is given the
+        // exact size through the DevTools protocol, as a phone's screen would.
+        _ = try await Self.call(base, "POST", "/session/\(id)/goog/cdp/execute", [
+            "cmd": "Emulation.setDeviceMetricsOverride",
+            "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false] as [String: Any],
+        ])
     }
 
     /// Ends the browser and chromedriver.
