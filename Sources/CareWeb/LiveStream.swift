@@ -17,9 +17,14 @@ extension CareWebServer {
         ) { tasks.end() }
         context.connectionClosed.whenComplete { _ in continuation.finish() }
         let (store, changes, heartbeat, logger) = (store, changes, configuration.liveHeartbeat, logger)
-        /// Whether the session still lets its page in; if not, the page is told and the stream ends.
+        /// Whether the session still lets its page in; if not, the page is told and the stream
+        /// ends. A store that cannot answer just now says nothing about the session.
         @Sendable func stillSignedIn() async -> Bool {
-            guard (try? await store.webSession(sessionID)) == nil else { return true }
+            do {
+                guard try await store.webSession(sessionID) == nil else { return true }
+            } catch {
+                return true
+            }
             continuation.yield(LiveStreams.signedOut)
             continuation.finish()
             return false
