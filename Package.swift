@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "CarePlan", targets: ["CarePlan"]),
         .library(name: "CarePlanStore", targets: ["CarePlanStore"]),
+        .library(name: "CareCore", targets: ["CareCore"]),
         .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .library(name: "SyncNode", targets: ["SyncNode"]),
@@ -91,6 +92,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The care core: the use cases through which the record changes, the same for every
+        // device and channel (the sync node, the care app, the command line).
+        .target(name: "CareCore", dependencies: ["CarePlan", "CarePlanStore"]),
         // DNS-SD through Avahi's Bonjour compatibility library.
         .systemLibrary(name: "CDNSSD", providers: [.apt(["libavahi-compat-libdnssd-dev"])]),
         // Advertise, browse and resolve services on the local network.
@@ -133,7 +137,7 @@ let package = Package(
         .target(
             name: "CareWeb",
             dependencies: [
-                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity",
+                "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -173,7 +177,7 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
+                "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -188,7 +192,7 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
+                "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
                 "DesktopNotification", "Discovery",
                 "LineOutput",
                 "MetricsEndpoint",
@@ -205,7 +209,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CMosquitto", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
+                "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -284,7 +288,8 @@ let package = Package(
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
-                "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "Waiting", .product(name: "NIOEmbedded", package: "swift-nio"),
+                "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Waiting",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -313,8 +318,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CarePlanStoreTests",
-            dependencies: ["CarePlanStore", "CarePlanDocument", "Waiting", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CarePlanStore", "CarePlanDocument", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"]),
         .testTarget(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]

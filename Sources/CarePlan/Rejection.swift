@@ -11,4 +11,6 @@ public enum Rejection: String, Sendable, Hashable, Codable, CaseIterable {
     case invalidResult
     /// The device may not record (a household device not granted it at pairing).
     case notPermitted
+    /// The event's day is after today in the plan's time zone: a dose is not taken in advance.
+    case futureDay
 }

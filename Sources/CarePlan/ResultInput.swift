@@ -9,17 +9,17 @@ extension ResultKind {
         for (index, text) in texts.enumerated() {
             switch self {
             case .scale:
-                guard let n = Int(text) else { throw .unreadable(text, expected: "a whole number") }
+                guard let n = Int(text) else { throw .unreadable(text, expected: self) }
                 values.append(OutcomeValue(.integer(n), unit: unit))
             case .number(let defaultUnit, let components):
-                guard let number = Double(text), number.isFinite else { throw .unreadable(text, expected: "a number") }
+                guard let number = Double(text), number.isFinite else { throw .unreadable(text, expected: self) }
                 let kind = components.indices.contains(index) ? components[index] : nil
                 values.append(OutcomeValue(Int(text).map(OutcomeValue.Value.integer) ?? .decimal(number), unit: unit ?? defaultUnit, kind: kind))
             case .boolean:
                 switch text.lowercased() {
                 case "yes", "true", "1": values.append(OutcomeValue(.boolean(true)))
                 case "no", "false", "0": values.append(OutcomeValue(.boolean(false)))
-                default: throw .unreadable(text, expected: "yes or no")
+                default: throw .unreadable(text, expected: self)
                 }
             case .text:
                 values.append(OutcomeValue(.text(text)))

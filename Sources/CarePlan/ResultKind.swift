@@ -93,7 +93,7 @@ extension ResultKind {
             case (.number, .integer), (.number, .decimal), (.boolean, .boolean), (.text, .text):
                 continue
             default:
-                throw .wrongType(expected: typeName)
+                throw .wrongType(expected: self)
             }
         }
     }
@@ -112,17 +112,22 @@ extension ResultKind {
 public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongValueCount(expected: Int, found: Int)
     case outOfScale(Int, min: Int, max: Int)
-    case wrongType(expected: String)
+    case wrongType(expected: ResultKind)
     /// Typed text that is not a value of the kind asked for.
-    case unreadable(String, expected: String)
+    case unreadable(String, expected: ResultKind)
+    /// A number no body or counter gives for the measurement that answers the activity.
+    case implausible(Double, ClosedRange<Double>)
 
     public var description: String {
         switch self {
         case .wrongValueCount(let expected, let found):
             "the result needs \(expected) value\(expected == 1 ? "" : "s"), found \(found)"
         case .outOfScale(let n, let min, let max): "\(n) is outside the scale \(min)...\(max)"
-        case .wrongType(let expected): "the result must be \(expected)"
-        case .unreadable(let text, let expected): "\"\(text)\" is not \(expected)"
+        case .wrongType(let expected): "the result must be \(expected.typeName)"
+        case .unreadable(let text, let expected): "\"\(text)\" is not \(expected.typeName)"
+        case .implausible(let value, let range):
+            "\(OutcomeValue(.decimal(value)).formatted) is not a plausible value "
+                + "(\(OutcomeValue(.decimal(range.lowerBound)).formatted) to \(OutcomeValue(.decimal(range.upperBound)).formatted))"
         }
     }
 }

@@ -40,7 +40,12 @@ struct AnsweredAssessments {
         let outcome = Outcome(
             state: .completed, values: values, recordedAt: measurement.start, device: device,
             userInfo: ["measurement": measurement.id])
-        _ = try store.recordOutcome(db, outcome, for: event.key)
+        do {
+            _ = try store.recordOutcome(db, outcome, for: event.key, futureDays: .refused)
+        } catch CarePlanStoreError.futureDay {
+            // A sample stamped ahead of the primary's day is kept, but answers no event yet.
+            return nil
+        }
         return event.key
     }
 }

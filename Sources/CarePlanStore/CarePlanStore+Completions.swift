@@ -14,8 +14,11 @@ extension CarePlanStore {
     ///
     /// - Throws: only failures that are not the completion's fault (a full disk, say);
     ///   the sender should try again later.
-    public func applyCompletion(messageID: String, key: EventKey, outcome: Outcome) async throws(CarePlanStoreError) -> CompletionReceipt {
-        try await completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome), schedule: commitStep)
+    public func applyCompletion(
+        messageID: String, key: EventKey, outcome: Outcome, futureDays: FutureDays = .refused
+    ) async throws(CarePlanStoreError) -> CompletionReceipt {
+        try await completions.submit(
+            SentCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: futureDays), schedule: commitStep)
     }
 
     /// Judges a completion as ``applyCompletion(messageID:key:outcome:)`` does, and hands
@@ -23,10 +26,11 @@ extension CarePlanStore {
     /// without a task: a connection's event loop can pass completions straight to the writer.
     /// `done` must return quickly (hand the answer on): the next commit waits for it.
     public func applyCompletion(
-        messageID: String, key: EventKey, outcome: Outcome,
+        messageID: String, key: EventKey, outcome: Outcome, futureDays: FutureDays = .refused,
         then done: @escaping @Sendable (Result<CompletionReceipt, CarePlanStoreError>) -> Void
     ) {
-        completions.submit(SentCompletion(messageID: messageID, key: key, outcome: outcome), schedule: commitStep, then: done)
+        completions.submit(
+            SentCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: futureDays), schedule: commitStep, then: done)
     }
 
     /// Runs a group commit's step on the writer's queue; the change feed hears of its
@@ -44,6 +48,7 @@ extension CarePlanStore {
         var messageID: String
         var key: EventKey
         var outcome: Outcome
+        var futureDays: FutureDays
     }
 
     /// Judges `batch` in one transaction on the writer's thread; a completion whose judging
@@ -59,7 +64,7 @@ extension CarePlanStore {
                     try db.run("SAVEPOINT judge")
                     let result: Result<CompletionReceipt, CarePlanStoreError>
                     do {
-                        result = .success(try judge(db, messageID: sent.messageID, key: sent.key, outcome: sent.outcome))
+                        result = .success(try judge(db, sent))
                     } catch {
                         result = .failure(CarePlanStoreError(error, path: path))
                         try db.run("ROLLBACK TO judge")
@@ -83,11 +88,12 @@ extension CarePlanStore {
         }
     }
 
-    private func judge(_ db: Database, messageID: String, key: EventKey, outcome: Outcome) throws -> CompletionReceipt {
+    private func judge(_ db: Database, _ sent: SentCompletion) throws -> CompletionReceipt {
+        let (messageID, key, outcome) = (sent.messageID, sent.key, sent.outcome)
         if let answered = try CompletionReceipt.fetch(messageID, in: db) { return answered }
         let receipt: CompletionReceipt
         do {
-            let change = try recordOutcome(db, outcome, for: key, messageID: messageID)
+            let change = try recordOutcome(db, outcome, for: key, messageID: messageID, futureDays: sent.futureDays)
             let superseded = change.kind == .outcomeSuperseded
             receipt = CompletionReceipt(
                 messageID: messageID, status: .accepted, revision: change.revision, superseded: superseded,

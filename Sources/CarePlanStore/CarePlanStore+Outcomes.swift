@@ -1,20 +1,26 @@
 import CarePlan
+import Foundation
 import GRDB
 
 extension CarePlanStore {
     /// Records `outcome` for the event `key` after checking that the event exists in the
-    /// version governing its day and that the result fits the activity.
+    /// version governing its day, that the day is not after today (unless `futureDays`
+    /// allows it) and that the result fits the activity.
     ///
     /// Returns once the change is committed. State `initial` resets the event.
     @discardableResult
-    public func setOutcome(_ outcome: Outcome, for key: EventKey) async throws(CarePlanStoreError) -> StoreChange {
-        try await write { db in try recordOutcome(db, outcome, for: key) }
+    public func setOutcome(
+        _ outcome: Outcome, for key: EventKey, futureDays: FutureDays = .refused
+    ) async throws(CarePlanStoreError) -> StoreChange {
+        try await write { db in try recordOutcome(db, outcome, for: key, futureDays: futureDays) }
     }
 
     /// Records several outcomes in one transaction: all of them, or none if one is refused.
     @discardableResult
-    public func setOutcomes(_ outcomes: [(key: EventKey, outcome: Outcome)]) async throws(CarePlanStoreError) -> [StoreChange] {
-        try await write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key) } }
+    public func setOutcomes(
+        _ outcomes: [(key: EventKey, outcome: Outcome)], futureDays: FutureDays = .refused
+    ) async throws(CarePlanStoreError) -> [StoreChange] {
+        try await write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key, futureDays: futureDays) } }
     }
 
     /// The event `key` with its outcome, if the plan has such an event.
@@ -31,15 +37,21 @@ extension CarePlanStore {
     /// Records an outcome, or keeps it in the history only if the event already has an
     /// outcome with a later clock (the conflict rule). An outcome without a clock is a local
     /// change: it gets a clock later than the event's current one, so it stands.
-    func recordOutcome(_ db: Database, _ outcome: Outcome, for key: EventKey, messageID: String? = nil) throws -> StoreChange {
+    func recordOutcome(
+        _ db: Database, _ outcome: Outcome, for key: EventKey, messageID: String? = nil, futureDays: FutureDays
+    ) throws -> StoreChange {
         let version = try governingVersion(db, for: key)
+        if futureDays == .refused, let zone = try timeZone(db) {
+            let today = CalendarDay.containing(now(), in: zone)
+            guard key.day <= today else { throw CarePlanStoreError.futureDay(key, today: today, timeZone: zone.identifier) }
+        }
         let activity = version.activity
         if outcome.state == .initial, activity.kind == .assessment, !activity.resultResettable {
             throw CarePlanStoreError.notResettable(key.activityID)
         }
-        if let result = activity.result, outcome.state == .completed {
+        if outcome.state == .completed {
             do {
-                try result.check(outcome.values)
+                try activity.checkResult(outcome.values)
             } catch {
                 throw CarePlanStoreError.invalidResult(key, error)
             }
@@ -71,6 +83,13 @@ extension CarePlanStore {
             try statement.execute()
         }
         return change
+    }
+
+    /// The plan's time zone, by a cached statement (read with every completion).
+    private func timeZone(_ db: Database) throws -> TimeZone? {
+        try db.direct("SELECT value FROM plan_info WHERE key = 'timeZone'") { row in
+            try row.step() ? row.text(0).flatMap(TimeZone.init(identifier:)) : nil
+        }
     }
 
     func currentOutcome(_ db: Database, _ key: EventKey) throws -> Outcome? {

@@ -13,6 +13,8 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case noSuchOccurrence(EventKey, occurrences: Int)
     case invalidResult(EventKey, ResultError)
     case notResettable(String)
+    /// The event's day is after `today` in the plan's time zone `timeZone`.
+    case futureDay(EventKey, today: CalendarDay, timeZone: String)
     case planNotConfigured
     case diskFull(path: String)
     case busy(path: String)
@@ -39,6 +41,7 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "\"\(key.activityID)\" has \(count) occurrence\(count == 1 ? "" : "s") on \(key.day) (0...\(count - 1)), not \(key.occurrence)"
         case .invalidResult(let key, let error): "\(key): \(error)"
         case .notResettable(let id): "the result of \"\(id)\" cannot be reset"
+        case .futureDay(let key, let today, let zone): "\(key.day) is after today (\(today) in \(zone)): nothing recorded"
         case .planNotConfigured:
             "the store has no plan yet: run `caresync init` or `caresync plan load FILE`"
         case .diskFull(let path): "the disk is full: nothing was written to \(path)"

@@ -15,8 +15,9 @@ public struct CompletionReceipt: Sendable, Hashable {
     public var revision: Int?
     /// Recorded in the history, but a later change to the same event stands.
     public var superseded: Bool
-    /// The event's state once the completion was judged.
-    public var currentState: EventState
+    /// The event's state once the completion was judged; `nil` when it was refused before
+    /// the record was consulted (a device that may not record).
+    public var currentState: EventState?
     public var rejection: Rejection?
     /// What a person reads about a rejection.
     public var detail: String?
@@ -25,7 +26,7 @@ public struct CompletionReceipt: Sendable, Hashable {
 
     public init(
         messageID: String, status: Status, revision: Int? = nil, superseded: Bool = false,
-        currentState: EventState, rejection: Rejection? = nil, detail: String? = nil, isRepeat: Bool = false
+        currentState: EventState?, rejection: Rejection? = nil, detail: String? = nil, isRepeat: Bool = false
     ) {
         self.messageID = messageID
         self.status = status
@@ -70,7 +71,8 @@ extension CompletionReceipt {
             statement.bind(status == .accepted)
             statement.bind(revision)
             statement.bind(superseded)
-            statement.bind(currentState.rawValue)
+            // The store judges every receipt it keeps, so each names a state.
+            statement.bind((currentState ?? .initial).rawValue)
             statement.bind(rejection?.rawValue)
             statement.bind(detail)
             try statement.execute()
@@ -87,6 +89,7 @@ extension Rejection {
         case .noSuchOccurrence: self = .noSuchOccurrence
         case .outsideSchedule: self = .outsidePlanVersion
         case .invalidResult, .notResettable: self = .invalidResult
+        case .futureDay: self = .futureDay
         default: return nil
         }
     }

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -22,9 +23,9 @@ enum OutcomeForm {
 }
 
 extension CareWebServer {
-    /// Records an outcome through the store's completion path (the one a companion's
-    /// completion takes: its message id, validation, the conflict rule and the history), then
-    /// goes back to the page it came from.
+    /// Records an outcome through the care core (the judgement a companion's completion gets:
+    /// its message id, the grant, the day, the values, the conflict rule and the history),
+    /// then goes back to the page it came from.
     func recordOutcome(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
         let message = try form.required("message")
@@ -38,31 +39,26 @@ extension CareWebServer {
         guard let state = EventState(rawValue: try form.required("state")) else {
             throw WebFailure.badForm("\"state\" must be completed, notCompleted or initial")
         }
-        if key.day > (try await today()) {
-            throw WebFailure.refused(context.words["errors", "future"])
-        }
+        let recorder = Recorder.browser(sessionID: signedIn.session.shortID, mayRecord: signedIn.session.access.mayRecord)
         let outcome = Outcome(
-            state: state, values: state == .completed ? try await values(form, for: key) : [], recordedAt: configuration.now(),
-            device: "browser:\(signedIn.session.shortID)", reason: state == .notCompleted ? reason(form) : nil)
-        let receipt = try await store.applyCompletion(messageID: "web:\(message)", key: key, outcome: outcome)
-        guard receipt.status == .accepted else {
-            throw WebFailure.refused(receipt.detail ?? receipt.rejection.map { "\($0)" } ?? "refused")
-        }
+            state: state, values: state == .completed ? try await values(form, for: key, words: context.words) : [],
+            recordedAt: configuration.now(), device: recorder.device, reason: state == .notCompleted ? reason(form) : nil)
+        let receipt = try await outcomes.record(outcome, for: key, messageID: "web:\(message)", by: recorder)
+        if let rejection = receipt.rejection { throw WebFailure.refused(context.words.refusal(rejection)) }
         logger.info("recorded from the web", metadata: [
             "event": "\(key)", "state": "\(state.rawValue)", "revision": "\(receipt.revision ?? 0)", "session": "\(signedIn.session.shortID)",
         ])
         return .seeOther(form["return"] ?? "/")
     }
 
-    /// The values the form gives for the event's result, read as its kind asks.
-    private func values(_ form: Form, for key: EventKey) async throws -> [OutcomeValue] {
-        let texts = form.values("value").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !texts.isEmpty else { return [] }
-        let activity = try await store.event(key).activity
+    /// The values the form gives for the event's result, read as its kind asks, with numbers
+    /// written as the page's language writes them ("120,5" on a German page).
+    private func values(_ form: Form, for key: EventKey, words: WebWords) async throws -> [OutcomeValue] {
+        let texts = form.values("value").map { words.readableNumber($0.trimmingCharacters(in: .whitespaces)) }
         do {
-            return try activity.result?.values(from: texts) ?? ResultKind.untypedValues(from: texts)
-        } catch {
-            throw WebFailure.refused("\(error)")
+            return try await outcomes.values(texts, for: key)
+        } catch let error as ResultError {
+            throw WebFailure.refused(words.refusal(error))
         }
     }
 

@@ -97,7 +97,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         case let http as HTTPError where http.status == .contentTooLarge:
             failure = .tooLarge
         case let refused as CarePlanStoreError where Rejection(refused) != nil:
-            failure = .refused(refused.description)
+            failure = .refused(context.words.refusal(Rejection(refused)!))
         default:
             server.logger.error("a web request failed", metadata: [
                 "path": "\(request.uri.path)", "method": "\(request.method)", "error": "\(error)",

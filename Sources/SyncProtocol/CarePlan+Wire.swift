@@ -130,6 +130,7 @@ extension Rejection {
         case .outsidePlanVersion: self = .outsidePlanVersion
         case .invalidResult: self = .invalidResult
         case .notPermitted: self = .notPermitted
+        case .futureDay: self = .futureDay
         default: return nil
         }
     }
@@ -141,6 +142,7 @@ extension Rejection {
         case .outsidePlanVersion: .outsidePlanVersion
         case .invalidResult: .invalidResult
         case .notPermitted: .notPermitted
+        case .futureDay: .futureDay
         }
     }
 }

@@ -82,9 +82,10 @@ extension Caresync_V1_Envelope {
     }
 
     /// The primary's judgement of completion `messageID`: the revision that recorded it, or
-    /// the rejection and what a person reads about it; the event's state either way.
+    /// the rejection and what a person reads about it; the event's state either way, or
+    /// `nil` (UNSPECIFIED) when it was refused before the store was consulted.
     public static func completionReply(
-        to messageID: String, revision: Int?, superseded: Bool, state: EventState, rejection: Rejection?, detail: String?
+        to messageID: String, revision: Int?, superseded: Bool, state: EventState?, rejection: Rejection?, detail: String?
     ) -> Self {
         .with {
             $0.completionReply = .with {
@@ -92,7 +93,7 @@ extension Caresync_V1_Envelope {
                 $0.status = rejection == nil ? .accepted : .rejected
                 $0.revision = UInt64(max(0, revision ?? 0))
                 $0.superseded = superseded
-                $0.currentState = state.wire
+                $0.currentState = state?.wire ?? .unspecified
                 $0.reason = rejection?.wire ?? .unspecified
                 $0.detail = detail ?? ""
             }

@@ -32,17 +32,19 @@ struct StoreBenchmark: AsyncParsableCommand {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(at: base) } }
-        let today = CalendarDay.containing(Date(), in: .gmt)
+        // The history ends a year back, so that the days written after it (single writes,
+        // judged completions) are past days: the record refuses days to come.
+        let end = CalendarDay.containing(Date(), in: .gmt).adding(days: -365)
 
         print("caresync-bench store: \(planActivities)-activity plan; \(years) years of outcomes for \(activities) activities")
-        try await planLoading(base.appendingPathComponent("plan.sqlite").path, today: today)
+        try await planLoading(base.appendingPathComponent("plan.sqlite").path, today: end)
         let store = try await CarePlanStore(path: base.appendingPathComponent("history.sqlite").path)
-        let first = today.adding(days: -365 * years)
-        try await generateHistory(store, from: first, through: today)
-        try await dayQueries(store, from: first, through: today)
-        try await writeThroughput(store, day: today.adding(days: 1))
-        try await judgedCompletions(store, days: (11...310).map { today.adding(days: $0) })
-        try await scheduleAge(today: today)
+        let first = end.adding(days: -365 * years)
+        try await generateHistory(store, from: first, through: end)
+        try await dayQueries(store, from: first, through: end)
+        try await writeThroughput(store, day: end.adding(days: 1))
+        try await judgedCompletions(store, days: (11...310).map { end.adding(days: $0) })
+        try await scheduleAge(today: end)
         let size = databaseSize(store.path)
         report("database size (\(try await store.revision()) revisions)", bytes(size))
         if let peak = peakResidentMemory() { report("peak RSS", bytes(peak)) }

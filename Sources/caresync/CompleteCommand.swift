@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -45,26 +46,26 @@ struct CompleteCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let store = try await options.open()
-            let today = try await store.today()
-            let day = date ?? today
-            if day > today, !allowFuture {
-                throw UsageError(description: "\(day) is after today (\(today) in \(try await store.timeZone().identifier)): "
-                                 + "nothing recorded; add --allow-future to record it anyway")
-            }
+            let outcomes = OutcomeRecording(store: store)
+            let day: CalendarDay
+            if let date { day = date } else { day = try await store.today() }
             let key = EventKey(activityID: activity, day: day, occurrence: occurrence)
-            let event = try await store.event(key)
             let values: [OutcomeValue]
             do {
-                values = try event.activity.result?.values(from: value, unit: unit) ?? ResultKind.untypedValues(from: value, unit: unit)
-            } catch {
+                values = notDone ? [] : try await outcomes.values(value, unit: unit, for: key)
+            } catch let error as ResultError {
                 throw UsageError(description: "\(error)")
             }
+            let recorder = Recorder.commandLine(device: options.device, futureDays: allowFuture ? .allowed : .refused)
             let outcome = Outcome(
-                state: notDone ? .notCompleted : .completed, values: notDone ? [] : values,
-                recordedAt: Date(), device: options.device, reason: reason)
-            let change = try await store.setOutcome(outcome, for: key)
-            let result = values.isEmpty || notDone ? "" : " (" + values.map(\.formatted).joined(separator: "/") + ")"
-            emit("\(key): \(outcome.state == .completed ? "done" : "not done")\(result), revision \(change.revision)")
+                state: notDone ? .notCompleted : .completed, values: values, recordedAt: Date(), device: recorder.device, reason: reason)
+            let receipt = try await outcomes.record(outcome, for: key, by: recorder)
+            if let rejection = receipt.rejection {
+                let detail = receipt.detail ?? "\(rejection)"
+                throw UsageError(description: rejection == .futureDay ? detail + "; add --allow-future to record it anyway" : detail)
+            }
+            let result = values.isEmpty ? "" : " (" + values.map(\.formatted).joined(separator: "/") + ")"
+            emit("\(key): \(outcome.state == .completed ? "done" : "not done")\(result), revision \(receipt.revision ?? 0)")
         }
     }
 }

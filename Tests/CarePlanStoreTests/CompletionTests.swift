@@ -33,6 +33,32 @@ struct CompletionTests {
         #expect(try await store.event(key).state == .completed)
     }
 
+    /// A day after today in the plan's time zone is rejected (and the rejection kept under
+    /// its id); today in that zone is not, though it is tomorrow in UTC; only an explicit
+    /// `.allowed` back-fills a day to come.
+    @Test func aDayAfterTodayInThePlansTimeZoneIsRejectedUnlessAllowed() async throws {
+        // 2026-11-18 11:06 UTC is already 2026-11-19 in Auckland (UTC+13).
+        try await store.configurePlan(title: "Zones", timeZone: TimeZone(identifier: "Pacific/Auckland")!, device: "t")
+        let today = CalendarDay.containing(clock.now, in: TimeZone(identifier: "Pacific/Auckland")!)
+        #expect(today == CalendarDay("2026-11-19"))
+        let revision = try await store.revision()
+        let ahead = EventKey(activityID: "apple", day: today.adding(days: 1), occurrence: 0)
+        let refused = try await store.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000))
+        #expect(refused.status == .rejected && refused.rejection == .futureDay && refused.currentState == .initial)
+        #expect(refused.detail == "2026-11-20 is after today (2026-11-19 in Pacific/Auckland): nothing recorded")
+        #expect(try await store.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000)).isRepeat)
+        await #expect(throws: CarePlanStoreError.futureDay(ahead, today: today, timeZone: "Pacific/Auckland")) {
+            try await store.setOutcome(done(), for: ahead)
+        }
+        #expect(try await store.revision() == revision)
+
+        let now = EventKey(activityID: "apple", day: today, occurrence: 0)
+        #expect(try await store.applyCompletion(messageID: "t", key: now, outcome: outcome("watch", at: 1000)).status == .accepted)
+        let backfilled = try await store.applyCompletion(messageID: "b", key: ahead, outcome: outcome("cli", at: 2000), futureDays: .allowed)
+        #expect(backfilled.status == .accepted)
+        #expect(try await store.event(ahead).state == .completed)
+    }
+
     @Test func theLaterClockWinsWhateverTheArrivalOrder() async throws {
         // The widget acted later (clock 2000) but its message arrives first.
         let widget = try await store.applyCompletion(messageID: "w", key: key, outcome: outcome("widget", at: 2000, .notCompleted))

@@ -69,7 +69,7 @@ struct ModelCodingTests {
         try scale.check([OutcomeValue(.integer(10))])
         #expect(throws: ResultError.outOfScale(11, min: 0, max: 10)) { try scale.check([OutcomeValue(.integer(11))]) }
         #expect(throws: ResultError.wrongValueCount(expected: 1, found: 0)) { try scale.check([]) }
-        #expect(throws: ResultError.wrongType(expected: "a whole number from 0 to 10")) {
+        #expect(throws: ResultError.wrongType(expected: scale)) {
             try scale.check([OutcomeValue(.text("7"))])
         }
         let pressure = ResultKind.number(unit: "mmHg", components: ["systolic", "diastolic"])

@@ -76,7 +76,7 @@ struct RecordingTests {
         }
         let revision = try await web.store.revision()
         let unknown = try await post([("activity", "nope"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed")])
-        #expect(unknown.status == 422 && unknown.body.contains("unknown activity"), "\(unknown.body)")
+        #expect(unknown.status == 422 && unknown.body.contains("the plan has no such activity"), "\(unknown.body)")
         let future = try await post([("activity", "tablets"), ("day", "2026-11-25"), ("occurrence", "0"), ("state", "completed")])
         #expect(future.status == 422 && future.body.contains("still to come"))
         let occurrence = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "5"), ("state", "completed")])
@@ -84,9 +84,9 @@ struct RecordingTests {
         let state = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "maybe")])
         #expect(state.status == 400 && state.body.contains("&quot;state&quot; must be"))
         let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value", "11")])
-        #expect(scale.status == 422 && scale.body.contains("outside the scale"), "\(scale.body)")
+        #expect(scale.status == 422 && scale.body.contains("11 is not on the scale from 0 to 10"), "\(scale.body)")
         let words = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value", "seven")])
-        #expect(words.status == 422 && words.body.contains("is not a whole number"), "\(words.body)")
+        #expect(words.status == 422 && words.body.contains("“seven” is not a whole number from 0 to 10"), "\(words.body)")
         let large = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"),
                                     ("reason", String(repeating: "x", count: 20_000))])
         #expect(large.status == 413)
@@ -95,6 +95,46 @@ struct RecordingTests {
         for reply in [unknown, future, occurrence, state, scale, words, large] {
             #expect(!reply.body.contains("CarePlanStoreError") && !reply.body.contains(".swift"))
         }
+        try await web.stop()
+    }
+
+    /// A German page reads numbers as German writes them, and says in German why the record
+    /// refuses: a day to come, a value no body gives, a scale's end passed.
+    @Test func aGermanPageReadsGermanNumbersAndRefusesInGerman() async throws {
+        let web = try await WebFixture()
+        let day = WebFixture.day
+        let pressure = try Activity(
+            identifier: "pressure", kind: .assessment, title: "Blutdruck",
+            result: .number(unit: "mmHg", components: ["systolic", "diastolic"]), schedule: .daily(occurrences: 2, start: day))
+        let tablets = try Activity(
+            identifier: "tablets", kind: .intervention, title: "Tablets", instructions: "With water.",
+            schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: day))
+        let pain = try Activity(
+            identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: day))
+        try await web.store.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain, pressure]), effectiveFrom: day, device: "test")
+        let card = try await web.signIn()
+        let token = try #require(WebFixture.field("csrf", in: card))
+        func post(_ fields: [(String, String)]) async throws -> WebFixture.Reply {
+            try await web.request(
+                .POST, "/outcomes", form: [("csrf", token), ("message", UUID().uuidString.lowercased()), ("state", "completed")] + fields,
+                headers: [("Accept-Language", "de")])
+        }
+        let revision = try await web.store.revision()
+        let future = try await post([("activity", "tablets"), ("day", "2026-11-25"), ("occurrence", "0")])
+        #expect(future.status == 422 && future.body.contains("liegt noch in der Zukunft"), "\(future.body)")
+        let implausible = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "8000"), ("value", "-5")])
+        #expect(implausible.status == 422 && implausible.body.contains("8000 kann nicht stimmen"), "\(implausible.body)")
+        let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "11")])
+        #expect(scale.status == 422 && scale.body.contains("11 liegt nicht auf der Skala von 0 bis 10"), "\(scale.body)")
+        for reply in [future, implausible, scale] {
+            #expect(!reply.body.contains("Nothing was recorded") && !reply.body.contains("is after today"))
+        }
+        #expect(try await web.store.revision() == revision)
+
+        let recorded = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "120,5"), ("value", "80")])
+        #expect(recorded.status == 303, "\(recorded.body)")
+        let event = try await web.store.event(EventKey(activityID: "pressure", day: day, occurrence: 0))
+        #expect(event.outcome?.values.map(\.value) == [.decimal(120.5), .integer(80)])
         try await web.stop()
     }
 }

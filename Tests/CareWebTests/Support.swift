@@ -8,36 +8,7 @@ import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
-import TestSupport
-
-/// A directory for one test, removed when the test is done with it.
-final class Scratch: Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-web-test-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-/// A clock tests move by hand, shared by the store and the app.
-final class ManualClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date) {
-        current = Mutex(start)
-    }
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
+@_exported import TestSupport
 
 /// The care app on loopback, on a store with a two-activity plan, in a service group of its
 /// own with the change feed; and a client that keeps cookies as a browser does.

@@ -97,7 +97,7 @@ import Testing
         // Nor did it offer `measurements` in this Hello.
         cases.append(("measurement-batch", vectors.valid.first { $0.name == "measurement-batch" }!.bytes, .protocolViolation,
                       { $0 == "unexpected measurement_batch without the measurements feature" }))
-        #expect(cases.count == 27)
+        #expect(cases.count == 29)
         for (name, bytes, code, message) in cases {
             let peer = try await established(primary, watch)
             let known = try peer.frames.count

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestSupport
 import Synchronization
 import Waiting
 
@@ -252,20 +253,6 @@ final class RunningProcess: Sendable {
     }
 
     var terminationStatus: Int32 { process.terminationStatus }
-}
-
-/// A directory for one test, removed afterwards.
-final class Scratch: Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Polls `condition` until it holds or `timeout` passes (for state another process changes

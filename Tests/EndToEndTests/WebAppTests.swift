@@ -192,7 +192,7 @@ struct WebAppTests {
             try await browser.type("80", into: "#e-blood-pressure-0-1")
             try await browser.click(pressure + " button[type=submit]")
             _ = try await browser.wait(for: "main .notice.error")
-            #expect(try await browser.text("main .notice.error")?.contains("\"high\" is not a number") == true)
+            #expect(try await browser.text("main .notice.error")?.contains("“high” is not a number") == true)
             try await browser.open(web.url + "symptoms")
             try await browser.type("120", into: "#e-blood-pressure-0-0")
             try await browser.type("80", into: "#e-blood-pressure-0-1")

@@ -51,6 +51,31 @@ import Testing
         await primary.stop()
     }
 
+    /// A day after today in the plan's time zone is refused from a watch and a widget alike,
+    /// and nothing is written; the rejection is final, so the outbox lets it go.
+    @Test func aDayToComeIsRefusedFromAWatchAndAWidget() async throws {
+        let primary = try await TestPrimary()
+        let tomorrow = CalendarDay.containing(Date(), in: .gmt).adding(days: 1)
+        for role in [DeviceRole.watch, .widget] {
+            let companion = try await primary.pairedCompanion(role)
+            let running = Task { await companion.run() }
+            _ = try #require(await companion.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } })
+            let before = try await primary.store.revision()
+            let result = try await companion.complete(EventKey(activityID: "apple", day: tomorrow, occurrence: 0))
+            guard case .rejected(.futureDay, let detail) = result else {
+                Issue.record("\(role): unexpected \(result)")
+                return
+            }
+            #expect(detail.hasPrefix("\(tomorrow) is after today ("), "\(detail)")
+            #expect(try await primary.store.revision() == before)
+            #expect(try await primary.store.event(EventKey(activityID: "apple", day: tomorrow, occurrence: 0)).outcome == nil)
+            #expect(companion.pending.isEmpty)
+            await companion.stop()
+            await running.value
+        }
+        await primary.stop()
+    }
+
     /// The primary's service group shut down gracefully, in process: every companion hears
     /// Goodbye, and the group ends without an error.
     @Test func shutdownSaysGoodbyeAndTheCompanionKeepsItsContext() async throws {

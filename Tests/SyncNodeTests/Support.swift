@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
+@_exported import TestSupport
 import NIOCore
 import NodeIdentity
 import SyncNode
@@ -103,52 +104,6 @@ let patience: Duration = .seconds(60)
 /// The first context a running companion receives, or `nil`.
 func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
     await node.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }
-}
-
-/// A wall clock the test sets, and a sleep on it: a sleeper wakes once the clock reaches
-/// the end of its sleep, or when cancelled (then it throws).
-final class ManualClock: Sendable {
-    private struct State {
-        var now: Date
-        var sleepers: [UUID: (until: Date, wake: CheckedContinuation<Void, Never>)] = [:]
-    }
-
-    private let state: Mutex<State>
-
-    init(_ start: Date) {
-        state = Mutex(State(now: start))
-    }
-
-    var now: Date { state.withLock { $0.now } }
-
-    /// Moves the clock to `date`, waking every sleep that ends by then.
-    func set(_ date: Date) {
-        let woken = state.withLock { state in
-            state.now = date
-            let due = state.sleepers.filter { $0.value.until <= date }
-            for id in due.keys { state.sleepers.removeValue(forKey: id) }
-            return due.values.map(\.wake)
-        }
-        for wake in woken { wake.resume() }
-    }
-
-    @Sendable func sleep(_ duration: Duration) async throws {
-        let id = UUID()
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
-                    let until = state.now.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
-                    guard until > state.now, !Task.isCancelled else { return true }
-                    state.sleepers[id] = (until, wake)
-                    return false
-                }
-                if resumeNow { wake.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.sleepers.removeValue(forKey: id) }?.wake.resume()
-        }
-        try Task.checkCancellation()
-    }
 }
 
 /// Checks `condition` every 10 ms until it holds (true) or `timeout` passes (false).

@@ -1,11 +1,12 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Logging
 import SyncProtocol
 
-/// Answers one connection's completions (protocol section 11): what needs no store first
-/// (recording granted, a message id, a well-formed outcome, the primary's clock), then the
-/// store's group commit, then the reply, counted in the primary's metrics.
+/// Answers one connection's completions (protocol section 11): what the wire asks first (a
+/// message id, a well-formed outcome, the primary's clock), then the care core's judgement
+/// (the grant, then the store's group commit), then the reply, counted in the primary's metrics.
 struct CompletionJudge: Sendable {
     let node: PrimaryNode
     let peer: PrimaryConnection.Peer
@@ -29,7 +30,8 @@ struct CompletionJudge: Sendable {
         case .refused(let reply, let status):
             finish(reply, status)
         case .record(let key, let outcome):
-            node.store.applyCompletion(messageID: completion.messageID, key: key, outcome: outcome) { result in
+            let recorder = Recorder.companion(nodeID: peer.nodeID, role: peer.role, mayRecord: peer.mayRecord)
+            node.outcomes.record(outcome, for: key, messageID: completion.messageID, by: recorder) { result in
                 hop {
                     let (reply, status) = self.reply(to: completion.messageID, result)
                     finish(reply, status)
@@ -45,12 +47,6 @@ struct CompletionJudge: Sendable {
     }
 
     private func check(_ completion: Caresync_V1_Completion) -> Check {
-        guard peer.mayRecord else {
-            let detail = "this household device was not granted recording at pairing"
-            return .refused(.completionReply(
-                to: completion.messageID, revision: nil, superseded: false, state: .initial, rejection: .notPermitted, detail: detail),
-                status: "rejected")
-        }
         do throws(ProtocolError) {
             guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
             var outcome = try completion.outcome(device: peer.nodeID)

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -19,6 +20,8 @@ import Waiting
 public final class PrimaryNode: Service, Sendable {
     public let configuration: PrimaryConfiguration
     let store: CarePlanStore
+    /// The care core's one way for outcomes into the record.
+    let outcomes: OutcomeRecording
     /// The store's changes, for everything in this primary's process that follows them.
     public let changes: StoreChangeFeed
     let publisher: ContextPublisher
@@ -54,6 +57,7 @@ public final class PrimaryNode: Service, Sendable {
         onAlert: @escaping @Sendable (DoseAlert) -> Void = { _ in }
     ) {
         self.store = store
+        outcomes = OutcomeRecording(store: store)
         changes = StoreChangeFeed(store: store, logger: configuration.logger)
         self.configuration = configuration
         self.onReminder = onReminder

@@ -165,6 +165,10 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
   case outsidePlanVersion // = 3
   case notPermitted // = 4
   case invalidResult // = 5
+
+  /// The event's day is after today in the plan's time zone. A companion that does not
+  /// know this reason still reads the reply as a rejection.
+  case futureDay // = 7
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -179,6 +183,7 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
     case 3: self = .outsidePlanVersion
     case 4: self = .notPermitted
     case 5: self = .invalidResult
+    case 7: self = .futureDay
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -191,6 +196,7 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
     case .outsidePlanVersion: return 3
     case .notPermitted: return 4
     case .invalidResult: return 5
+    case .futureDay: return 7
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -203,6 +209,7 @@ public nonisolated enum Caresync_V1_RejectReason: SwiftProtobuf.Enum, Swift.Case
     .outsidePlanVersion,
     .notPermitted,
     .invalidResult,
+    .futureDay,
   ]
 
 }
@@ -1581,7 +1588,7 @@ nonisolated extension Caresync_V1_EventState: SwiftProtobuf._ProtoNameProviding 
 }
 
 nonisolated extension Caresync_V1_RejectReason: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_UNKNOWN_ACTIVITY\0\u{1}REJECT_REASON_NO_SUCH_OCCURRENCE\0\u{1}REJECT_REASON_OUTSIDE_PLAN_VERSION\0\u{1}REJECT_REASON_NOT_PERMITTED\0\u{1}REJECT_REASON_INVALID_RESULT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0REJECT_REASON_UNSPECIFIED\0\u{1}REJECT_REASON_UNKNOWN_ACTIVITY\0\u{1}REJECT_REASON_NO_SUCH_OCCURRENCE\0\u{1}REJECT_REASON_OUTSIDE_PLAN_VERSION\0\u{1}REJECT_REASON_NOT_PERMITTED\0\u{1}REJECT_REASON_INVALID_RESULT\0\u{2}\u{2}REJECT_REASON_FUTURE_DAY\0")
 }
 
 nonisolated extension Caresync_V1_GoodbyeReason: SwiftProtobuf._ProtoNameProviding {

@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// A wall clock the test moves, and a sleep on it: a sleeper wakes once the clock reaches
+/// the end of its sleep, or when cancelled (then it throws).
+public final class ManualClock: Sendable {
+    private struct State {
+        var now: Date
+        var sleepers: [UUID: (until: Date, wake: CheckedContinuation<Void, Never>)] = [:]
+    }
+
+    private let state: Mutex<State>
+
+    /// A clock at `start` (by default 2026-11-18 11:06:40 UTC).
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) {
+        state = Mutex(State(now: start))
+    }
+
+    public var now: Date { state.withLock { $0.now } }
+
+    /// Moves the clock on by `seconds`, waking every sleep that ends by then.
+    public func advance(by seconds: TimeInterval) {
+        set(now.addingTimeInterval(seconds))
+    }
+
+    /// Moves the clock to `date`, waking every sleep that ends by then.
+    public func set(_ date: Date) {
+        let woken = state.withLock { state in
+            state.now = date
+            let due = state.sleepers.filter { $0.value.until <= date }
+            for id in due.keys { state.sleepers.removeValue(forKey: id) }
+            return due.values.map(\.wake)
+        }
+        for wake in woken { wake.resume() }
+    }
+
+    @Sendable public func sleep(_ duration: Duration) async throws {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    let until = state.now.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
+                    guard until > state.now, !Task.isCancelled else { return true }
+                    state.sleepers[id] = (until, wake)
+                    return false
+                }
+                if resumeNow { wake.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.wake.resume()
+        }
+        try Task.checkCancellation()
+    }
+}
