@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "CareFHIR",
             dependencies: [
-                "CareLanguage", "CarePlan", "CarePlanStore", "StrictJSON", "Waiting",
+                "CareCore", "CareLanguage", "CarePlan", "CarePlanStore", "StrictJSON", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

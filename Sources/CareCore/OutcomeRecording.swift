@@ -1,5 +1,5 @@
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 
 /// The one way an outcome enters the record, for a watch, a widget, a household device, the
@@ -11,11 +11,7 @@ import Foundation
 /// after today in the plan's time zone, the values fit the activity's result, a repeated
 /// message id gets its first answer, and the conflict clock decides which outcome stands.
 public struct OutcomeRecording: Sendable {
-    public let store: CarePlanStore
-
-    public init(store: CarePlanStore) {
-        self.store = store
-    }
+    let store: CarePlanStore
 
     /// Records `outcome` for the event `key` as `recorder` asks, once per `messageID` (a new
     /// id when `nil`: a command that is not sent again). Returns once the answer is durable.

@@ -4,7 +4,7 @@ import GRDB
 extension CarePlanStore {
     /// Adds a new activity whose first version governs days from `effectiveFrom`.
     @discardableResult
-    public func addActivity(
+    @_spi(CareCore) public func addActivity(
         _ activity: Activity, effectiveFrom: CalendarDay, origin: ActivityOrigin = .api, device: String
     ) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in
@@ -18,7 +18,7 @@ extension CarePlanStore {
     /// Adds a version of an existing activity that governs days from `effectiveFrom` on;
     /// earlier days keep their versions. Updating an ended activity brings it back.
     @discardableResult
-    public func updateActivity(
+    @_spi(CareCore) public func updateActivity(
         _ activity: Activity, effectiveFrom: CalendarDay, device: String
     ) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in try addVersion(db, activity, effectiveFrom: effectiveFrom, device: device) }
@@ -26,7 +26,7 @@ extension CarePlanStore {
 
     /// Ends an activity: it has no events from `day` on. Nothing recorded is deleted.
     @discardableResult
-    public func endActivity(_ id: String, from day: CalendarDay, device: String) async throws(CarePlanStoreError) -> StoreChange {
+    @_spi(CareCore) public func endActivity(_ id: String, from day: CalendarDay, device: String) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in try endActivity(db, id, from: day, device: device) }
     }
 

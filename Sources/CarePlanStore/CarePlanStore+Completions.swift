@@ -14,7 +14,7 @@ extension CarePlanStore {
     ///
     /// - Throws: only failures that are not the completion's fault (a full disk, say);
     ///   the sender should try again later.
-    public func applyCompletion(
+    @_spi(CareCore) public func applyCompletion(
         messageID: String, key: EventKey, outcome: Outcome, futureDays: FutureDays = .refused
     ) async throws(CarePlanStoreError) -> CompletionReceipt {
         try await completions.submit(
@@ -25,7 +25,7 @@ extension CarePlanStore {
     /// `done` the answer (or the failure) on the store's writer thread once it is committed,
     /// without a task: a connection's event loop can pass completions straight to the writer.
     /// `done` must return quickly (hand the answer on): the next commit waits for it.
-    public func applyCompletion(
+    @_spi(CareCore) public func applyCompletion(
         messageID: String, key: EventKey, outcome: Outcome, futureDays: FutureDays = .refused,
         then done: @escaping @Sendable (Result<CompletionReceipt, CarePlanStoreError>) -> Void
     ) {

@@ -13,13 +13,13 @@ extension CarePlanStore {
     /// Adds or replaces a contact. One saved here (origin `.api`) is not removed by a plan
     /// document that lacks it; a plan document that lists it makes it the plan's.
     @discardableResult
-    public func saveContact(_ contact: Contact, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+    @_spi(CareCore) public func saveContact(_ contact: Contact, device: String) async throws(CarePlanStoreError) -> StoreChange? {
         try await write { db in try saveContact(db, contact, position: nil, origin: .api, device: device) }
     }
 
     /// Adds or replaces contacts in one transaction, as ``saveContact(_:device:)`` does each;
     /// for each, whether it changed.
-    public func saveContacts(_ contacts: [Contact], device: String) async throws(CarePlanStoreError) -> [Bool] {
+    @_spi(CareCore) public func saveContacts(_ contacts: [Contact], device: String) async throws(CarePlanStoreError) -> [Bool] {
         try await write { db in
             try contacts.map { try saveContact(db, $0, position: nil, origin: .api, device: device) != nil }
         }
@@ -35,7 +35,7 @@ extension CarePlanStore {
 
     /// Removes a contact from the list; its past definitions stay in the history.
     @discardableResult
-    public func removeContact(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+    @_spi(CareCore) public func removeContact(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
         try await write { db in try removeContact(db, id, device: device) }
     }
 

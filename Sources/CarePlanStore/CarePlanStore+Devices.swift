@@ -57,7 +57,7 @@ extension CarePlanStore {
     /// Revokes a paired device: it is refused from now on, and a primary serving it closes
     /// its connection when it sees the change.
     @discardableResult
-    public func revokeDevice(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+    @_spi(CareCore) public func revokeDevice(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
         try await write { db in
             guard let row = try db.row("SELECT revoked_at FROM device WHERE id = ?", arguments: [id]) else {
                 throw CarePlanStoreError.unknownDevice(id)

@@ -44,7 +44,7 @@ extension CarePlanStore {
     /// source neither given nor stored; one whose id is stored already is a duplicate. A
     /// measurement stored completes the first open event of its day of an assessment linked
     /// to its type (`Activity.measurement`), recorded as `device`'s in the change log.
-    public func recordMeasurements(
+    @_spi(CareCore) public func recordMeasurements(
         _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
     ) async throws(CarePlanStoreError) -> MeasurementReceipt {
         try await write { db in

@@ -9,7 +9,7 @@ extension CarePlanStore {
     ///
     /// Returns once the change is committed. State `initial` resets the event.
     @discardableResult
-    public func setOutcome(
+    @_spi(CareCore) public func setOutcome(
         _ outcome: Outcome, for key: EventKey, futureDays: FutureDays = .refused
     ) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in try recordOutcome(db, outcome, for: key, futureDays: futureDays) }
@@ -17,7 +17,7 @@ extension CarePlanStore {
 
     /// Records several outcomes in one transaction: all of them, or none if one is refused.
     @discardableResult
-    public func setOutcomes(
+    @_spi(CareCore) public func setOutcomes(
         _ outcomes: [(key: EventKey, outcome: Outcome)], futureDays: FutureDays = .refused
     ) async throws(CarePlanStoreError) -> [StoreChange] {
         try await write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key, futureDays: futureDays) } }

@@ -54,7 +54,7 @@ extension CarePlanStore {
 
     /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns its id.
     @discardableResult
-    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
+    @_spi(CareCore) public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
         try await openCode(code, role: role.rawValue, mayRecord: mayRecord || role != .household, expiresAt: expiresAt)
     }
 
@@ -99,7 +99,7 @@ extension CarePlanStore {
 
     /// Judges an attempt whose proof matched the code `codeID` (or none): pairs the device,
     /// or counts a failure against every open code and locks those that reach the limit.
-    public func redeemPairing(
+    @_spi(CareCore) public func redeemPairing(
         codeID: Int?, deviceID: String, name: String, role: DeviceRole
     ) async throws(CarePlanStoreError) -> Result<PairedDevice, PairingRefusal> {
         try await write { db in

@@ -35,7 +35,7 @@ extension CarePlanStore {
     /// activities an earlier plan added but this one lacks are ended from `effectiveFrom`.
     /// Loading the same plan twice changes nothing.
     @discardableResult
-    public func load(_ plan: Plan, effectiveFrom: CalendarDay, device: String) async throws(CarePlanStoreError) -> PlanLoadReport {
+    @_spi(CareCore) public func load(_ plan: Plan, effectiveFrom: CalendarDay, device: String) async throws(CarePlanStoreError) -> PlanLoadReport {
         try await write { db in
             var report = PlanLoadReport()
             try configurePlan(

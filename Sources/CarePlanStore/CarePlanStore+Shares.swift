@@ -5,7 +5,7 @@ import GRDB
 extension CarePlanStore {
     /// Records that the report was sent by email: the history keeps to whom and which days.
     @discardableResult
-    public func recordShare(_ share: ReportShare, device: String) async throws(CarePlanStoreError) -> StoreChange {
+    @_spi(CareCore) public func recordShare(_ share: ReportShare, device: String) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in try StoreChange(kind: .reportShared, share: share, device: device, committedAt: now()).append(to: db) }
     }
 
@@ -17,7 +17,7 @@ extension CarePlanStore {
     ///   ``CarePlanStoreError/cannotReceiveReports(_:reason:)`` for a device that is not a
     ///   household device or was revoked.
     @discardableResult
-    public func shareReport(_ delivery: ReportDelivery, device: String) async throws(CarePlanStoreError) -> StoreChange {
+    @_spi(CareCore) public func shareReport(_ delivery: ReportDelivery, device: String) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in
             guard let row = try db.row("SELECT * FROM device WHERE id = ?", arguments: [delivery.device]) else {
                 throw CarePlanStoreError.unknownDevice(delivery.device)
@@ -57,7 +57,7 @@ extension CarePlanStore {
     /// Notes that `device` has the report of `revision`, and lets its content go. Returns
     /// whether it was waiting (a repeated acknowledgement, or another device's, is not).
     @discardableResult
-    public func reportDelivered(revision: Int, to device: String) async throws(CarePlanStoreError) -> Bool {
+    @_spi(CareCore) public func reportDelivered(revision: Int, to device: String) async throws(CarePlanStoreError) -> Bool {
         try await write { db in
             try db.run(
                 "UPDATE report_delivery SET delivered_at = ?, content = x'' WHERE revision = ? AND device = ? AND delivered_at IS NULL",

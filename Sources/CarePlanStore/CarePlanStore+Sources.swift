@@ -47,7 +47,7 @@ public struct SourcedActivity: Sendable {
 extension CarePlanStore {
     /// Records (or replaces) where `activityID` came from. The activity must exist.
     @discardableResult
-    public func setSource(_ source: ActivitySource, for activityID: String) async throws(CarePlanStoreError) -> ActivitySource {
+    @_spi(CareCore) public func setSource(_ source: ActivitySource, for activityID: String) async throws(CarePlanStoreError) -> ActivitySource {
         try await write { db in try saveSource(db, source, for: activityID) }
     }
 
@@ -67,7 +67,7 @@ extension CarePlanStore {
     /// ended from `effectiveFrom` if they exist (and are skipped if they do not). `review`
     /// replaces the holds of the records it reviewed (``heldSources(system:)``).
     @discardableResult
-    public func applySourced(
+    @_spi(CareCore) public func applySourced(
         _ items: [SourcedActivity], review: SourceReview? = nil, effectiveFrom: CalendarDay, device: String
     ) async throws(CarePlanStoreError) -> PlanLoadReport {
         try await write { db in

@@ -52,7 +52,7 @@ extension CarePlanStore {
     /// returns its id. Wrong sign-in codes count toward a lock of their own
     /// (``signInAttempts``), never toward pairing's.
     @discardableResult
-    public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
+    @_spi(CareCore) public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
         try await openCode(code, role: access.rawValue, mayRecord: access.mayRecord, expiresAt: expiresAt)
     }
 
@@ -61,7 +61,7 @@ extension CarePlanStore {
 
     /// Signs a browser in with `code` (its characters, normalized): on success the code is
     /// used up and a session stored under `sessionID`, valid for `lifetime`.
-    public func signIn(
+    @_spi(CareCore) public func signIn(
         code: String, sessionID id: String, name: String, lifetime: TimeInterval
     ) async throws(CarePlanStoreError) -> Result<WebSession, PairingRefusal> {
         try await write { db in
@@ -100,7 +100,7 @@ extension CarePlanStore {
     }
 
     /// Ends the session `id` (signing out); nothing happens if it had ended.
-    public func endWebSession(_ id: String) async throws(CarePlanStoreError) {
+    @_spi(CareCore) public func endWebSession(_ id: String) async throws(CarePlanStoreError) {
         try await write { db in
             try db.run("UPDATE web_session SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                        arguments: [now().timeIntervalSince1970, id])
@@ -116,7 +116,7 @@ extension CarePlanStore {
 
     /// Ends the session whose id starts with `prefix` (at least 6 hex digits, naming one).
     /// Returns it, or `nil` if it had already ended.
-    public func revokeWebSession(_ prefix: String) async throws(CarePlanStoreError) -> WebSession? {
+    @_spi(CareCore) public func revokeWebSession(_ prefix: String) async throws(CarePlanStoreError) -> WebSession? {
         try await write { db in
             let prefix = prefix.lowercased()
             guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else {

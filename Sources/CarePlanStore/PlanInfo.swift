@@ -42,7 +42,7 @@ extension CarePlanStore {
     /// Sets the plan's title, time zone, start day, routine, insight rules and missed-dose
     /// rule (unchanged when `nil`); records a change if any differs.
     @discardableResult
-    public func configurePlan(
+    @_spi(CareCore) public func configurePlan(
         title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil,
         insights: InsightRules? = nil, missedDose: MissedDosePolicy? = nil, device: String
     ) async throws(CarePlanStoreError) -> PlanInfo {

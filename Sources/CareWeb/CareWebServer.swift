@@ -15,8 +15,8 @@ import Synchronization
 /// beside the change feed it follows for live updates.
 public final class CareWebServer: Service, Sendable {
     let store: CarePlanStore
-    /// The care core's one way for outcomes into the record.
-    let outcomes: OutcomeRecording
+    /// The care core: the one way anything the app does changes the record.
+    let core: CareCore
     let changes: StoreChangeFeed
     let configuration: WebConfiguration
     let logger: Logger
@@ -32,7 +32,7 @@ public final class CareWebServer: Service, Sendable {
     public init(store: CarePlanStore, changes: StoreChangeFeed, configuration: WebConfiguration, logger: Logger) throws(WebServerError) {
         try configuration.check()
         self.store = store
-        outcomes = OutcomeRecording(store: store)
+        core = CareCore(store: store)
         self.changes = changes
         self.configuration = configuration
         self.logger = logger

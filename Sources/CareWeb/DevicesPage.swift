@@ -94,9 +94,9 @@ extension CareWebServer {
         let expiresAt = configuration.now().addingTimeInterval(CodeKind.lifetime)
         let id = switch kind {
         case .watch, .widget, .household, .householdRecording:
-            try await store.openPairingCode(code.characters, role: kind.role!, mayRecord: kind == .householdRecording, expiresAt: expiresAt)
+            try await core.access.openPairingCode(code.characters, role: kind.role!, mayRecord: kind == .householdRecording, expiresAt: expiresAt)
         case .browser, .householdBrowser:
-            try await store.openSignInCode(code.characters, access: kind == .browser ? .caregiver : .household, expiresAt: expiresAt)
+            try await core.access.openSignInCode(code.characters, access: kind == .browser ? .caregiver : .household, expiresAt: expiresAt)
         }
         logger.notice("a code was made from the web", metadata: ["kind": "\(kind.rawValue)", "session": "\(signedIn.session.shortID)"])
         return .seeOther("/devices?code=\(id)")
@@ -115,7 +115,7 @@ extension CareWebServer {
         let (signedIn, form) = try await recordingForm(request, context)
         let id = try form.required("device")
         guard try await store.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
-        _ = try await store.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
+        _ = try await core.access.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
         logger.notice("a device was revoked from the web", metadata: ["device": "\(id.prefix(16))", "session": "\(signedIn.session.shortID)"])
         return .seeOther("/devices")
     }
@@ -123,7 +123,7 @@ extension CareWebServer {
     /// Signs another browser out.
     func signOutBrowser(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
-        let ended = try await store.revokeWebSession(try form.required("session"))
+        let ended = try await core.access.revokeWebSession(try form.required("session"))
         if let ended { live.end(session: ended.id) }
         logger.notice("a browser was signed out from the web", metadata: [
             "signedOut": "\(ended?.shortID ?? "already")", "session": "\(signedIn.session.shortID)",

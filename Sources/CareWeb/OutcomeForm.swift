@@ -43,7 +43,7 @@ extension CareWebServer {
         let outcome = Outcome(
             state: state, values: state == .completed ? try await values(form, for: key, words: context.words) : [],
             recordedAt: configuration.now(), device: recorder.device, reason: state == .notCompleted ? reason(form) : nil)
-        let receipt = try await outcomes.record(outcome, for: key, messageID: "web:\(message)", by: recorder)
+        let receipt = try await core.outcomes.record(outcome, for: key, messageID: "web:\(message)", by: recorder)
         if let rejection = receipt.rejection { throw WebFailure.refused(context.words.refusal(rejection)) }
         logger.info("recorded from the web", metadata: [
             "event": "\(key)", "state": "\(state.rawValue)", "revision": "\(receipt.revision ?? 0)", "session": "\(signedIn.session.shortID)",
@@ -56,7 +56,7 @@ extension CareWebServer {
     private func values(_ form: Form, for key: EventKey, words: WebWords) async throws -> [OutcomeValue] {
         let texts = form.values("value").map { words.readableNumber($0.trimmingCharacters(in: .whitespaces)) }
         do {
-            return try await outcomes.values(texts, for: key)
+            return try await core.outcomes.values(texts, for: key)
         } catch let error as ResultError {
             throw WebFailure.refused(words.refusal(error))
         }

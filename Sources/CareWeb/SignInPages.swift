@@ -41,7 +41,7 @@ extension CareWebServer {
         }
         let secret = SessionSecret.random()
         let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
-        let result = try await store.signIn(
+        let result = try await core.access.signIn(
             code: code.characters, sessionID: secret.sessionID, name: name.isEmpty ? words["signIn", "defaultName"] : name,
             lifetime: configuration.sessionLifetime)
         switch result {
@@ -72,7 +72,7 @@ extension CareWebServer {
     /// Ends this browser's session and forgets its cookie.
     func signOut(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, _) = try await signedInForm(request, context)
-        try await store.endWebSession(signedIn.session.id)
+        try await core.access.endWebSession(signedIn.session.id)
         live.end(session: signedIn.session.id)
         var response = Response.seeOther("/sign-in")
         response.setCookie(sessionCookie("", maxAge: 0))

@@ -1,4 +1,4 @@
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 import NodeIdentity
 import SyncNode

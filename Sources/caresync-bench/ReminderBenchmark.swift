@@ -1,6 +1,6 @@
 import ArgumentParser
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 import Reminders
 

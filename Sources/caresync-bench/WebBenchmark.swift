@@ -1,7 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import CareWeb
 import Foundation
 import Logging

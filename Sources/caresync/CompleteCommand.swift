@@ -46,7 +46,7 @@ struct CompleteCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let store = try await options.open()
-            let outcomes = OutcomeRecording(store: store)
+            let outcomes = CareCore(store: store).outcomes
             let day: CalendarDay
             if let date { day = date } else { day = try await store.today() }
             let key = EventKey(activityID: activity, day: day, occurrence: occurrence)

@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CarePlan
 import CarePlanStore
@@ -74,7 +75,7 @@ struct ContactsCommand: AsyncParsableCommand {
                     throw ValidationError("there is a contact \"\(id)\" already: change it with `caresync contacts edit \(id)`")
                 }
                 let contact = try fields.applied(to: nil, id: id)
-                try await store.saveContact(contact, device: options.device)
+                try await CareCore(store: store).plan.saveContact(contact, device: options.device)
                 emit("Added \(List.line(contact))")
             }
         }
@@ -92,7 +93,7 @@ struct ContactsCommand: AsyncParsableCommand {
                 let store = try await options.open()
                 guard let current = try await store.contact(id) else { throw ValidationError("no contact \"\(id)\"") }
                 let contact = try fields.applied(to: current, id: id)
-                try await store.saveContact(contact, device: options.device)
+                try await CareCore(store: store).plan.saveContact(contact, device: options.device)
                 emit("Changed \(List.line(contact))")
             }
         }
@@ -105,7 +106,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                guard try await options.open().removeContact(id, device: options.device) != nil else {
+                guard try await CareCore(store: options.open()).plan.removeContact(id, device: options.device) != nil else {
                     throw ValidationError("no contact \"\(id)\"")
                 }
                 emit("Removed \(id)")
@@ -130,7 +131,7 @@ struct ContactsCommand: AsyncParsableCommand {
                 let contacts: [Contact]
                 do { contacts = try VCard.read(text, kind: kind) } catch { throw ValidationError("\(file): \(error)") }
                 let store = try await options.open()
-                let changes = try await store.saveContacts(contacts, device: options.device)
+                let changes = try await CareCore(store: store).plan.saveContacts(contacts, device: options.device)
                 for (contact, changed) in zip(contacts, changes) { emit("\(changed ? "Saved" : "Unchanged") \(List.line(contact))") }
             }
         }

@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CarePlan
 import CarePlanStore
@@ -73,14 +74,14 @@ struct DevicesCommand: AsyncParsableCommand {
                     // Not a device: a browser session, or neither (then the device's error).
                     let session: WebSession?
                     do {
-                        session = try await store.revokeWebSession(id)
+                        session = try await CareCore(store: store).access.revokeWebSession(id)
                     } catch CarePlanStoreError.unknownWebSession {
                         throw CarePlanStoreError.unknownDevice(named)
                     }
                     emit(session.map { "Signed out the browser \"\($0.name)\" (\($0.shortID))." } ?? "That browser session had already ended.")
                     return
                 }
-                let change = try await store.revokeDevice(device.id, device: options.device)
+                let change = try await CareCore(store: store).access.revokeDevice(device.id, device: options.device)
                 emit(change == nil ? "\(device.name) was already revoked." : "Revoked \(device.name) (\(NodeIdentity.display(device.id))).")
             }
         }

@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CareFHIR
 import CareLanguage
@@ -124,7 +125,7 @@ extension CarePlanStore {
         guard let zone = TimeZone(identifier: identifier) else {
             throw UsageError(description: PlanError.unknownTimeZone(identifier).description)
         }
-        try await configurePlan(title: title ?? "Medications", timeZone: zone, device: device)
+        try await CareCore(store: self).plan.configure(title: title ?? "Medications", timeZone: zone, device: device)
         return zone
     }
 }

@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CarePlan
 import Foundation
@@ -51,7 +52,7 @@ struct InitCommand: AsyncParsableCommand {
             } catch {
                 throw UsageError(description: error.description)
             }
-            let info = try await store.configurePlan(title: title, timeZone: zone, routine: routine, device: options.device)
+            let info = try await CareCore(store: store).plan.configure(title: title, timeZone: zone, routine: routine, device: options.device)
             emit("Store \(store.path): plan \"\(title)\" (\(zone.identifier)), id \(info.planID)")
         }
     }

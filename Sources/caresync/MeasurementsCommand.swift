@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CareInsights
 import CarePlan
@@ -130,7 +131,7 @@ struct MeasurementsCommand: AsyncParsableCommand {
                 let measurement = MeasurementSample(
                     id: UUID().uuidString.lowercased(), type: type, value: first, diastolic: parts.count == 2 ? parts[1] : nil,
                     unit: code, start: start, end: try until.map { try Self.instant($0, zone: zone, now: now) }, sourceID: sourceID)
-                let receipt = try await store.recordMeasurements(
+                let receipt = try await CareCore(store: store).measurements.record(
                     [measurement], sources: [MeasurementSource(id: sourceID, name: source)], device: options.device)
                 if let refusal = receipt.refused.first { throw refusal.reason }
                 emit("Recorded \(type.rawValue) \(List.value(measurement)) at \(List.local(start, in: zone))"

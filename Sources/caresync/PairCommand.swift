@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CarePlan
 import CarePlanStore
@@ -51,7 +52,7 @@ struct PairCommand: AsyncParsableCommand {
             _ = try await store.configuredPlan()
             let code = PairingCode.random()
             let expiresAt = Date().addingTimeInterval(lifetime)
-            try await store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
+            try await CareCore(store: store).access.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
             if json {
                 emit(#"{"code":"\#(code)","role":"\#(role.rawValue)","mayRecord":\#(mayRecord || role != .household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
             } else {
@@ -71,7 +72,7 @@ struct PairCommand: AsyncParsableCommand {
         let code = PairingCode.random()
         let expiresAt = Date().addingTimeInterval(lifetime)
         let access: WebAccess = household ? .household : .caregiver
-        try await store.openSignInCode(code.characters, access: access, expiresAt: expiresAt)
+        try await CareCore(store: store).access.openSignInCode(code.characters, access: access, expiresAt: expiresAt)
         if json {
             emit(#"{"code":"\#(code)","role":"browser","household":\#(household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
         } else {

@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CarePlan
 import CarePlanDocument
@@ -38,7 +39,7 @@ struct PlanCommand: AsyncParsableCommand {
                 let provisionalDay = effective ?? CalendarDay.containing(Date(), in: stored.timeZone ?? .current)
                 let plan = try PlanDocument.load(path: file, defaultStart: stored.start ?? provisionalDay)
                 let day = effective ?? CalendarDay.containing(Date(), in: plan.timeZone)
-                let report = try await store.load(plan, effectiveFrom: day, device: options.device)
+                let report = try await CareCore(store: store).plan.load(plan, effectiveFrom: day, device: options.device)
                 if json {
                     try emitJSON(report)
                     return

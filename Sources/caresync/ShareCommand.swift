@@ -1,3 +1,4 @@
+import CareCore
 import ArgumentParser
 import CarePlan
 import CarePlanStore
@@ -86,7 +87,7 @@ struct ShareCommand: AsyncParsableCommand {
             let mail = try ReportMail(report: report, pdf: try await pdf(of: report), from: sender, to: recipient)
             try await mailer.send(mail)
             let share = ReportShare(recipient: .contact(recipient.identifier), address: recipient.email ?? "", days: days)
-            try await store.recordShare(share, device: options.device)
+            try await CareCore(store: store).shares.recordShare(share, device: options.device)
             emit("Sent the report of \(days.lowerBound) – \(days.upperBound) to \(recipient.fullName) <\(recipient.email ?? "")>")
         }
 
@@ -99,7 +100,7 @@ struct ShareCommand: AsyncParsableCommand {
             let delivery = ReportDelivery(
                 device: recipient.id, fileName: "care-report-\(days.lowerBound)-\(days.upperBound).\(format.rawValue)",
                 mediaType: format == .pdf ? "application/pdf" : "application/xhtml+xml", content: [UInt8](bytes), days: days)
-            let change = try await store.shareReport(delivery, device: options.device)
+            let change = try await CareCore(store: store).shares.share(delivery, device: options.device)
             emit("Shared the report of \(days.lowerBound) – \(days.upperBound) with \(recipient.name) (revision \(change.revision)); "
                 + "the primary sends it when the device is connected")
         }

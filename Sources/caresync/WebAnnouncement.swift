@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import CareWeb
@@ -52,7 +53,7 @@ struct WebAnnouncement: Service {
         let url = "\(fingerprint == nil ? "http" : "https")://\(host):\(address.port ?? 0)/"
         let code = PairingCode.random()
         let expiresAt = Date().addingTimeInterval(Self.codeLifetime)
-        try await store.openSignInCode(code.characters, access: .caregiver, expiresAt: expiresAt)
+        try await CareCore(store: store).access.openSignInCode(code.characters, access: .caregiver, expiresAt: expiresAt)
         if json {
             var line: [String: JSONValue] = [
                 "event": "web", "url": .string(url), "signInCode": .string(code.description),

@@ -17,8 +17,8 @@ struct OutcomeRecordingTests {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"))
         let dose = try Activity(
             identifier: "dose", kind: .intervention, title: "Dose", schedule: .daily(occurrences: 1, start: today.adding(days: -1)))
-        try await store.load(Plan(title: "Core", timeZone: .gmt, activities: [dose]), effectiveFrom: today.adding(days: -1), device: "t")
-        outcomes = OutcomeRecording(store: store)
+        try await CareCore(store: store).plan.load(Plan(title: "Core", timeZone: .gmt, activities: [dose]), effectiveFrom: today.adding(days: -1), device: "t")
+        outcomes = CareCore(store: store).outcomes
     }
 
     func done(by recorder: Recorder) -> Outcome {
@@ -58,7 +58,7 @@ struct OutcomeRecordingTests {
         let pressure = try Activity(
             identifier: "pressure", kind: .assessment, title: "Blood pressure",
             result: .number(unit: "mmHg", components: ["systolic", "diastolic"]), schedule: .daily(occurrences: 1, start: today))
-        try await store.addActivity(pressure, effectiveFrom: today, device: "t")
+        try await CareCore(store: store).plan.addActivity(pressure, effectiveFrom: today, device: "t")
         let key = EventKey(activityID: "pressure", day: today, occurrence: 0)
         let cli = Recorder.commandLine(device: "cli", futureDays: .refused)
         await #expect(throws: ResultError.unreadable("high", expected: pressure.result!)) { try await outcomes.values(["high", "80"], for: key) }

@@ -1,7 +1,7 @@
 import CareFHIR
 import CareLanguage
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 
 /// The patient's time zone in these tests.

@@ -1,7 +1,7 @@
 import CareInsights
 import CareLanguage
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 import Testing
 

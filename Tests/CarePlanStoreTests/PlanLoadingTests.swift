@@ -1,6 +1,6 @@
 import CarePlan
 import CarePlanDocument
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+@_spi(CareCore) import CarePlanStore
 import CarePlan
 @testable import CarePlanStore
 import Foundation

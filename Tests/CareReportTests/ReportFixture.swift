@@ -1,7 +1,7 @@
 import CareLanguage
 import CarePlan
 import CarePlanDocument
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import CareReport
 import Foundation
 

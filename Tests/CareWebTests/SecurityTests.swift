@@ -1,6 +1,6 @@
 @testable import CareWeb
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 import NodeIdentity
 import Synchronization

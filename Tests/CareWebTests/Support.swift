@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import CareWeb
 import Foundation
 import Logging

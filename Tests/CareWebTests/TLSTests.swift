@@ -1,3 +1,4 @@
+@_spi(CareCore) import CarePlanStore
 import CareWeb
 import Foundation
 import NodeIdentity

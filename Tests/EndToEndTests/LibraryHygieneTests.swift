@@ -42,6 +42,28 @@ struct LibraryHygieneTests {
         }
     }
 
+    /// Only the care core changes the record. The store's write API (plans, activities,
+    /// contacts, outcomes, measurements, pairing and sessions, shares) is `@_spi(CareCore)`:
+    /// the compiler refuses it to any module that does not import that SPI, and this test
+    /// refuses the import to every module but the core. `caresync-bench` alone may import it
+    /// too: it measures the store's own write paths, below the core. (The store's own
+    /// bookkeeping, reminders planned, alerts raised, devices last seen and export cursors,
+    /// is not the care record and stays public.)
+    @Test func onlyTheCareCoreWritesTheRecord() throws {
+        let repository = CareSyncCommand.repository
+        let store = try Self.lines(in: repository.appendingPathComponent("Sources/CarePlanStore"), matching: #"@_spi\(CareCore\) public func"#)
+        #expect(store.count >= 24, "the store's write API is not behind the SPI:\n\(store.joined(separator: "\n"))")
+        let allowed: Set = ["CareCore", "CarePlanStore", "caresync-bench"]
+        let modules = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Sources").path)
+            .filter { !allowed.contains($0) }.map { "Sources/" + $0 }
+            + (try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Simulators").path)).map { "Simulators/" + $0 }
+        #expect(modules.count >= 25)
+        for module in modules {
+            let writers = try Self.lines(in: repository.appendingPathComponent(module), matching: #"@_spi\(CareCore\)"#)
+            #expect(writers.isEmpty, "\(module) writes to the store around the care core:\n\(writers.joined(separator: "\n"))")
+        }
+    }
+
     /// SQLite is reached synchronously only while a database is opened (which runs on a
     /// thread of its own, through `blocking`): everywhere else GRDB's access is awaited.
     @Test func databasesAreReachedSynchronouslyOnlyWhileOpening() throws {

@@ -1,5 +1,5 @@
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 @_exported import TestSupport
 import NIOCore

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -85,7 +86,7 @@ public struct FHIRImporter: Sendable {
             if order.disposition != .scheduled { report.notScheduled.append(order.order.reference) }
         }
         let review = SourceReview(system: OrderMapper.system, reviewed: mapped.map(\.order.reference), held: held)
-        let applied = try await store.applySourced(items, review: review, effectiveFrom: mapper.today, device: device)
+        let applied = try await CareCore(store: store).sources.apply(items, review: review, effectiveFrom: mapper.today, device: device)
         report.added = applied.added
         report.updated = applied.updated
         report.ended = applied.ended

@@ -31,7 +31,7 @@ struct CompletionJudge: Sendable {
             finish(reply, status)
         case .record(let key, let outcome):
             let recorder = Recorder.companion(nodeID: peer.nodeID, role: peer.role, mayRecord: peer.mayRecord)
-            node.outcomes.record(outcome, for: key, messageID: completion.messageID, by: recorder) { result in
+            node.core.outcomes.record(outcome, for: key, messageID: completion.messageID, by: recorder) { result in
                 hop {
                     let (reply, status) = self.reply(to: completion.messageID, result)
                     finish(reply, status)

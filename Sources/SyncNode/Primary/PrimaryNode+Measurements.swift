@@ -16,7 +16,7 @@ extension PrimaryNode {
             return error.envelope(inReplyTo: wire.batchID)
         }
         do {
-            let receipt = try await store.recordMeasurements(batch.samples, sources: batch.sources, device: peer.nodeID)
+            let receipt = try await core.measurements.record(batch.samples, sources: batch.sources, device: peer.nodeID)
             let refused = batch.unreadable + receipt.refused.map { RefusedMeasurement(id: $0.id, reason: $0.reason.description) }
             metrics.measurements["stored"]?.increment(by: receipt.stored.count)
             metrics.measurements["duplicate"]?.increment(by: receipt.duplicates.count)

@@ -34,7 +34,7 @@ extension PrimaryNode {
             }
         }
         let name = request.displayName.isEmpty ? "unnamed \(role.rawValue)" : request.displayName
-        switch try await store.redeemPairing(codeID: matched?.id, deviceID: fingerprint, name: name, role: role) {
+        switch try await core.access.redeemPairing(codeID: matched?.id, deviceID: fingerprint, name: name, role: role) {
         case .failure(let refusal):
             metrics.pairings["refused"]?.increment()
             throw ProtocolError(.pairingFailed, refusal.description)

@@ -6,7 +6,7 @@ extension PrimaryNode {
     /// which the device answers again.
     func reportReceived(_ revision: Int, by peer: PrimaryConnection.Peer, logger: Logger) async {
         do {
-            let wasWaiting = try await store.reportDelivered(revision: revision, to: peer.nodeID)
+            let wasWaiting = try await core.shares.delivered(revision: revision, to: peer.nodeID)
             logger.info("a household device has the shared report", metadata: ["revision": "\(revision)", "new": "\(wasWaiting)"])
         } catch {
             logger.warning("could not note that a household device has a report; it will be sent again", metadata: [

@@ -20,8 +20,8 @@ import Waiting
 public final class PrimaryNode: Service, Sendable {
     public let configuration: PrimaryConfiguration
     let store: CarePlanStore
-    /// The care core's one way for outcomes into the record.
-    let outcomes: OutcomeRecording
+    /// The care core: the one way anything this node does changes the record.
+    let core: CareCore
     /// The store's changes, for everything in this primary's process that follows them.
     public let changes: StoreChangeFeed
     let publisher: ContextPublisher
@@ -57,7 +57,7 @@ public final class PrimaryNode: Service, Sendable {
         onAlert: @escaping @Sendable (DoseAlert) -> Void = { _ in }
     ) {
         self.store = store
-        outcomes = OutcomeRecording(store: store)
+        core = CareCore(store: store)
         changes = StoreChangeFeed(store: store, logger: configuration.logger)
         self.configuration = configuration
         self.onReminder = onReminder

@@ -1,6 +1,6 @@
 import CareFHIR
 import CarePlan
-import CarePlanStore
+@_spi(CareCore) import CarePlanStore
 import Foundation
 
 /// A store in Europe/Vienna with one FHIR medication ("amlo", 08:00 and 20:00, from
