@@ -4,13 +4,14 @@ import Markup
 /// Series of a grouped bar chart drawn as inline SVG: per group, one bar per series side by
 /// side, each as high as its value on its own axis (``ChartSeries/normalized``). Every bar
 /// names its series, group and value (`data-…`), and the drawing its plot height, so a
-/// reader (and the tests) can check each bar against the numbers.
-struct ChartSVG {
+/// reader (and the tests) can check each bar against the numbers. The report's charts, the
+/// care app's insights and its medication pages draw with it.
+public struct ChartSVG {
     /// The width a page or a report gives a chart, and one for a phone's narrow screen, where
     /// the same drawing at the wide width would shrink its labels past reading. Either is
     /// shown at about its own width in CSS pixels, so its labels stay legible.
-    static let wide = 680.0
-    static let narrow = 340.0
+    public static let wide = 680.0
+    public static let narrow = 340.0
     static let height = 190.0
     static let left = 40.0
     static let right = 6.0
@@ -31,7 +32,20 @@ struct ChartSVG {
     /// The drawing's width (``wide`` or ``narrow``).
     var width = Self.wide
 
-    func write(to markup: inout Markup) {
+    /// A chart of `groups` labelled `labels` beneath, with each series' bars in its colour.
+    public init(
+        labels: [String], groups: [ChartGroup], series: [(series: ChartSeries, color: String)], gridLabels: [String], title: String,
+        width: Double = Self.wide
+    ) {
+        self.labels = labels
+        self.groups = groups
+        self.series = series
+        self.gridLabels = gridLabels
+        self.title = title
+        self.width = width
+    }
+
+    public func write(to markup: inout Markup) {
         markup.element("svg", [
             "xmlns": "http://www.w3.org/2000/svg", "class": width == Self.wide ? "chart wide" : "chart narrow", "role": "img",
             "aria-label": title, "viewBox": "0 0 \(width) \(Self.height)", "width": "\(width)", "height": "\(Self.height)",
@@ -48,7 +62,10 @@ struct ChartSVG {
     private func grid(_ svg: inout Markup) {
         for (index, fraction) in [0, 0.5, 1].enumerated() {
             let y = format(y(fraction))
-            svg.empty("line", ["class": "grid", "x1": format(Self.left), "x2": format(width - Self.right), "y1": y, "y2": y])
+            svg.empty("line", [
+                "class": "grid", "x1": format(Self.left), "x2": format(width - Self.right), "y1": y, "y2": y,
+                "stroke": Self.gridColor, "stroke-width": "0.6",
+            ])
             if gridLabels.indices.contains(index) {
                 svg.element("text", [
                     "class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 3), "text-anchor": "end",
@@ -94,6 +111,7 @@ struct ChartSVG {
     /// own styles (the care app's body text, 16 px) never enlarge it past its room.
     static let fontSize = 8.0
     static let textColor = "#555"
+    static let gridColor = "#ccc"
     static let fontFamily = "DejaVu Sans, sans-serif"
 
     /// About how wide `label` is drawn: DejaVu Sans averages some 0.6 em a character.

@@ -234,7 +234,6 @@ extension CareReport {
         figure { margin: 0 0 3mm; page-break-inside: avoid; }
         figcaption { font-weight: bold; margin-bottom: 1mm; }
         svg.chart { width: 100%; height: auto; display: block; }
-        .grid { stroke: #ccc; stroke-width: 0.6; }
         .axis { font-size: 8px; fill: #555; font-family: "DejaVu Sans", sans-serif; }
         .legend { list-style: none; padding: 0; margin: 1mm 0 0; columns: 2; font-size: 8pt; }
         .swatch { display: inline-block; width: 3mm; height: 3mm; margin-right: 1.5mm; vertical-align: -0.3mm; }

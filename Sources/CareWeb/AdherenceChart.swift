@@ -1,42 +1,33 @@
 import CareInsights
+import CareReport
 import Foundation
 import Markup
 
-/// A medication's adherence as SVG bars, one per group (taken ÷ scheduled, or for as-needed
-/// doses the count against the most taken), with the same figures in a table beneath for
-/// those who do not see the chart.
+/// A medication's adherence drawn as the insights' charts are (``ChartSVG``, wide and
+/// narrow), one bar per group (taken ÷ scheduled, or for as-needed doses the count), with
+/// the same figures in a table beneath for those who do not see the chart.
 struct AdherenceChart {
     var chart: MedicationAdherence
+    var activity: String
     var words: WebWords
 
-    static let barWidth = 24.0
-    static let gap = 8.0
-    static let plotHeight = 100.0
+    /// The bars' colour: the app's accent.
+    static let color = "#0a4f96"
 
     func write(to markup: inout Markup) {
-        let fractions = chart.fractions
-        let width = Double(chart.groups.count) * (Self.barWidth + Self.gap) + Self.gap
+        let title = words["medications", "chartLabel"]
+        let drawn = chart.chart(activity: activity, title: title, doses: words.language.phrase(["insights", "doses"]))
+        let percent = drawn.series.allSatisfy { $0.measure == .adherence }
         markup.element("figure", ["class": "chart adherence"]) { figure in
-            figure.element("svg", [
-                "viewBox": String(format: "0 0 %.0f %.0f", width, Self.plotHeight + 34), "role": "img",
-                "aria-label": words["medications", "chartLabel"], "data-plot-height": String(format: "%.0f", Self.plotHeight),
-            ]) { svg in
-                svg.empty("line", ["class": "axis", "x1": "0", "y1": "\(Self.plotHeight)", "x2": String(format: "%.0f", width), "y2": "\(Self.plotHeight)"])
-                for (index, (group, fraction)) in zip(chart.groups, fractions).enumerated() {
-                    let x = Self.gap + Double(index) * (Self.barWidth + Self.gap)
-                    let height = max(fraction * Self.plotHeight, group.taken > 0 ? 2 : 0)
-                    svg.empty("rect", [
-                        "class": "bar", "x": String(format: "%.1f", x), "y": String(format: "%.1f", Self.plotHeight - height),
-                        "width": String(format: "%.0f", Self.barWidth), "height": String(format: "%.1f", height),
-                        "data-group": group.group, "data-value": String(format: "%.3f", fraction),
-                    ])
-                    svg.element("text", [
-                        "class": "label", "x": String(format: "%.1f", x + Self.barWidth / 2), "y": String(format: "%.0f", Self.plotHeight + 14),
-                    ], text: Self.shortLabel(group.group))
-                }
+            for width in [ChartSVG.wide, ChartSVG.narrow] {
+                ChartSVG(
+                    labels: chart.groups.map { Self.shortLabel($0.group) }, groups: drawn.groups,
+                    series: drawn.series.map { ($0, Self.color) }, gridLabels: percent ? ["0 %", "50 %", "100 %"] : [],
+                    title: title, width: width
+                ).write(to: &figure)
             }
             figure.element("table", ["class": "figures"]) { table in
-                table.element("caption", text: words["medications", "chartLabel"])
+                table.element("caption", text: title)
                 table.element("thead") { head in
                     head.element("tr") { row in
                         row.element("th", ["scope": "col"], text: words["medications", "period"])
@@ -44,7 +35,7 @@ struct AdherenceChart {
                     }
                 }
                 table.element("tbody") { body in
-                    for (group, fraction) in zip(chart.groups, fractions) {
+                    for (group, fraction) in zip(chart.groups, chart.fractions) {
                         body.element("tr") { row in
                             row.element("th", ["scope": "row"], text: group.group)
                             row.element("td", text: figures(group, fraction))

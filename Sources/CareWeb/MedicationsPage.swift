@@ -104,7 +104,7 @@ extension CareWebServer {
                 }
             }
             if first <= today {
-                AdherenceChart(chart: MedicationAdherence(grouping: grouping, first: first, last: today, doses: doses), words: words)
+                AdherenceChart(chart: MedicationAdherence(grouping: grouping, first: first, last: today, doses: doses), activity: id, words: words)
                     .write(to: &main)
             }
         }

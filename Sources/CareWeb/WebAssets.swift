@@ -95,17 +95,16 @@ enum WebAssets {
         .not-taken input { max-width: 14rem; }
         .groupings { display: flex; gap: 1rem; margin-bottom: 0.5rem; }
         .groupings [aria-current] { font-weight: bold; }
-        .adherence svg { width: 100%; max-height: 12rem; }
-        .adherence .bar { fill: var(--accent); }
-        .adherence .axis { stroke: var(--muted); stroke-width: 1; }
-        .adherence .label { font-size: 9px; fill: var(--ink); text-anchor: middle; }
         .figures { border-collapse: collapse; margin-top: 0.5rem; font-size: 0.9rem; }
         .figures th, .figures td { text-align: left; padding: 0.15rem 0.8rem 0.15rem 0; border-bottom: 1px solid var(--line); }
         .figures caption { text-align: left; font-weight: bold; margin-bottom: 0.25rem; }
         .prescriber { font-style: italic; }
-        .insights svg.chart { width: 100%; height: auto; }
-        .insights svg.chart.narrow { display: none; }
-        @media (max-width: 36rem) { .insights svg.chart.wide { display: none; } .insights svg.chart.narrow { display: block; } }
+        .insights svg.chart, .adherence svg.chart { width: 100%; height: auto; }
+        .insights svg.chart.narrow, .adherence svg.chart.narrow { display: none; }
+        @media (max-width: 36rem) {
+          .insights svg.chart.wide, .adherence svg.chart.wide { display: none; }
+          .insights svg.chart.narrow, .adherence svg.chart.narrow { display: block; }
+        }
         .insights figure { margin: 0 0 1rem; }
         .insights figcaption { font-weight: bold; margin-bottom: 0.25rem; }
         .insights .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.9rem; }

@@ -104,7 +104,7 @@ struct PageRenderTests {
         const widest = [...document.querySelectorAll("body *")].map((e) => [e, e.getBoundingClientRect()])
           .filter(([e, r]) => r.right > width + 1 && !e.closest("svg")).map(([e]) => e.tagName + "." + e.className).slice(0, 3);
         const shown = (e) => e.getBoundingClientRect().width > 0;
-        const charts = [...document.querySelectorAll("svg.chart, figure.adherence svg")].filter(shown).map((svg) => {
+        const charts = [...document.querySelectorAll("svg.chart")].filter(shown).map((svg) => {
           const box = svg.getBoundingClientRect();
           const figure = svg.closest("figure");
           const legend = new Set([...(figure?.querySelectorAll(".legend .swatch rect") || [])].map((r) => getComputedStyle(r).fill));

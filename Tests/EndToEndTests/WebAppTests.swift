@@ -226,7 +226,7 @@ struct WebAppTests {
             _ = try await browser.wait(for: evening + ".state-completed")
             // By day: today's bar is one dose of two.
             try await browser.open(web.url + "medications/z-cure?group=day")
-            #expect(try await browser.execute("return document.querySelector(\"rect.bar[data-group='2026-11-26']\").dataset.value") as? String == "0.500")
+            #expect(try await browser.execute("return document.querySelector(\"rect.bar[data-group='2026-11-26']\").dataset.value") as? String == "50")
             #expect(try await browser.text("table.figures")?.contains("2026-11-26 1/2 · 50 %") == true)
             try Self.save(try await browser.screenshot(), as: "medication")
             // In German, the list and its words.
