@@ -32,11 +32,11 @@ public enum PairingRefusal: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noOpenCode: "no pairing code is open on this primary: make one with `caresync pair`"
+        case .noOpenCode: "no pairing code is open on this primary"
         case .wrongCode(let left): "wrong pairing code (\(left) attempt\(left == 1 ? "" : "s") left)"
-        case .locked: "too many wrong codes: pairing is locked until a new code is made with `caresync pair`"
-        case .expired: "this pairing code has expired: make a new one with `caresync pair`"
-        case .used: "this pairing code was already used: make a new one with `caresync pair`"
+        case .locked: "too many wrong codes: pairing is locked until a new code is made"
+        case .expired: "this pairing code has expired"
+        case .used: "this pairing code was already used"
         case .wrongRole(let codeRole, let deviceRole): "this code pairs a \(codeRole.rawValue), not a \(deviceRole.rawValue)"
         case .revoked: "this device was revoked and cannot pair again with the same identity"
         }

@@ -43,15 +43,15 @@ public enum CarePlanStoreError: Error, Hashable, Sendable, CustomStringConvertib
         case .notResettable(let id): "the result of \"\(id)\" cannot be reset"
         case .futureDay(let key, let today, let zone): "\(key.day) is after today (\(today) in \(zone)): nothing recorded"
         case .planNotConfigured:
-            "the store has no plan yet: run `caresync init` or `caresync plan load FILE`"
+            "the store has no plan yet"
         case .diskFull(let path): "the disk is full: nothing was written to \(path)"
         case .busy(let path): "\(path) stayed locked by another process: nothing was written"
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .notADatabase(let path): "\(path) is not a CareSync store"
         case .schemaTooNew(let path, let unknown):
             "\(path) was written by a newer CareSync (migrations \(unknown.joined(separator: ", "))): upgrade to open it"
-        case .unknownDevice(let id): "no paired device \"\(id)\": `caresync devices` lists them"
-        case .unknownWebSession(let id): "no browser session \"\(id)\": `caresync devices` lists them"
+        case .unknownDevice(let id): "no paired device \"\(id)\""
+        case .unknownWebSession(let id): "no browser session \"\(id)\""
         case .ambiguousDevice(let text, let matches):
             "\"\(text)\" could be any of \(matches.joined(separator: ", ")): give more of the fingerprint"
         case .cannotReceiveReports(let name, let reason):

@@ -110,7 +110,7 @@ public enum ReportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .printFailed(let why): "Chromium could not print the report: \(why)"
         case .cannotWrite(let path, let why): "cannot write \(path): \(why)"
         case .unknownFormat(let path): "cannot tell the format of \(path): name it FILE.html or FILE.pdf"
-        case .noEmail(let contact): "the contact \(contact) has no email address: add one with `caresync contacts edit \(contact) --email …`"
+        case .noEmail(let contact): "the contact \(contact) has no email address"
         case .mailFailed(let why): why
         }
     }

@@ -1,4 +1,7 @@
 import ArgumentParser
+import CareFHIR
+import CarePlanStore
+import CareReport
 import Foundation
 import LineOutput
 
@@ -9,8 +12,20 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ExitCode {
         throw error
     } catch {
-        LineOutput.standardError.write(line: "caresync: \(error)")
+        LineOutput.standardError.write(line: "caresync: \(error)" + (nextStep(after: error).map { ": \($0)" } ?? ""))
         throw ExitCode.failure
+    }
+}
+
+/// What to do next after `error`, in this program's commands: the libraries say only what
+/// happened.
+func nextStep(after error: any Error) -> String? {
+    switch error {
+    case CarePlanStoreError.planNotConfigured: "run `caresync init` or `caresync plan load FILE`"
+    case CarePlanStoreError.unknownDevice, CarePlanStoreError.unknownWebSession: "`caresync devices` lists them"
+    case ReportError.noEmail(let contact): "add one with `caresync contacts edit \(contact) --email …`"
+    case FHIRExportError.noToken(let why) where why.contains("P-384"): "make one with `caresync fhir smart-key --out FILE`"
+    default: nil
     }
 }
 

@@ -37,7 +37,7 @@ extension PrimaryNode {
         switch try await core.access.redeemPairing(codeID: matched?.id, deviceID: fingerprint, name: name, role: role) {
         case .failure(let refusal):
             metrics.pairings["refused"]?.increment()
-            throw ProtocolError(.pairingFailed, refusal.description)
+            throw ProtocolError(.pairingFailed, refusal.wireMessage)
         case .success(let device):
             devices.forget()
             metrics.pairings["paired"]?.increment()
@@ -74,6 +74,19 @@ final class PairingThrottle: Sendable {
             guard recent.count < limit else { return false }
             recent.append(now)
             return true
+        }
+    }
+}
+
+extension PairingRefusal {
+    /// The refusal as the device's user reads it (protocol section 5): what happened, and
+    /// for a code that cannot serve, how to get one that can.
+    var wireMessage: String {
+        switch self {
+        case .noOpenCode: "\(self): make one with `caresync pair`"
+        case .locked: "too many wrong codes: pairing is locked until a new code is made with `caresync pair`"
+        case .expired, .used: "\(self): make a new one with `caresync pair`"
+        case .wrongCode, .wrongRole, .revoked: description
         }
     }
 }

@@ -22,7 +22,7 @@ public struct SMARTSigningKey: Sendable {
     /// - Throws: ``FHIRExportError/noToken(_:)`` naming `source` if it is not a P-384 key.
     public init(pem: String, source: String) throws(FHIRExportError) {
         guard let key = try? P384.Signing.PrivateKey(pemRepresentation: pem) else {
-            throw .noToken("\(source) holds no P-384 private key in PEM (make one with `caresync fhir smart-key --out FILE`)")
+            throw .noToken("\(source) holds no P-384 private key in PEM")
         }
         self.init(key)
     }
