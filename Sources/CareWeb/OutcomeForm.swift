@@ -44,7 +44,14 @@ extension CareWebServer {
             state: state, values: state == .completed ? try await values(form, for: key, words: context.words) : [],
             recordedAt: configuration.now(), device: recorder.device, reason: state == .notCompleted ? reason(form) : nil)
         let receipt = try await core.outcomes.record(outcome, for: key, messageID: "web:\(message)", by: recorder)
-        if let rejection = receipt.rejection { throw WebFailure.refused(context.words.refusal(rejection)) }
+        if let rejection = receipt.rejection {
+            // A day to come is named as every channel names it: the day, and today where the plan is.
+            let zone = try await store.timeZone()
+            let today = CalendarDay.containing(configuration.now(), in: zone)
+            throw WebFailure.refused(context.words.refusal(rejection, values: [
+                "day": context.words.date(key.day), "today": context.words.date(today), "zone": zone.identifier,
+            ]))
+        }
         logger.info("recorded from the web", metadata: [
             "event": "\(key)", "state": "\(state.rawValue)", "revision": "\(receipt.revision ?? 0)", "session": "\(signedIn.session.shortID)",
         ])

@@ -2,9 +2,10 @@ import CarePlan
 import Foundation
 
 extension WebWords {
-    /// Why the record refused an outcome, in this language.
-    func refusal(_ rejection: Rejection) -> String {
-        self["errors", "rejected", rejection.rawValue]
+    /// Why the record refused an outcome, in this language (`values` fill a future day's
+    /// `{day}`, `{today}` and `{zone}`).
+    func refusal(_ rejection: Rejection, values: [String: String] = [:]) -> String {
+        self["errors", "rejected", rejection.rawValue, values: values]
     }
 
     /// Why typed values do not answer what an activity asks, in this language.
