@@ -85,10 +85,14 @@ extension CarePlanStore {
         return change
     }
 
-    /// The plan's time zone, by a cached statement (read with every completion).
+    /// The plan's time zone, read with every completion: its name by a cached statement, the
+    /// zone itself made once per name (``planZone``).
     private func timeZone(_ db: Database) throws -> TimeZone? {
-        try db.direct("SELECT value FROM plan_info WHERE key = 'timeZone'") { row in
-            try row.step() ? row.text(0).flatMap(TimeZone.init(identifier:)) : nil
+        guard let name = try db.direct("SELECT value FROM plan_info WHERE key = 'timeZone'", { row in try row.step() ? row.text(0) : nil })
+        else { return nil }
+        return planZone.withLock { zone in
+            if zone?.identifier != name { zone = TimeZone(identifier: name) }
+            return zone
         }
     }
 

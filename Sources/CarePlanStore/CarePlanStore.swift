@@ -17,6 +17,8 @@ public final class CarePlanStore: Sendable {
     let pool: DatabasePool
     let now: @Sendable () -> Date
     let definitions = DefinitionCache()
+    /// The plan's time zone as last read, so that judging a completion's day makes no zone anew.
+    let planZone = Mutex<TimeZone?>(nil)
     /// Completions from companions, committed in groups.
     let completions = GroupCommit<SentCompletion, CompletionReceipt>()
     /// The change feeds' observers of this process's commits (see ``ChangeLogObserver``).
