@@ -9,9 +9,9 @@ public struct CarePlanning: Sendable {
     let store: CarePlanStore
 
     /// Loads `plan` from `effectiveFrom` on: new activities added, changed ones versioned,
-    /// missing ones ended, contacts replaced (see ``CarePlanStore/load(_:effectiveFrom:device:)``).
+    /// missing ones ended, contacts replaced (see ``PlanStore/load(_:effectiveFrom:device:)``).
     public func load(_ plan: Plan, effectiveFrom: CalendarDay, device: String) async throws(CarePlanStoreError) -> PlanLoadReport {
-        try await store.load(plan, effectiveFrom: effectiveFrom, device: device)
+        try await store.plan.load(plan, effectiveFrom: effectiveFrom, device: device)
     }
 
     /// Sets the plan's title, time zone, start day and rules (unchanged when `nil`).
@@ -20,30 +20,30 @@ public struct CarePlanning: Sendable {
         title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil,
         insights: InsightRules? = nil, missedDose: MissedDosePolicy? = nil, device: String
     ) async throws(CarePlanStoreError) -> PlanInfo {
-        try await store.configurePlan(
+        try await store.plan.configure(
             title: title, timeZone: timeZone, start: start, routine: routine, insights: insights, missedDose: missedDose, device: device)
     }
 
     /// Adds a new activity from `effectiveFrom` on.
     @discardableResult
     public func addActivity(_ activity: Activity, effectiveFrom: CalendarDay, device: String) async throws(CarePlanStoreError) -> StoreChange {
-        try await store.addActivity(activity, effectiveFrom: effectiveFrom, device: device)
+        try await store.plan.addActivity(activity, effectiveFrom: effectiveFrom, device: device)
     }
 
     /// Saves a contact (added, or replacing the one with its id); `nil` when nothing changed.
     @discardableResult
     public func saveContact(_ contact: Contact, device: String) async throws(CarePlanStoreError) -> StoreChange? {
-        try await store.saveContact(contact, device: device)
+        try await store.plan.saveContact(contact, device: device)
     }
 
     /// Saves several contacts in one transaction; for each, whether it changed anything.
     public func saveContacts(_ contacts: [Contact], device: String) async throws(CarePlanStoreError) -> [Bool] {
-        try await store.saveContacts(contacts, device: device)
+        try await store.plan.saveContacts(contacts, device: device)
     }
 
     /// Removes the contact `id`; `nil` when there was none.
     @discardableResult
     public func removeContact(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
-        try await store.removeContact(id, device: device)
+        try await store.plan.removeContact(id, device: device)
     }
 }

@@ -10,43 +10,43 @@ public struct DeviceAccess: Sendable {
     /// Opens a single-use pairing code for a device of `role`; its id.
     @discardableResult
     public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await store.openPairingCode(code, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
+        try await store.devices.openPairingCode(code, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
     }
 
     /// Pairs the device `deviceID` with the code `codeID` proved, or says why not.
     public func redeemPairing(
         codeID: Int?, deviceID: String, name: String, role: DeviceRole
     ) async throws(CarePlanStoreError) -> Result<PairedDevice, PairingRefusal> {
-        try await store.redeemPairing(codeID: codeID, deviceID: deviceID, name: name, role: role)
+        try await store.devices.redeemPairing(codeID: codeID, deviceID: deviceID, name: name, role: role)
     }
 
     /// Revokes the paired device `id` (`device` is who revoked it); `nil` if it was already.
     @discardableResult
     public func revokeDevice(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
-        try await store.revokeDevice(id, device: device)
+        try await store.devices.revoke(id, device: device)
     }
 
     /// Opens a single-use sign-in code for the care app; its id.
     @discardableResult
     public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await store.openSignInCode(code, access: access, expiresAt: expiresAt)
+        try await store.webSessions.openSignInCode(code, access: access, expiresAt: expiresAt)
     }
 
     /// Makes a browser session with `code`, or says why not.
     public func signIn(
         code: String, sessionID: String, name: String, lifetime: TimeInterval
     ) async throws(CarePlanStoreError) -> Result<WebSession, PairingRefusal> {
-        try await store.signIn(code: code, sessionID: sessionID, name: name, lifetime: lifetime)
+        try await store.webSessions.signIn(code: code, sessionID: sessionID, name: name, lifetime: lifetime)
     }
 
     /// Ends the browser session `id` (signing out).
     public func endWebSession(_ id: String) async throws(CarePlanStoreError) {
-        try await store.endWebSession(id)
+        try await store.webSessions.end(id)
     }
 
     /// Revokes the browser session whose id starts with `prefix`; `nil` if none.
     @discardableResult
     public func revokeWebSession(_ prefix: String) async throws(CarePlanStoreError) -> WebSession? {
-        try await store.revokeWebSession(prefix)
+        try await store.webSessions.revoke(prefix)
     }
 }

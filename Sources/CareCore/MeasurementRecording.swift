@@ -10,6 +10,6 @@ public struct MeasurementRecording: Sendable {
     public func record(
         _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
     ) async throws(CarePlanStoreError) -> MeasurementReceipt {
-        try await store.recordMeasurements(measurements, sources: sources, device: device)
+        try await store.measurements.record(measurements, sources: sources, device: device)
     }
 }

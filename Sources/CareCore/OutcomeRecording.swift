@@ -22,7 +22,7 @@ public struct OutcomeRecording: Sendable {
     ) async throws(CarePlanStoreError) -> CompletionReceipt {
         let messageID = messageID ?? Self.newMessageID(for: recorder)
         guard recorder.mayRecord else { return Self.notPermitted(messageID, recorder) }
-        return try await store.applyCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: recorder.futureDays)
+        return try await store.outcomes.applyCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: recorder.futureDays)
     }
 
     /// Records as ``record(_:for:messageID:by:)`` does, handing `done` the answer without a
@@ -33,14 +33,14 @@ public struct OutcomeRecording: Sendable {
         then done: @escaping @Sendable (Result<CompletionReceipt, CarePlanStoreError>) -> Void
     ) {
         guard recorder.mayRecord else { return done(.success(Self.notPermitted(messageID, recorder))) }
-        store.applyCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: recorder.futureDays, then: done)
+        store.outcomes.applyCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: recorder.futureDays, then: done)
     }
 
     /// The values `texts` give for the event `key`'s result, read as its kind asks and checked
     /// as the record will check them (``Activity/checkResult(_:)``), so that a person hears
     /// exactly what does not fit (a typed ``ResultError``) before anything is sent.
     public func values(_ texts: [String], unit: String? = nil, for key: EventKey) async throws -> [OutcomeValue] {
-        let activity = try await store.event(key).activity
+        let activity = try await store.outcomes.event(key).activity
         let values = try activity.result?.values(from: texts, unit: unit) ?? ResultKind.untypedValues(from: texts, unit: unit)
         try activity.checkResult(values)
         return values

@@ -8,18 +8,18 @@ public struct ReportSharing: Sendable {
     /// Records that the report `share` describes was shared.
     @discardableResult
     public func recordShare(_ share: ReportShare, device: String) async throws(CarePlanStoreError) -> StoreChange {
-        try await store.recordShare(share, device: device)
+        try await store.shares.record(share, device: device)
     }
 
     /// Keeps a report for a household device until it has it.
     @discardableResult
     public func share(_ delivery: ReportDelivery, device: String) async throws(CarePlanStoreError) -> StoreChange {
-        try await store.shareReport(delivery, device: device)
+        try await store.shares.share(delivery, device: device)
     }
 
     /// Marks the report of `revision` as received by `device`; whether it was waiting.
     @discardableResult
     public func delivered(revision: Int, to device: String) async throws(CarePlanStoreError) -> Bool {
-        try await store.reportDelivered(revision: revision, to: device)
+        try await store.shares.delivered(revision: revision, to: device)
     }
 }

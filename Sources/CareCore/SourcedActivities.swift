@@ -7,10 +7,10 @@ public struct SourcedActivities: Sendable {
     let store: CarePlanStore
 
     /// Applies `items` from their source in one transaction, with the orders `review` holds
-    /// (see ``CarePlanStore/applySourced(_:review:effectiveFrom:device:)``).
+    /// (see ``SourceStore/applySourced(_:review:effectiveFrom:device:)``).
     public func apply(
         _ items: [SourcedActivity], review: SourceReview? = nil, effectiveFrom: CalendarDay, device: String
     ) async throws(CarePlanStoreError) -> PlanLoadReport {
-        try await store.applySourced(items, review: review, effectiveFrom: effectiveFrom, device: device)
+        try await store.sources.applySourced(items, review: review, effectiveFrom: effectiveFrom, device: device)
     }
 }

@@ -17,17 +17,17 @@ struct AnsweredAssessments {
     private var open: [DayAndType: [Event]] = [:]
 
     init(_ db: Database) throws {
-        zone = try CarePlanStore.planInfo(db).timeZone
+        zone = try PlanStore.planInfo(db).timeZone
     }
 
     /// Completes the event `measurement` answers, if one is open; its key, or `nil`.
     mutating func answer(
-        with measurement: MeasurementSample, device: String, in db: Database, store: CarePlanStore
+        with measurement: MeasurementSample, device: String, in db: Database, outcomes: OutcomeStore
     ) throws -> EventKey? {
         guard let zone else { return nil }
         let slot = DayAndType(day: CalendarDay.containing(measurement.start, in: zone), type: measurement.type)
         if open[slot] == nil {
-            open[slot] = try store.events(db, on: slot.day, kind: .assessment)
+            open[slot] = try outcomes.events(db, on: slot.day, kind: .assessment)
                 .filter { $0.activity.measurement == measurement.type && $0.outcome == nil }
         }
         guard let event = open[slot]?.first else { return nil }
@@ -41,7 +41,7 @@ struct AnsweredAssessments {
             state: .completed, values: values, recordedAt: measurement.start, device: device,
             userInfo: ["measurement": measurement.id])
         do {
-            _ = try store.recordOutcome(db, outcome, for: event.key, futureDays: .refused)
+            _ = try outcomes.recordOutcome(db, outcome, for: event.key, futureDays: .refused)
         } catch CarePlanStoreError.futureDay {
             // A sample stamped ahead of the primary's day is kept, but answers no event yet.
             return nil

@@ -20,7 +20,7 @@ public final class CarePlanStore: Sendable {
     /// The plan's time zone as last read, so that judging a completion's day makes no zone anew.
     let planZone = Mutex<TimeZone?>(nil)
     /// Completions from companions, committed in groups.
-    let completions = GroupCommit<SentCompletion, CompletionReceipt>()
+    let completions = GroupCommit<OutcomeStore.SentCompletion, CompletionReceipt>()
     /// The change feeds' observers of this process's commits (see ``ChangeLogObserver``).
     let changeLogObservers = Mutex<[ObjectIdentifier: ChangeLogObserver]>([:])
 

@@ -27,22 +27,22 @@ public struct PlanSnapshot: Sendable {
     public var days: [(day: CalendarDay, events: [Event])]
 }
 
-extension CarePlanStore {
+extension PlanStore {
     /// The plan's id, title, time zone and start day.
-    public func planInfo() async throws(CarePlanStoreError) -> PlanInfo {
+    public func info() async throws(CarePlanStoreError) -> PlanInfo {
         try await read(Self.planInfo)
     }
 
     /// The plan's time zone; fails if no plan has been configured.
     public func timeZone() async throws(CarePlanStoreError) -> TimeZone {
-        guard let zone = try await planInfo().timeZone else { throw .planNotConfigured }
+        guard let zone = try await info().timeZone else { throw .planNotConfigured }
         return zone
     }
 
     /// Sets the plan's title, time zone, start day, routine, insight rules and missed-dose
     /// rule (unchanged when `nil`); records a change if any differs.
     @discardableResult
-    @_spi(CareCore) public func configurePlan(
+    @_spi(CareCore) public func configure(
         title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil,
         insights: InsightRules? = nil, missedDose: MissedDosePolicy? = nil, device: String
     ) async throws(CarePlanStoreError) -> PlanInfo {
@@ -78,20 +78,6 @@ extension CarePlanStore {
         _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
     }
 
-    static func planInfo(_ db: Database) throws -> PlanInfo {
-        let rows = try db.rows("SELECT key, value FROM plan_info")
-        let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as String) })
-        let planID = values["planID"] ?? ""
-        return PlanInfo(
-            planID: planID, title: values["title"],
-            patient: try values["patient"].map { try JSONDecoder().decode(Patient.self, from: Data($0.utf8)) },
-            timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
-            start: values["start"].flatMap(CalendarDay.init),
-            routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard,
-            insights: try values["insights"].map { try JSONDecoder().decode(InsightRules.self, from: Data($0.utf8)) } ?? .standard,
-            missedDose: try values["missedDose"].map { try JSONDecoder().decode(MissedDosePolicy.self, from: Data($0.utf8)) }
-                ?? .standard)
-    }
 
     private static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
@@ -106,5 +92,23 @@ extension CarePlanStore {
         } else {
             try db.run("DELETE FROM plan_info WHERE key = ?", arguments: [key])
         }
+    }
+}
+
+extension StorePart {
+    /// The plan's id, title, time zone and start day, read within a transaction.
+    static func planInfo(_ db: Database) throws -> PlanInfo {
+        let rows = try db.rows("SELECT key, value FROM plan_info")
+        let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as String) })
+        let planID = values["planID"] ?? ""
+        return PlanInfo(
+            planID: planID, title: values["title"],
+            patient: try values["patient"].map { try JSONDecoder().decode(Patient.self, from: Data($0.utf8)) },
+            timeZone: values["timeZone"].flatMap(TimeZone.init(identifier:)),
+            start: values["start"].flatMap(CalendarDay.init),
+            routine: try values["routine"].map { try JSONDecoder().decode(DailyRoutine.self, from: Data($0.utf8)) } ?? .standard,
+            insights: try values["insights"].map { try JSONDecoder().decode(InsightRules.self, from: Data($0.utf8)) } ?? .standard,
+            missedDose: try values["missedDose"].map { try JSONDecoder().decode(MissedDosePolicy.self, from: Data($0.utf8)) }
+                ?? .standard)
     }
 }

@@ -45,14 +45,14 @@ public struct CareReport: Sendable {
         from store: CarePlanStore, days: ClosedRange<CalendarDay>, now: Date, language: Language, paper: Paper = .a4,
         comments: [String] = []
     ) async throws(CarePlanStoreError) -> CareReport {
-        let info = try await store.planInfo()
+        let info = try await store.plan.info()
         guard let zone = info.timeZone else { throw .planNotConfigured }
         let read = Insights.daysToRead(for: days, rules: info.insights)
         let insights = Insights(
-            days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound),
-            measurements: try await store.measurements(on: days, in: zone).map(\.measurement), rules: info.insights, timeZone: zone, now: now, grouping: days.count > 14 ? .week : .day, language: language)
+            days: days, events: try await store.outcomes.events(from: read.lowerBound, through: read.upperBound),
+            measurements: try await store.measurements.list(on: days, in: zone).map(\.measurement), rules: info.insights, timeZone: zone, now: now, grouping: days.count > 14 ? .week : .day, language: language)
         return CareReport(
-            planTitle: info.title ?? "", patient: info.patient, timeZone: zone, madeAt: now, insights: insights, contacts: try await store.contacts(),
+            planTitle: info.title ?? "", patient: info.patient, timeZone: zone, madeAt: now, insights: insights, contacts: try await store.plan.contacts(),
             comments: comments, language: language, paper: paper)
     }
 

@@ -13,11 +13,11 @@ extension CareWebServer {
         let revision = try await store.revision()
         let today = try await self.today()
         let day = try requestedDay(request) ?? today
-        let events = try await store.events(on: day, kind: .intervention)
+        let events = try await store.outcomes.events(on: day, kind: .intervention)
         // Doses the primary has alerted as missed (its rule, after the grace period), still open.
-        let missed = try await store.missedDoseKeys(from: day).filter { $0.day == day }
+        let missed = try await store.reminders.missedDoseKeys(from: day).filter { $0.day == day }
         let week = WeekStrip.days(around: day)
-        let summaries = try await store.completion(from: week[0], through: week[6])
+        let summaries = try await store.outcomes.completion(from: week[0], through: week[6])
         let words = context.words
         var page = WebPage(title: words["careCard", "title"], section: .careCard, context: context, revision: revision)
         page.notice = request.uri.queryParameters["recorded"].map { _ in WebPage.Notice(text: words["careCard", "recorded"], isError: false) }
@@ -45,7 +45,7 @@ extension CareWebServer {
 
     /// Today in the plan's time zone, on the injected clock.
     func today() async throws -> CalendarDay {
-        CalendarDay.containing(configuration.now(), in: try await store.timeZone())
+        CalendarDay.containing(configuration.now(), in: try await store.plan.timeZone())
     }
 
     /// The day a `?day=YYYY-MM-DD` names, if the query has one.

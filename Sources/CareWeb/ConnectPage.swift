@@ -7,7 +7,7 @@ extension CareWebServer {
     func connect(_ request: Request, _ context: WebContext) async throws -> Response {
         _ = try context.session()
         let revision = try await store.revision()
-        let contacts = try await store.contacts()
+        let contacts = try await store.plan.contacts()
         let words = context.words
         let page = WebPage(title: words["connect", "title"], section: .connect, context: context, revision: revision)
         return page.response { main in

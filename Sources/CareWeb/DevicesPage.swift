@@ -14,9 +14,9 @@ extension CareWebServer {
         let signedIn = try context.session()
         let shown = try await shownCode(request, signedIn)
         let revision = try await store.revision()
-        let zone = try await store.timeZone()
-        let devices = try await store.devices()
-        let sessions = try await store.webSessions().filter { $0.isValid(at: configuration.now()) }
+        let zone = try await store.plan.timeZone()
+        let devices = try await store.devices.all()
+        let sessions = try await store.webSessions.all().filter { $0.isValid(at: configuration.now()) }
         let words = context.words
         let when = { (date: Date?) -> String in
             date.map { words.date(CalendarDay.containing($0, in: zone)) + " " + TimeOfDay.containing($0, in: zone).description }
@@ -106,7 +106,7 @@ extension CareWebServer {
     private func shownCode(_ request: Request, _ signedIn: SignedIn) async throws -> ShownCode? {
         guard signedIn.session.access.mayRecord, let text = request.uri.queryParameters["code"] else { return nil }
         guard let id = Int(String(text)) else { throw WebFailure.badForm("\"code\" must be a number") }
-        guard let open = try await store.openCode(id, at: configuration.now()), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
+        guard let open = try await store.devices.openCode(id, at: configuration.now()), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
         return ShownCode(code: code, kind: kind, expiresAt: open.expiresAt)
     }
 
@@ -114,7 +114,7 @@ extension CareWebServer {
     func revokeDevice(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
         let id = try form.required("device")
-        guard try await store.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
+        guard try await store.devices.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
         _ = try await core.access.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
         logger.notice("a device was revoked from the web", metadata: ["device": "\(id.prefix(16))", "session": "\(signedIn.session.shortID)"])
         return .seeOther("/devices")

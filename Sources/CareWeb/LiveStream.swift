@@ -21,7 +21,7 @@ extension CareWebServer {
         /// ends. A store that cannot answer just now says nothing about the session.
         @Sendable func stillSignedIn() async -> Bool {
             do {
-                guard try await store.webSession(sessionID) == nil else { return true }
+                guard try await store.webSessions.session(sessionID) == nil else { return true }
             } catch {
                 return true
             }

@@ -13,9 +13,9 @@ extension CareWebServer {
         _ = try context.session()
         let revision = try await store.revision()
         let words = context.words
-        let text = DosageText(language: words.language, timeZone: try await store.timeZone())
+        let text = DosageText(language: words.language, timeZone: try await store.plan.timeZone())
         var listed: [(Activity, MedicationInstructions)] = []
-        for version in try await store.activities(ActivityQuery(tag: "medication")) {
+        for version in try await store.plan.activities(ActivityQuery(tag: "medication")) {
             listed.append((version.activity, try await MedicationInstructions(version.activity, store: store, text: text)))
         }
         let held = try await HeldMedication.all(in: store, text: text)
@@ -69,15 +69,15 @@ extension CareWebServer {
         let signedIn = try context.session()
         let id = try context.parameters.require("id")
         let revision = try await store.revision()
-        let zone = try await store.timeZone()
+        let zone = try await store.plan.timeZone()
         let today = try await self.today()
-        let versions = try await store.versions(of: id)
+        let versions = try await store.plan.versions(of: id)
         guard let latest = versions.last, latest.activity.tags.contains("medication") else { throw WebFailure.notFound }
         let grouping = request.uri.queryParameters["group"].flatMap { DayGrouping(rawValue: String($0)) } ?? .week
         let started = versions.map { max($0.effectiveFrom, $0.activity.schedule.start) }.min() ?? today
         let first = max(started, Self.chartStart(grouping, today: today))
         let doses = first <= today
-            ? try await store.events(of: id, from: first, through: today).filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
+            ? try await store.outcomes.events(of: id, from: first, through: today).filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
             : []
         let recent = doses.filter { $0.key.day >= today.adding(days: -6) }.reversed()
         let words = context.words

@@ -46,7 +46,7 @@ extension CareWebServer {
         let receipt = try await core.outcomes.record(outcome, for: key, messageID: "web:\(message)", by: recorder)
         if let rejection = receipt.rejection {
             // A day to come is named as every channel names it: the day, and today where the plan is.
-            let zone = try await store.timeZone()
+            let zone = try await store.plan.timeZone()
             let today = CalendarDay.containing(configuration.now(), in: zone)
             throw WebFailure.refused(context.words.refusal(rejection, values: [
                 "day": context.words.date(key.day), "today": context.words.date(today), "zone": zone.identifier,

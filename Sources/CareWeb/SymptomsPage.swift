@@ -12,7 +12,7 @@ extension CareWebServer {
         let revision = try await store.revision()
         let today = try await self.today()
         let day = try requestedDay(request) ?? today
-        let events = try await store.events(on: day, kind: .assessment)
+        let events = try await store.outcomes.events(on: day, kind: .assessment)
         let words = context.words
         let page = WebPage(title: words["symptoms", "title"], section: .symptoms, context: context, revision: revision)
         return page.response { main in

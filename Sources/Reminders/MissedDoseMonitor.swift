@@ -55,18 +55,18 @@ public final class MissedDoseMonitor: Sendable {
     /// every event missed by `instant` that has none. Returns the alerts kept, in sequence
     /// order, and when the next event will count as missed.
     public func step(at instant: Date) async throws -> (alerts: [DoseAlert], next: Date?) {
-        let info = try await store.planInfo()
+        let info = try await store.plan.info()
         guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
         let planner = ReminderPlanner(timeZone: zone, routine: info.routine)
         let today = CalendarDay.containing(instant, in: zone)
         // A grace period is at most a day: an event two days back can still be missed now.
         let first = today.adding(days: -2)
-        let alerted = try await store.missedDoseKeys(from: first)
-        let unsettled = try await store.openMissedDoses()
+        let alerted = try await store.reminders.missedDoseKeys(from: first)
+        let unsettled = try await store.reminders.openMissedDoses()
         var raised = try await clears(of: unsettled, at: instant)
         var next: Date?
         for day in first...today.adding(days: 1) {
-            for event in try await store.events(on: day) where event.state == .initial && !alerted.contains(event.key) {
+            for event in try await store.outcomes.events(on: day) where event.state == .initial && !alerted.contains(event.key) {
                 let activity = event.activity
                 guard !activity.schedule.asNeeded, activity.missedDose.raisesAlerts(for: activity.kind) else { continue }
                 let time = planner.time(of: event)
@@ -81,9 +81,9 @@ public final class MissedDoseMonitor: Sendable {
                 }
             }
         }
-        let kept = try await store.raise(raised)
+        let kept = try await store.reminders.raise(raised)
         if forgotten.withLock({ $0 }) != today {
-            try await store.forgetAlerts(raisedBefore: instant.addingTimeInterval(-Self.kept))
+            try await store.reminders.forgetAlerts(raisedBefore: instant.addingTimeInterval(-Self.kept))
             forgotten.withLock { $0 = today }
         }
         let cleared = Set(kept.filter { $0.kind == .cleared }.map(\.key))
@@ -97,7 +97,7 @@ public final class MissedDoseMonitor: Sendable {
         var clears: [DoseAlert] = []
         for missed in unsettled {
             do {
-                let state = try await store.event(missed.key).state
+                let state = try await store.outcomes.event(missed.key).state
                 if state != .initial { clears.append(missed.cleared(at: instant, outcome: state)) }
             } catch .unknownActivity, .outsideSchedule, .noSuchOccurrence {
                 clears.append(missed.cleared(at: instant, outcome: nil))

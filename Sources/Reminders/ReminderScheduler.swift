@@ -44,16 +44,16 @@ public final class ReminderScheduler: Sendable {
     public func catchUp(at instant: Date) async throws -> [Reminder] {
         let planner = try await planner()
         var fire: [Reminder] = []
-        for entry in try await store.reminders() where entry.reminder.dueAt <= instant {
+        for entry in try await store.reminders.all() where entry.reminder.dueAt <= instant {
             guard try await isStillDue(entry.reminder) else {
-                try await store.withdrawReminder(entry.reminder.key)
+                try await store.reminders.withdrawReminder(entry.reminder.key)
                 continue
             }
             switch planner.catchUp(entry.reminder, now: instant) {
             case .fire:
-                if try await store.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
+                if try await store.reminders.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
             case .missed:
-                try await store.settle(entry.reminder, as: .missed, at: instant)
+                try await store.reminders.settle(entry.reminder, as: .missed, at: instant)
             }
         }
         return fire
@@ -63,10 +63,10 @@ public final class ReminderScheduler: Sendable {
     /// plans the window again. Returns the reminders to deliver.
     public func step(at instant: Date) async throws -> [Reminder] {
         var fire: [Reminder] = []
-        for entry in try await store.reminders() where entry.reminder.dueAt <= instant {
+        for entry in try await store.reminders.all() where entry.reminder.dueAt <= instant {
             if try await !isStillDue(entry.reminder) {
-                try await store.withdrawReminder(entry.reminder.key)
-            } else if try await store.settle(entry.reminder, as: .fired, at: instant) {
+                try await store.reminders.withdrawReminder(entry.reminder.key)
+            } else if try await store.reminders.settle(entry.reminder, as: .fired, at: instant) {
                 fire.append(entry.reminder)
             }
         }
@@ -80,10 +80,10 @@ public final class ReminderScheduler: Sendable {
     public func replan(at instant: Date) async throws -> Date? {
         let planner = try await planner()
         let today = CalendarDay.containing(instant, in: planner.timeZone)
-        let settled = try await store.settledReminderKeys(from: today.adding(days: -1))
-        let window = try await planner.window(from: instant, excluding: settled) { day in try await store.events(on: day) }
-        try await store.replacePendingReminders(with: window, keepingDueBefore: instant)
-        let snoozed = try await store.reminders([.snoozed]).map(\.reminder)
+        let settled = try await store.reminders.settledReminderKeys(from: today.adding(days: -1))
+        let window = try await planner.window(from: instant, excluding: settled) { day in try await store.outcomes.events(on: day) }
+        try await store.reminders.replacePendingReminders(with: window, keepingDueBefore: instant)
+        let snoozed = try await store.reminders.all([.snoozed]).map(\.reminder)
         return (window.map(\.dueAt) + snoozed.map(\.dueAt)).min()
     }
 
@@ -91,13 +91,13 @@ public final class ReminderScheduler: Sendable {
     public func snooze(_ reminder: Reminder, minutes: Int, at instant: Date) async throws {
         var later = reminder
         later.dueAt = instant.addingTimeInterval(Double(minutes) * 60)
-        try await store.settle(later, as: .snoozed, at: instant)
+        try await store.reminders.settle(later, as: .snoozed, at: instant)
         wake.signal()
     }
 
     /// Snoozes the reminder of `key`, fired or pending; false if the store has none.
     public func snooze(_ key: EventKey, minutes: Int, at instant: Date) async throws -> Bool {
-        guard let entry = try await store.reminders(Set(ReminderStatus.allCases)).first(where: { $0.reminder.key == key }) else {
+        guard let entry = try await store.reminders.all(Set(ReminderStatus.allCases)).first(where: { $0.reminder.key == key }) else {
             return false
         }
         try await snooze(entry.reminder, minutes: minutes, at: instant)
@@ -135,7 +135,7 @@ public final class ReminderScheduler: Sendable {
     public static let retryDelay = Duration.seconds(5)
 
     private func planner() async throws -> ReminderPlanner {
-        let info = try await store.planInfo()
+        let info = try await store.plan.info()
         guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
         return ReminderPlanner(policy: policy, timeZone: zone, routine: info.routine)
     }
@@ -143,7 +143,7 @@ public final class ReminderScheduler: Sendable {
     /// Whether the reminder's event still exists in the plan and is not done.
     private func isStillDue(_ reminder: Reminder) async throws -> Bool {
         do {
-            return try await store.event(reminder.key).state == .initial
+            return try await store.outcomes.event(reminder.key).state == .initial
         } catch .unknownActivity, .outsideSchedule, .noSuchOccurrence {
             return false
         }

@@ -35,7 +35,7 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let today = CalendarDay.containing(Date(), in: .gmt)
-        try await store.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
+        try await store.plan.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
 
         let identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")
@@ -89,7 +89,7 @@ private struct AdvertisedPrimary {
         advertisement = try await ServiceAdvertisement.register(
             name: name, type: PrimaryDiscovery.serviceType, port: primary.port,
             txt: ["txtvers": "1", "role": "primary", "node": configuration.nodeID, "fp": configuration.nodeID,
-                  "plan": try store.planInfo().planID])
+                  "plan": try store.plan.info().planID])
     }
 
     func stop() async {

@@ -60,8 +60,8 @@ struct FleetBenchmark: AsyncParsableCommand {
             + " \(SyncBenchmark.activities)-activity plan, \(SyncBenchmark.activities * occurrences) events today")
         let setUp = ContinuousClock.now
         let store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
-        try await store.load(SyncBenchmark.plan(occurrences: occurrences, start: today), effectiveFrom: today, device: "bench")
-        let keys = try await store.events(on: today).map(\.key)
+        try await store.plan.load(SyncBenchmark.plan(occurrences: occurrences, start: today), effectiveFrom: today, device: "bench")
+        let keys = try await store.outcomes.events(on: today).map(\.key)
         let clients = try await registerCompanions(in: store)
         report("set-up: plan, identities, devices registered", duration(setUp.duration(to: .now).inSeconds))
 

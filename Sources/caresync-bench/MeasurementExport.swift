@@ -17,7 +17,7 @@ enum MeasurementExport {
 
     static func run(store: CarePlanStore) async throws -> Figures {
         let server = try await FHIRTestServer()
-        var info = try await store.planInfo()
+        var info = try await store.plan.info()
         info.patient = try CarePlan.Patient(name: "Bench Patient", identifier: "caresync-bench")
         let poster = try TransactionPoster(url: server.base, policy: RetryPolicy(), clock: ContinuousClock())
         let uploader = ObservationUploader(store: store, poster: poster, mapper: try ObservationMapper(info: info))

@@ -30,18 +30,18 @@ struct ReminderBenchmark: AsyncParsableCommand {
             try Activity(identifier: String(format: "r%04d", $0), kind: .intervention, title: "R\($0)",
                          schedule: .daily(times: times, start: today))
         })
-        try await store.load(plan, effectiveFrom: today, device: "bench")
+        try await store.plan.load(plan, effectiveFrom: today, device: "bench")
         let scheduler = ReminderScheduler(store: store)
         let morning = today.start(in: zone)
 
         print("caresync-bench reminders: \(activities) activities × \(occurrences) occurrences a day")
         let first = try await Samples.measure(repetitions) { _ in try await scheduler.replan(at: morning) }
         report("plan the window (64 pending)", first.summary)
-        let window = try await store.reminders()
+        let window = try await store.reminders.all()
         report("pending after planning", "\(window.count)")
         var keys = window.map(\.reminder.key)[...]
         let replans = try await Samples.measure(min(repetitions, keys.count)) { _ in
-            try await store.setOutcome(Outcome(state: .completed, recordedAt: Date(), device: "bench"), for: keys.removeFirst())
+            try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: Date(), device: "bench"), for: keys.removeFirst())
             try await scheduler.replan(at: morning)
         }
         report("one completion, then re-plan", replans.summary)

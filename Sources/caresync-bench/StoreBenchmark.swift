@@ -74,16 +74,16 @@ struct StoreBenchmark: AsyncParsableCommand {
         var stores: [CarePlanStore] = []
         let load = try await Samples.measure(5) { run in
             let store = try await CarePlanStore(path: path + ".\(run)")
-            try await store.load(plan, effectiveFrom: today, device: "bench")
+            try await store.plan.load(plan, effectiveFrom: today, device: "bench")
             stores.append(store)
         }
         report("plan load, \(planActivities) activities (new store)", "median \(duration(load.median))  max \(duration(load.percentile(100)))")
-        let reload = try await Samples.measure(5) { _ in try await stores[0].load(plan, effectiveFrom: today, device: "bench") }
+        let reload = try await Samples.measure(5) { _ in try await stores[0].plan.load(plan, effectiveFrom: today, device: "bench") }
         report("plan reload, nothing changed", "median \(duration(reload.median))")
     }
 
     private func generateHistory(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) async throws {
-        try await store.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
+        try await store.plan.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
         var generator = SystemRandomNumberGenerator()
         var batch: [(key: EventKey, outcome: Outcome)] = []
         var written = 0
@@ -91,16 +91,16 @@ struct StoreBenchmark: AsyncParsableCommand {
         let start = clock.now
         do {
             for day in first...last {
-                for event in try await store.events(on: day) where Int.random(in: 0..<10, using: &generator) < 8 {
+                for event in try await store.outcomes.events(on: day) where Int.random(in: 0..<10, using: &generator) < 8 {
                     let values = event.activity.result == nil ? [] : [OutcomeValue(.integer(Int.random(in: 0...10, using: &generator)))]
                     batch.append((event.key, Outcome(state: .completed, values: values, recordedAt: Date(), device: "bench")))
                 }
                 if batch.count >= 5000 {
-                    written += try await store.setOutcomes(batch).count
+                    written += try await store.outcomes.setOutcomes(batch).count
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            written += try await store.setOutcomes(batch).count
+            written += try await store.outcomes.setOutcomes(batch).count
         }
         report("history generated", "\(written) outcomes in \(duration(start.duration(to: clock.now).inSeconds))")
     }
@@ -108,24 +108,24 @@ struct StoreBenchmark: AsyncParsableCommand {
     private func dayQueries(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) async throws {
         let span = first.distance(to: last)
         let days = (0..<repetitions).map { _ in first.adding(days: Int.random(in: 0...span)) }
-        let events = try await Samples.measure(repetitions) { _ = try await store.events(on: days[$0]) }
+        let events = try await Samples.measure(repetitions) { _ = try await store.outcomes.events(on: days[$0]) }
         report("events on a day (\(activities) activities)", events.summary)
         let completion = try await Samples.measure(repetitions) {
-            _ = try await store.completion(from: days[$0].adding(days: -29), through: days[$0])
+            _ = try await store.outcomes.completion(from: days[$0].adding(days: -29), through: days[$0])
         }
         report("completion status for 30 days", completion.summary)
     }
 
     private func writeThroughput(_ store: CarePlanStore, day: CalendarDay) async throws {
         var keys: [EventKey] = []
-        for offset in 0..<10 { keys += try await store.events(on: day.adding(days: offset)).map(\.key) }
+        for offset in 0..<10 { keys += try await store.outcomes.events(on: day.adding(days: offset)).map(\.key) }
         let outcome = Outcome(state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench")
         let count = min(singleWrites, keys.count)
-        let single = try await Samples.measure(count) { try await store.setOutcome(outcome, for: keys[$0]) }
+        let single = try await Samples.measure(count) { try await store.outcomes.setOutcome(outcome, for: keys[$0]) }
         report("outcome writes, one commit each", String(format: "%.0f/s  (%@)", Double(count) / single.total, single.summary))
         let batches = stride(from: 0, to: keys.count, by: 100).map { Array(keys[$0..<min($0 + 100, keys.count)]) }
         let batched = try await Samples.measure(batches.count) { index in
-            try await store.setOutcomes(batches[index].map { ($0, outcome) })
+            try await store.outcomes.setOutcomes(batches[index].map { ($0, outcome) })
         }
         report("outcome writes, 100 per commit", String(format: "%.0f/s", Double(keys.count) / batched.total))
     }
@@ -135,7 +135,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     /// that bounds sustained completions at the primary, with the process's CPU per one.
     private func judgedCompletions(_ store: CarePlanStore, days: [CalendarDay]) async throws {
         var found: [EventKey] = []
-        for day in days { found += try await store.events(on: day).map(\.key) }
+        for day in days { found += try await store.outcomes.events(on: day).map(\.key) }
         let keys = found
         let callers = 100
         let cpu = ProcessCPU.now()
@@ -147,7 +147,7 @@ struct StoreBenchmark: AsyncParsableCommand {
                     for index in stride(from: caller, to: keys.count, by: callers) {
                         let outcome = Outcome(
                             state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench-\(caller)")
-                        let receipt = try await store.applyCompletion(messageID: UUID().uuidString, key: keys[index], outcome: outcome)
+                        let receipt = try await store.outcomes.applyCompletion(messageID: UUID().uuidString, key: keys[index], outcome: outcome)
                         if receipt.status == .accepted { accepted += 1 }
                     }
                     return accepted
@@ -180,10 +180,10 @@ struct StoreBenchmark: AsyncParsableCommand {
         for (id, start) in [("recent", today.adding(days: -1)), ("old", today.adding(days: -3652))] {
             let activity = try Activity(identifier: id, kind: .intervention, title: id,
                                         schedule: .weekly([1, 2, 3, 2, 1, 2, 1], start: start, totalCount: 1_000_000))
-            try await store.addActivity(activity, effectiveFrom: start, device: "bench")
+            try await store.plan.addActivity(activity, effectiveFrom: start, device: "bench")
         }
         for id in ["recent", "old"] {
-            let query = try await Samples.measure(repetitions) { _ in _ = try await store.events(of: id, on: today) }
+            let query = try await Samples.measure(repetitions) { _ in _ = try await store.outcomes.events(of: id, on: today) }
             report("store events of a day, schedule \(id == "old" ? "10 years old" : "1 day old")", query.summary)
         }
     }

@@ -34,8 +34,8 @@ final class Cluster {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
-            try await store.load(plan, effectiveFrom: today, device: "bench")
-            keys = try await store.events(on: today).map(\.key)
+            try await store.plan.load(plan, effectiveFrom: today, device: "bench")
+            keys = try await store.outcomes.events(on: today).map(\.key)
             identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         } catch {
             try? FileManager.default.removeItem(at: directory)

@@ -50,9 +50,9 @@ struct WebBenchmark: AsyncParsableCommand {
         let store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
         let zone = TimeZone(identifier: "Europe/Vienna")!
         let today = CalendarDay.containing(Date(), in: zone)
-        try await store.load(StoreBenchmark.plan(activities: activities, start: today.adding(days: -7)), effectiveFrom: today.adding(days: -7), device: "bench")
-        let keys = try await store.events(on: today, kind: .intervention).map(\.key)
-        let events = try await store.events(on: today).count
+        try await store.plan.load(StoreBenchmark.plan(activities: activities, start: today.adding(days: -7)), effectiveFrom: today.adding(days: -7), device: "bench")
+        let keys = try await store.outcomes.events(on: today, kind: .intervention).map(\.key)
+        let events = try await store.outcomes.events(on: today).count
         print("caresync-bench web: \(activities)-activity plan (\(events) events today); the primary, its care app and two companions in this process")
 
         let identity = try NodeIdentity.create(name: "Benchmark primary", now: Date())
@@ -164,7 +164,7 @@ private final class WebClient: Sendable {
     /// Signs in with a code opened in `store`, as the sign-in page would.
     static func signedIn(base: String, store: CarePlanStore) async throws -> WebClient {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        try await store.openSignInCode("BENCH000", access: .caregiver, expiresAt: Date().addingTimeInterval(600))
+        try await store.webSessions.openSignInCode("BENCH000", access: .caregiver, expiresAt: Date().addingTimeInterval(600))
         var request = HTTPClientRequest(url: base + "/sign-in")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

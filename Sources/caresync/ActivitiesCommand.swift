@@ -34,7 +34,7 @@ struct ActivitiesCommand: AsyncParsableCommand {
         try await reportingFailures {
             let query = ActivityQuery(
                 kind: kind, group: group, tag: tag, includeEnded: includeEnded, limit: limit, offset: offset)
-            let versions = try await options.open().activities(query)
+            let versions = try await options.open().plan.activities(query)
             if json {
                 try emitJSON(versions)
                 return

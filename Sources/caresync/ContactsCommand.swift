@@ -47,7 +47,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let contacts = try await options.open().contacts()
+                let contacts = try await options.open().plan.contacts()
                 if json { return try emitJSON(contacts) }
                 if contacts.isEmpty { emit("No contacts: add one with `caresync contacts add ID --given NAME`.") }
                 for contact in contacts { emit(Self.line(contact)) }
@@ -71,7 +71,7 @@ struct ContactsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                guard try await store.contact(id) == nil else {
+                guard try await store.plan.contact(id) == nil else {
                     throw ValidationError("there is a contact \"\(id)\" already: change it with `caresync contacts edit \(id)`")
                 }
                 let contact = try fields.applied(to: nil, id: id)
@@ -91,7 +91,7 @@ struct ContactsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                guard let current = try await store.contact(id) else { throw ValidationError("no contact \"\(id)\"") }
+                guard let current = try await store.plan.contact(id) else { throw ValidationError("no contact \"\(id)\"") }
                 let contact = try fields.applied(to: current, id: id)
                 try await CareCore(store: store).plan.saveContact(contact, device: options.device)
                 emit("Changed \(List.line(contact))")
@@ -144,7 +144,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let cards = VCard.write(try await options.open().contacts())
+                let cards = VCard.write(try await options.open().plan.contacts())
                 // Lines end in CRLF, as RFC 6350 asks; the last one's LF is the line output's.
                 guard let out else { return emit(String(cards.dropLast())) }
                 do { try Data(cards.utf8).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {

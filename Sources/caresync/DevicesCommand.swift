@@ -23,8 +23,8 @@ struct DevicesCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                let devices = try await store.devices()
-                let sessions = try await store.webSessions()
+                let devices = try await store.devices.all()
+                let sessions = try await store.webSessions.all()
                 if !json && devices.isEmpty && sessions.isEmpty { emit("No paired devices: pair one with `caresync pair --role ROLE`.") }
                 for device in devices { try json ? emitJSON(device) : emit(Self.line(device)) }
                 for session in sessions { json ? emitJSON(Self.fields(session)) : emit(Self.line(session)) }
@@ -69,7 +69,7 @@ struct DevicesCommand: AsyncParsableCommand {
                 let store = try await options.open()
                 let device: PairedDevice
                 do {
-                    device = try await store.device(named: id)
+                    device = try await store.devices.device(named: id)
                 } catch CarePlanStoreError.unknownDevice(let named) {
                     // Not a device: a browser session, or neither (then the device's error).
                     let session: WebSession?

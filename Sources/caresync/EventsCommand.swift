@@ -28,7 +28,7 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let events = try await options.open().events(of: activity, from: from, through: to)
+            let events = try await options.open().outcomes.events(of: activity, from: from, through: to)
             if json {
                 try emitJSON(EventListJSON(activity: activity, from: from, to: to, events: events.map(EventJSON.init)))
                 return

@@ -51,7 +51,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
                 AdministrationUploader(store: store, poster: poster, version: version, batchSize: upload.batchSize)
             }
             var after = since ?? 0
-            if since == nil, let uploader { after = try await store.cursor(uploader.cursorName) ?? 0 }
+            if since == nil, let uploader { after = try await store.measurements.cursor(uploader.cursorName) ?? 0 }
             let export = try await AdministrationCollector(store: store).collect(after: after)
             var summary = ExportSummary(export)
             if out != nil || uploader == nil {
@@ -64,7 +64,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
                         + "\(progress.existing) already there, \(progress.withdrawn) withdrawn; cursor at revision \(progress.through)")
                 }
             }
-            if let uploader { summary.cursor = try await store.cursor(uploader.cursorName) ?? 0 }
+            if let uploader { summary.cursor = try await store.measurements.cursor(uploader.cursorName) ?? 0 }
             try json ? say(summary.json()) : say(summary.description)
         }
     }

@@ -65,7 +65,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
                 device: options.device)
             let today = effective ?? CalendarDay.containing(Date(), in: zone)
             let mapper = await OrderMapper(
-                today: today, timeZone: zone, routine: try store.planInfo().routine, language: try Language("en"))
+                today: today, timeZone: zone, routine: try store.plan.info().routine, language: try Language("en"))
             let report = try await FHIRImporter(mapper: mapper, device: options.device).run(input, into: store, strict: strict)
             if json { try emitJSON(report) } else { try await describe(report, today: today, in: store) }
             // Refusals alone, nothing imported: the input gave nothing usable.
@@ -78,7 +78,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
 
     private func describe(_ report: FHIRImportReport, today: CalendarDay, in store: CarePlanStore) async throws {
         for id in report.added + report.updated {
-            guard let activity = try await store.activity(id)?.activity else { continue }
+            guard let activity = try await store.plan.activity(id)?.activity else { continue }
             let verb = report.added.contains(id) ? "added" : "updated"
             emit("\(verb) \(id)  \"\(activity.title)\"  \(activity.instructions ?? "")")
         }
@@ -115,7 +115,7 @@ extension CarePlanStore {
     /// The plan's time zone; a store without a plan is configured with `name` (or this
     /// machine's zone) and `title`.
     func planTimeZone(orDefault name: String?, title: String?, device: String) async throws -> TimeZone {
-        if let zone = try await planInfo().timeZone {
+        if let zone = try await plan.info().timeZone {
             if let name, name != zone.identifier {
                 throw UsageError(description: "the plan's time zone is \(zone.identifier), not \(name)")
             }

@@ -47,11 +47,11 @@ struct FHIRObservationsCommand: AsyncParsableCommand {
         let logger = logging.bootstrap("caresync.fhir")
         try await reportingFailures {
             let store = try await options.open()
-            let info = try await store.planInfo()
+            let info = try await store.plan.info()
             let mapper = try ObservationMapper(info: info)
             let from = since.map { CalendarDay($0)?.start(in: mapper.timeZone) ?? ISO8601.date(from: $0)! }
             guard let poster = try upload.poster(logger: logger) else {
-                let measurements = try await store.measurements(storedAfter: 0, takenFrom: from, limit: Int.max)
+                let measurements = try await store.measurements.list(storedAfter: 0, takenFrom: from, limit: Int.max)
                 try writeBundle(try mapper.bundle(measurements), to: out)
                 return say(ObservationSummary(observations: measurements.count).description, json: nil)
             }
@@ -71,7 +71,7 @@ struct FHIRObservationsCommand: AsyncParsableCommand {
                         + "cursor at measurement \(progress.through)")
                 }
             }
-            summary.cursor = try await store.cursor(uploader.cursorName)
+            summary.cursor = try await store.measurements.cursor(uploader.cursorName)
             say(summary.description, json: try summary.json())
         }
     }

@@ -18,7 +18,7 @@ struct FHIRUploadService: Service {
         logger: Logger
     ) async throws {
         let poster = try TransactionPoster(url: url, policy: RetryPolicy(), authorizer: authorizer, clock: ContinuousClock(), logger: logger)
-        let mapper = try ObservationMapper(info: try await store.planInfo())
+        let mapper = try ObservationMapper(info: try await store.plan.info())
         upload = ContinuousUpload(
             observations: ObservationUploader(store: store, poster: poster, mapper: mapper),
             doses: AdministrationUploader(store: store, poster: poster, version: .r4), interval: interval, clock: ContinuousClock(), now: now

@@ -62,12 +62,12 @@ extension CalendarDay: ExpressibleByArgument {
 extension CarePlanStore {
     /// Today in the plan's time zone.
     func today() async throws -> CalendarDay {
-        CalendarDay.containing(Date(), in: try await timeZone())
+        CalendarDay.containing(Date(), in: try await plan.timeZone())
     }
 
     /// The plan's information and time zone; fails if no plan is configured yet.
     func configuredPlan() async throws -> (info: PlanInfo, timeZone: TimeZone) {
-        let info = try await planInfo()
+        let info = try await plan.info()
         guard let zone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
         return (info, zone)
     }

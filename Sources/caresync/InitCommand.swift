@@ -43,7 +43,7 @@ struct InitCommand: AsyncParsableCommand {
                 throw UsageError(description: PlanError.unknownTimeZone(zoneName).description)
             }
             let store = try await options.open()
-            var routine = try await store.planInfo().routine
+            var routine = try await store.plan.info().routine
             do throws(RoutineError) {
                 routine = try DailyRoutine(
                     wake: wake ?? routine.wake, breakfast: breakfast ?? routine.breakfast, lunch: lunch ?? routine.lunch,

@@ -41,8 +41,8 @@ struct InsightsCommand: AsyncParsableCommand {
             let days = try period.days(today: CalendarDay.containing(now, in: zone))
             let read = Insights.daysToRead(for: days, rules: info.insights)
             let insights = Insights(
-                days: days, events: try await store.events(from: read.lowerBound, through: read.upperBound),
-                measurements: try await store.measurements(on: days, in: zone).map(\.measurement), rules: info.insights, timeZone: zone, now: now,
+                days: days, events: try await store.outcomes.events(from: read.lowerBound, through: read.upperBound),
+                measurements: try await store.measurements.list(on: days, in: zone).map(\.measurement), rules: info.insights, timeZone: zone, now: now,
                 grouping: by ?? (days.count > 14 ? .week : .day), language: try Language(lang))
             if json { return try emitJSON(insights) }
             for line in InsightsText(title: info.title ?? "Care plan", zone: zone, insights: insights).lines { emit(line) }

@@ -40,11 +40,11 @@ struct MeasurementsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                let zone = try await store.timeZone()
+                let zone = try await store.plan.timeZone()
                 let last = to ?? CalendarDay.containing(Date(), in: zone)
                 let first = from ?? last
                 guard first <= last else { throw ValidationError("the first day \(first) is after the last day \(last)") }
-                let stored = try await store.measurements(on: first...last, in: zone, type: type)
+                let stored = try await store.measurements.list(on: first...last, in: zone, type: type)
                 if summary {
                     let days = DailyMeasurement.summaries(stored.map(\.measurement), in: zone)
                     if json { return try emitJSON(days) }
@@ -119,7 +119,7 @@ struct MeasurementsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                let zone = try await store.timeZone()
+                let zone = try await store.plan.timeZone()
                 let now = Date()
                 guard let code = type.unit(unit) else { throw MeasurementError.unknownUnit(type, unit ?? "") }
                 let parts = value.split(separator: "/", omittingEmptySubsequences: false).map { Double($0) }

@@ -37,9 +37,9 @@ struct MedsCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try await options.open()
                 let language = try Language(lang)
-                let text = DosageText(language: language, timeZone: try await store.planInfo().timeZone)
+                let text = DosageText(language: language, timeZone: try await store.plan.info().timeZone)
                 var medications: [MedicationJSON] = []
-                for version in try await store.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded)) {
+                for version in try await store.plan.activities(ActivityQuery(tag: "medication", includeEnded: includeEnded)) {
                     medications.append(try await MedicationJSON(version.activity, store: store, text: text))
                 }
                 let held = try await HeldMedication.all(in: store, text: text)

@@ -39,13 +39,13 @@ struct MedsShowCommand: AsyncParsableCommand {
         try await reportingFailures {
             let store = try await options.open()
             let (_, zone) = try await store.configuredPlan()
-            let versions = try await store.versions(of: id)
+            let versions = try await store.plan.versions(of: id)
             guard let latest = versions.last else { throw CarePlanStoreError.unknownActivity(id) }
             let today = CalendarDay.containing(Date(), in: zone)
             let first = from ?? versions.map { max($0.effectiveFrom, $0.activity.schedule.start) }.min()!
             let last = to ?? today
             guard first <= last else { throw ValidationError("the first day \(first) is after the last day \(last)") }
-            let doses = try await store.events(of: id, from: first, through: last)
+            let doses = try await store.outcomes.events(of: id, from: first, through: last)
                 .filter { !$0.activity.schedule.asNeeded || $0.outcome != nil }
             let chart = MedicationAdherence(grouping: group, first: first, last: last, doses: doses)
             if json {

@@ -34,7 +34,7 @@ struct PlanCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                let stored = try await store.planInfo()
+                let stored = try await store.plan.info()
                 // Schedules without a start begin on the plan's start day, fixed by the first load.
                 let provisionalDay = effective ?? CalendarDay.containing(Date(), in: stored.timeZone ?? .current)
                 let plan = try PlanDocument.load(path: file, defaultStart: stored.start ?? provisionalDay)
@@ -65,10 +65,10 @@ struct PlanCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try await options.open()
                 let (info, zone) = try await store.configuredPlan()
-                let versions = try await store.activities()
+                let versions = try await store.plan.activities()
                 let plan = try Plan(
                     title: info.title ?? "", patient: info.patient, start: info.start, timeZone: zone, routine: info.routine,
-                    activities: versions.map(\.activity), contacts: try await store.contacts(),
+                    activities: versions.map(\.activity), contacts: try await store.plan.contacts(),
                     insights: info.insights.naming(only: versions.map(\.activity)), missedDose: info.missedDose)
                 if json {
                     emit(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))

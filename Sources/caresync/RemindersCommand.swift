@@ -21,7 +21,7 @@ struct RemindersCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try await options.open()
                 let (_, zone) = try await store.configuredPlan()
-                for entry in try await store.reminders() { try show(entry, zone: zone, json: json) }
+                for entry in try await store.reminders.all() { try show(entry, zone: zone, json: json) }
             }
         }
     }
@@ -38,7 +38,7 @@ struct RemindersCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let store = try await options.open()
                 let (_, zone) = try await store.configuredPlan()
-                guard let next = try await store.reminders().first else {
+                guard let next = try await store.reminders.all().first else {
                     emit(json ? "null" : "No reminder pending.")
                     return
                 }

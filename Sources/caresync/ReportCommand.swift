@@ -35,7 +35,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let store = try await options.open()
-            let zone = try await store.timeZone()
+            let zone = try await store.plan.timeZone()
             let now = Date()
             let days = try period.days(today: CalendarDay.containing(now, in: zone))
             let report = try await content.report(from: store, days: days, now: now)

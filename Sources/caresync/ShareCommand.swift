@@ -65,11 +65,11 @@ struct ShareCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = try await options.open()
-                let zone = try await store.timeZone()
+                let zone = try await store.plan.timeZone()
                 let now = Date()
                 let days = try period.days(today: CalendarDay.containing(now, in: zone))
                 if let household {
-                    try await share(with: try await store.device(named: household), from: store, days: days, now: now)
+                    try await share(with: try await store.devices.device(named: household), from: store, days: days, now: now)
                 } else if let contact, let smtp, let sender {
                     try await email(to: contact, server: smtp, sender: sender, from: store, days: days, now: now)
                 }
@@ -82,7 +82,7 @@ struct ShareCommand: AsyncParsableCommand {
         ) async throws {
             guard let server = URL(string: server) else { throw ValidationError("--smtp takes a URL, such as smtp://mail.example.org:587") }
             let mailer = try MailSender(server: server, credentials: try login(), certificateAuthorities: caFile)
-            guard let recipient = try await store.contact(contactID) else { throw ValidationError("no contact \"\(contactID)\"") }
+            guard let recipient = try await store.plan.contact(contactID) else { throw ValidationError("no contact \"\(contactID)\"") }
             let report = try await content.report(from: store, days: days, now: now)
             let mail = try ReportMail(report: report, pdf: try await pdf(of: report), from: sender, to: recipient)
             try await mailer.send(mail)

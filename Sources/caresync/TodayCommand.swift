@@ -22,7 +22,7 @@ struct TodayCommand: AsyncParsableCommand {
             let store = try await options.open()
             let (info, zone) = try await store.configuredPlan()
             let day = date ?? CalendarDay.containing(Date(), in: zone)
-            let events = try await store.events(on: day)
+            let events = try await store.outcomes.events(on: day)
             let summary = CompletionSummary(day: day, events: events)
             if json {
                 try await emitJSON(CareCardJSON(

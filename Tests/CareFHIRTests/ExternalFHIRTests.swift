@@ -85,11 +85,11 @@ struct ExternalFHIRTests {
             #expect(report.refused.isEmpty)
             #expect(report.held.flatMap(\.holds).map(\.activityID) == held)
             #expect(report.held.flatMap(\.holds).allSatisfy { $0.reason == .followsOpenStep })
-            let scheduled = Set(try await store.activities().map(\.activity.identifier))
+            let scheduled = Set(try await store.plan.activities().map(\.activity.identifier))
             #expect(scheduled.isDisjoint(with: held) && scheduled.count == 1)
             let start = try #require(input.orders.first?.authoredOn?.day(in: berlin))
             for day in (0..<60).map({ start.adding(days: $0) }) {
-                let due = Set(try await store.events(on: day).map(\.activity.identifier))
+                let due = Set(try await store.outcomes.events(on: day).map(\.activity.identifier))
                 #expect(due == scheduled, "on \(day)")
             }
             let listed = try await HeldMedication.all(in: store, text: DosageText(language: try Language("en")))

@@ -30,7 +30,7 @@ struct HoldTests {
             #expect(hold.path == "MedicationRequest.dosageInstruction[1].sequence")
             #expect(report.notScheduled.isEmpty)
             for day in (0..<30).map({ importDay.adding(days: $0) }) {
-                #expect(try await store.events(on: day).map(\.activity.identifier) == ["rx-rx1"], "on \(day)")
+                #expect(try await store.outcomes.events(on: day).map(\.activity.identifier) == ["rx-rx1"], "on \(day)")
             }
             let listed = try await HeldMedication.all(in: store, text: DosageText(language: try Language("en")))
             #expect(listed.map(\.activityID) == ["rx-rx1/2"])
@@ -45,9 +45,9 @@ struct HoldTests {
             let corrected = try await importer(today: importDay.adding(days: 1)).run(try parse(request(dosages: [bounded, Self.then])), into: store)
             #expect(corrected.held.isEmpty)
             #expect(corrected.added == ["rx-rx1/2"])
-            #expect(try await store.heldSources(system: OrderMapper.system).isEmpty)
-            #expect(try await store.events(on: importDay).map(\.activity.identifier) == ["rx-rx1"])
-            #expect(try await store.events(on: importDay.adding(days: 1)).map(\.activity.identifier) == ["rx-rx1/2"])
+            #expect(try await store.sources.held(system: OrderMapper.system).isEmpty)
+            #expect(try await store.outcomes.events(on: importDay).map(\.activity.identifier) == ["rx-rx1"])
+            #expect(try await store.outcomes.events(on: importDay.adding(days: 1)).map(\.activity.identifier) == ["rx-rx1/2"])
         }
     }
 
@@ -56,12 +56,12 @@ struct HoldTests {
         try await withStore { store, _ throws in
             let bounded = Self.open.replacingOccurrences(of: #""periodUnit": "d"}"#, with: #""periodUnit": "d", "count": 2}"#)
             try await importer().run(try parse(request(dosages: [bounded, Self.then])), into: store)
-            #expect(try await store.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
+            #expect(try await store.plan.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
             let later = importDay.adding(days: 3)
             let report = try await importer(today: later).run(try parse(request(dosages: [Self.open, Self.then])), into: store)
             #expect(report.ended == ["rx-rx1/2"])
             #expect(report.held.first?.holds.map(\.activityID) == ["rx-rx1/2"])
-            #expect(try await store.events(of: "rx-rx1/2", on: later).isEmpty)
+            #expect(try await store.outcomes.events(of: "rx-rx1/2", on: later).isEmpty)
         }
     }
 
@@ -81,7 +81,7 @@ struct HoldTests {
             #expect(hold.reason == .modifierExtension && hold.dosage == nil && hold.activityID == "rx-rx1")
             #expect(hold.path == "MedicationRequest.dosageInstruction[0].modifierExtension[0]")
             #expect(hold.detail == "http://example.org/not-on-fridays")
-            #expect(try await store.activities().isEmpty)
+            #expect(try await store.plan.activities().isEmpty)
             let listed = try await HeldMedication.all(in: store, text: DosageText(language: try Language("en")))
             #expect(listed.map(\.title) == ["Aspirin 100 mg"])
             #expect(listed.first?.isWholeOrder == true)
@@ -118,9 +118,9 @@ struct HoldTests {
         try await withStore { store, _ throws in
             let order = try parse(request(dosages: [Self.open, Self.then]))
             try await importer().run(order, into: store, strict: true)
-            let first = try #require(try await store.heldSources(system: OrderMapper.system).first?.heldAt)
+            let first = try #require(try await store.sources.held(system: OrderMapper.system).first?.heldAt)
             try await importer(today: importDay.adding(days: 1)).run(order, into: store, strict: true)
-            #expect(try await store.heldSources(system: OrderMapper.system).map(\.heldAt) == [first])
+            #expect(try await store.sources.held(system: OrderMapper.system).map(\.heldAt) == [first])
         }
     }
 }

@@ -17,14 +17,14 @@ struct ImportTests {
         try await withStore { store, _ throws in
             let report = try await importer().run(try parse(request(dosages: [Self.daily])), into: store)
             #expect(report.added == ["rx-rx1"])
-            let activity = try #require(try await store.activity("rx-rx1")).activity
+            let activity = try #require(try await store.plan.activity("rx-rx1")).activity
             #expect(activity.title == "Aspirin 100 mg")
             #expect(activity.kind == .intervention)
             #expect(activity.text == "with water")
             #expect(activity.instructions == "1 tablet once a day at 08:00")
             #expect(activity.medication == MedicationLink(request: "MedicationRequest/rx1", display: "Aspirin 100 mg"))
             #expect(activity.tags == ["medication"])
-            let source = try #require(try await store.source(of: "rx-rx1"))
+            let source = try #require(try await store.sources.source(of: "rx-rx1"))
             #expect(source.system == "fhir")
             #expect(source.reference == "MedicationRequest/rx1")
             #expect(source.subject == "Patient/p1")
@@ -41,10 +41,10 @@ struct ImportTests {
             let changed = request(dosages: [Self.daily.replacingOccurrences(of: "08:00:00", with: "09:00:00")])
             let update = try await importer(today: importDay.adding(days: 3)).run(try parse(changed), into: store)
             #expect(update.updated == ["rx-rx1"])
-            #expect(try await store.activities().count == 1)
-            #expect(try await store.versions(of: "rx-rx1").map(\.effectiveFrom) == [importDay, importDay.adding(days: 3)])
-            #expect(try await store.events(of: "rx-rx1", on: importDay.adding(days: 3)).first?.time == TimeOfDay("09:00"))
-            #expect(try await store.events(of: "rx-rx1", on: importDay.adding(days: 2)).first?.time == TimeOfDay("08:00"))
+            #expect(try await store.plan.activities().count == 1)
+            #expect(try await store.plan.versions(of: "rx-rx1").map(\.effectiveFrom) == [importDay, importDay.adding(days: 3)])
+            #expect(try await store.outcomes.events(of: "rx-rx1", on: importDay.adding(days: 3)).first?.time == TimeOfDay("09:00"))
+            #expect(try await store.outcomes.events(of: "rx-rx1", on: importDay.adding(days: 2)).first?.time == TimeOfDay("08:00"))
         }
     }
 
@@ -52,15 +52,15 @@ struct ImportTests {
     func finishedOrdersEndTheirActivities(status: String) async throws {
         try await withStore { store, _ throws in
             try await importer().run(try parse(request(dosages: [Self.daily, Self.evening])), into: store)
-            #expect(try await store.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
+            #expect(try await store.plan.activities().map(\.activity.identifier) == ["rx-rx1", "rx-rx1/2"])
             let stop = importDay.adding(days: 4)
             let report = try await importer(today: stop).run(try parse(request(status: status, dosages: [Self.daily, Self.evening])), into: store)
             #expect(report.ended == ["rx-rx1", "rx-rx1/2"])
             #expect(report.notScheduled == ["MedicationRequest/rx1"])
-            #expect(try await store.activities().isEmpty)
-            #expect(try await store.events(of: "rx-rx1", on: stop).isEmpty)
-            #expect(try await store.events(of: "rx-rx1", on: stop.adding(days: -1)).count == 1)
-            #expect(try await store.source(of: "rx-rx1")?.payload.count ?? 0 > 0)
+            #expect(try await store.plan.activities().isEmpty)
+            #expect(try await store.outcomes.events(of: "rx-rx1", on: stop).isEmpty)
+            #expect(try await store.outcomes.events(of: "rx-rx1", on: stop.adding(days: -1)).count == 1)
+            #expect(try await store.sources.source(of: "rx-rx1")?.payload.count ?? 0 > 0)
         }
     }
 
@@ -68,7 +68,7 @@ struct ImportTests {
         try await withStore { store, _ throws in
             let report = try await importer().run(try parse(request(status: "stopped", dosages: [Self.daily])), into: store)
             #expect(report.added.isEmpty && report.ended.isEmpty)
-            #expect(try await store.activities(ActivityQuery(includeEnded: true)).isEmpty)
+            #expect(try await store.plan.activities(ActivityQuery(includeEnded: true)).isEmpty)
         }
     }
 
@@ -76,7 +76,7 @@ struct ImportTests {
         try await withStore { store, _ throws in
             let morning = #"{"sequence": 1, "timing": {"repeat": {"when": ["MORN"], "boundsDuration": {"value": 2, "code": "d"}}}, "doseAndRate": [{"doseQuantity": {"value": 1, "unit": "tablet"}}]}"#
             try await importer().run(try parse(request(dosages: [Self.evening, morning])), into: store)
-            let activities = try await store.activities().map(\.activity)
+            let activities = try await store.plan.activities().map(\.activity)
             #expect(activities.map(\.identifier) == ["rx-rx1", "rx-rx1/2"])
             #expect(activities.map(\.instructions) == ["1 tablet in the morning for 2 days", "2 tablets in the evening"])
             #expect(activities.map(\.schedule.start) == [importDay, importDay.adding(days: 2)])
@@ -170,7 +170,7 @@ struct ImportTests {
             let unreadable = request(id: "unreadable", dosages: [#"{"timing": {"repeat": {"frequency": "two"}}}"#])
             let input = try parse(bundle([good, bad, unreadable]))
             await #expect(throws: FHIRError.self) { try await importer().run(input, into: store, strict: true) }
-            #expect(try await store.activities().isEmpty)
+            #expect(try await store.plan.activities().isEmpty)
             let report = try await importer().run(input, into: store)
             #expect(report.added == ["rx-good"])
             #expect(report.imported == 1)

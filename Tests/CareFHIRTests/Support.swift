@@ -45,6 +45,6 @@ func withStore(_ body: (CarePlanStore, String) async throws -> Void) async throw
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
-    try await store.configurePlan(title: "Medications", timeZone: berlin, device: "test")
+    try await store.plan.configure(title: "Medications", timeZone: berlin, device: "test")
     try await body(store, directory.path)
 }

@@ -56,11 +56,11 @@ struct InsightsTests {
 
     /// The week's record, as laid out in the comments.
     func recordTheWeek() async throws {
-        try await store.load(try Self.plan(zcureTimes: ["08:00", "21:30"]), effectiveFrom: Self.day(0), device: "t")
-        try await store.load(try Self.plan(zcureTimes: ["08:00", "14:00", "21:30"]), effectiveFrom: Self.day(3), device: "t")
+        try await store.plan.load(try Self.plan(zcureTimes: ["08:00", "21:30"]), effectiveFrom: Self.day(0), device: "t")
+        try await store.plan.load(try Self.plan(zcureTimes: ["08:00", "14:00", "21:30"]), effectiveFrom: Self.day(3), device: "t")
         func set(_ id: String, _ offset: Int, _ occurrence: Int, _ state: EventState = .completed, _ values: [OutcomeValue] = []) async throws {
             let outcome = Outcome(state: state, values: values, recordedAt: Self.now, device: "t", reason: state == .notCompleted ? "felt sick" : nil)
-            _ = try await store.setOutcome(outcome, for: EventKey(activityID: id, day: Self.day(offset), occurrence: occurrence))
+            _ = try await store.outcomes.setOutcome(outcome, for: EventKey(activityID: id, day: Self.day(offset), occurrence: occurrence))
         }
         // Z-Cure: Mon 2/2, Tue 1/2, Wed 0/2, Thu 3/3, Fri nothing (0/3), Sat 2/3 (the last
         // one "not taken"), Sun 2 of 2 due (21:30 is not due at 21:00).
@@ -87,10 +87,10 @@ struct InsightsTests {
 
     func insights(recorded: Bool = false) async throws -> Insights {
         if !recorded { try await recordTheWeek() }
-        let rules = try await store.planInfo().insights
+        let rules = try await store.plan.info().insights
         let read = Insights.daysToRead(for: Self.week, rules: rules)
         #expect(read == Self.day(-6)...Self.week.upperBound)
-        let events = try await store.events(from: read.lowerBound, through: read.upperBound)
+        let events = try await store.outcomes.events(from: read.lowerBound, through: read.upperBound)
         return Insights(days: Self.week, events: events, rules: rules, timeZone: Self.zone, now: Self.now, language: english)
     }
 
@@ -115,8 +115,8 @@ struct InsightsTests {
 
     @Test func theStoreKeepsTheRulesAndReadsEveryEventOfTheRange() async throws {
         try await recordTheWeek()
-        #expect(try await store.planInfo().insights == (try Self.plan(zcureTimes: ["08:00"]).insights))
-        let events = try await store.events(from: Self.week.lowerBound, through: Self.week.upperBound)
+        #expect(try await store.plan.info().insights == (try Self.plan(zcureTimes: ["08:00"]).insights))
+        let events = try await store.outcomes.events(from: Self.week.lowerBound, through: Self.week.upperBound)
         // Z-Cure 2+2+2+3+3+3+3, ibuprofen 3 × 7, walk 3, pain, bp and sleep 7 each.
         #expect(events.filter { $0.key.activityID == "zcure" }.count == 18)
         let expected = 18 + 21 + 3 + 21
@@ -169,10 +169,10 @@ struct InsightsTests {
 
     @Test func inGermanFromTheSameLanguageFile() async throws {
         try await recordTheWeek()
-        let rules = try await store.planInfo().insights
+        let rules = try await store.plan.info().insights
         let read = Insights.daysToRead(for: Self.week, rules: rules)
         let german = Insights(
-            days: Self.week, events: try await store.events(from: read.lowerBound, through: read.upperBound), rules: rules,
+            days: Self.week, events: try await store.outcomes.events(from: read.lowerBound, through: read.upperBound), rules: rules,
             timeZone: Self.zone, now: Self.now, language: try Language("de"))
         #expect(try message("adherence", "zcure", in: german).text
             == "10 von 17 fälligen Aufgaben in den letzten 7 Tagen erledigt (59 %), unter dem Ziel von 80 %.")
@@ -212,10 +212,10 @@ struct InsightsTests {
     @Test func midWeekTheWindowEndsTodayAndOnlyWhatIsDueCounts() async throws {
         try await recordTheWeek()
         let thursdayNoon = Self.day(3).date(at: TimeOfDay("12:00")!, in: Self.zone)
-        let rules = try await store.planInfo().insights
+        let rules = try await store.plan.info().insights
         let read = Insights.daysToRead(for: Self.week, rules: rules)
         let insights = Insights(
-            days: Self.week, events: try await store.events(from: read.lowerBound, through: read.upperBound), rules: rules,
+            days: Self.week, events: try await store.outcomes.events(from: read.lowerBound, through: read.upperBound), rules: rules,
             timeZone: Self.zone, now: thursdayNoon, language: english)
         let zcure = try message("adherence", "zcure", in: insights)
         #expect(figure("completed", of: zcure) == 6 && figure("due", of: zcure) == 9)
@@ -228,9 +228,9 @@ struct InsightsTests {
     @Test func weeksOfAMonthGroupTheDays() async throws {
         try await recordTheWeek()
         let october = CalendarDay("2026-10-01")!...CalendarDay("2026-10-31")!
-        let events = try await store.events(from: october.lowerBound, through: october.upperBound)
+        let events = try await store.outcomes.events(from: october.lowerBound, through: october.upperBound)
         let insights = Insights(
-            days: october, events: events, rules: try await store.planInfo().insights, timeZone: Self.zone, now: Self.now,
+            days: october, events: events, rules: try await store.plan.info().insights, timeZone: Self.zone, now: Self.now,
             grouping: .week, language: english)
         #expect(insights.chart.groups.map(\.identifier) == ["2026-W40", "2026-W41", "2026-W42", "2026-W43", "2026-W44"])
         let zcure = try #require(insights.chart.series.first { $0.activity == "zcure" })
@@ -239,9 +239,9 @@ struct InsightsTests {
     }
 
     @Test func anEmptyRecordHasNoAlertsAndEmptyBars() async throws {
-        try await store.load(try Self.plan(zcureTimes: ["08:00"]), effectiveFrom: Self.day(0), device: "t")
+        try await store.plan.load(try Self.plan(zcureTimes: ["08:00"]), effectiveFrom: Self.day(0), device: "t")
         let before = Self.day(0).start(in: Self.zone).addingTimeInterval(-1)
-        let events = try await store.events(from: Self.week.lowerBound, through: Self.week.upperBound)
+        let events = try await store.outcomes.events(from: Self.week.lowerBound, through: Self.week.upperBound)
         let insights = Insights(days: Self.week, events: events, rules: .standard, timeZone: Self.zone, now: before, language: english)
         #expect(insights.messages.isEmpty)
         #expect(insights.chart.series.allSatisfy { series in series.values.allSatisfy { $0 == nil || $0 == 0 } })

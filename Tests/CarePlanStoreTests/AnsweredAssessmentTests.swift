@@ -21,7 +21,7 @@ struct AnsweredAssessmentTests {
             identifier: "glucose", kind: .assessment, title: "Glucose", result: .number(unit: "mmol/L"), measurement: .glucose,
             schedule: .daily(occurrences: 1, start: monday))
         let pain = try painScale()
-        try await store.load(Plan(title: "Test", timeZone: vienna, activities: [pressure, glucose, pain]), effectiveFrom: monday, device: "test")
+        try await store.plan.load(Plan(title: "Test", timeZone: vienna, activities: [pressure, glucose, pain]), effectiveFrom: monday, device: "test")
     }
 
     /// `hour`:00 on `day` in Vienna.
@@ -36,12 +36,12 @@ struct AnsweredAssessmentTests {
     @Test func eachSampleCompletesTheNextOpenEventOfItsDay() async throws {
         let tuesday = CalendarDay("2026-11-03")!
         // The evening's done by hand first: the morning sample takes occurrence 0, the next finds none open.
-        try await store.setOutcome(
+        try await store.outcomes.setOutcome(
             Outcome(state: .completed, values: [OutcomeValue(.decimal(118), unit: "mmHg", kind: "systolic"),
                                                 OutcomeValue(.decimal(76), unit: "mmHg", kind: "diastolic")],
                     recordedAt: at("2026-11-03", 20), device: "by-hand"),
             for: EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 1))
-        let receipt = try await store.recordMeasurements(
+        let receipt = try await store.measurements.record(
             [pressure("p1", 131, 85, at: at("2026-11-03", 7)), pressure("p2", 125, 80, at: at("2026-11-03", 9)),
              // 00:30 on Wednesday in Vienna is still Tuesday in UTC: it counts on Wednesday.
              pressure("p3", 122, 79, at: at("2026-11-04", 0).addingTimeInterval(1800))],
@@ -51,16 +51,16 @@ struct AnsweredAssessmentTests {
             EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 0),
             EventKey(activityID: "blood-pressure", day: tuesday.adding(days: 1), occurrence: 0),
         ])
-        let morning = try await store.event(EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 0))
+        let morning = try await store.outcomes.event(EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 0))
         #expect(morning.state == .completed && morning.outcome?.device == "watch-1")
         #expect(morning.outcome?.values == [
             OutcomeValue(.decimal(131), unit: "mmHg", kind: "systolic"), OutcomeValue(.decimal(85), unit: "mmHg", kind: "diastolic"),
         ])
         #expect(morning.outcome?.recordedAt == at("2026-11-03", 7) && morning.outcome?.userInfo == ["measurement": "p1"])
-        let evening = try await store.event(EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 1))
+        let evening = try await store.outcomes.event(EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 1))
         #expect(evening.outcome?.device == "by-hand", "an event with an outcome is left as it is")
         // The same sample again is a duplicate, and completes nothing more.
-        let again = try await store.recordMeasurements([pressure("p3", 122, 79, at: at("2026-11-04", 0))], sources: [], device: "watch-1")
+        let again = try await store.measurements.record([pressure("p3", 122, 79, at: at("2026-11-04", 0))], sources: [], device: "watch-1")
         #expect(again.duplicates == ["p3"] && again.completed.isEmpty)
         let history = try await store.history(after: 0, limit: 100).filter { $0.device == "watch-1" }
         #expect(history.map(\.event) == receipt.completed.map { Optional($0) })
@@ -69,9 +69,9 @@ struct AnsweredAssessmentTests {
     @Test func aSampleInAnotherUnitIsRecordedInTheAssessments() async throws {
         let reading = MeasurementSample(id: "g1", type: .glucose, value: 99, unit: "mg/dL", start: at("2026-11-05", 12), sourceID: cuff.id)
         let heart = MeasurementSample(id: "h1", type: .heartRate, value: 70, unit: "/min", start: at("2026-11-05", 12), sourceID: cuff.id)
-        let receipt = try await store.recordMeasurements([heart, reading], sources: [cuff], device: "meter")
+        let receipt = try await store.measurements.record([heart, reading], sources: [cuff], device: "meter")
         #expect(receipt.completed == [EventKey(activityID: "glucose", day: CalendarDay("2026-11-05")!, occurrence: 0)], "nothing answers a heart rate")
-        let value = try #require(try await store.event(receipt.completed[0]).outcome?.values.first)
+        let value = try #require(try await store.outcomes.event(receipt.completed[0]).outcome?.values.first)
         guard case .decimal(let millimoles) = value.value else {
             Issue.record("not a decimal: \(value)")
             return

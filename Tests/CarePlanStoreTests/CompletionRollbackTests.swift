@@ -13,7 +13,7 @@ struct CompletionRollbackTests {
 
     @Test func aCompletionThatFailsHalfWayIsUndoneAloneInItsBatch() async throws {
         let store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.addActivity(intervention("apple", times: ["08:00", "12:00", "20:00"]), effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(intervention("apple", times: ["08:00", "12:00", "20:00"]), effectiveFrom: monday, device: "t")
         // On the writer's connection only: answering message "boom" fails.
         try await store.pool.write { db in
             try db.execute(sql: """
@@ -29,7 +29,7 @@ struct CompletionRollbackTests {
                 group.addTask {
                     let key = EventKey(activityID: "apple", day: monday, occurrence: occurrence)
                     do throws(CarePlanStoreError) {
-                        return (occurrence, .success(try await store.applyCompletion(messageID: id, key: key, outcome: outcome)))
+                        return (occurrence, .success(try await store.outcomes.applyCompletion(messageID: id, key: key, outcome: outcome)))
                     } catch {
                         return (occurrence, .failure(error))
                     }
@@ -45,11 +45,11 @@ struct CompletionRollbackTests {
         }
         // Two changes, not three: the refused one's change and outcome went with its savepoint.
         #expect(try await store.revision() == revision + 2)
-        let states = try await store.events(on: monday).map(\.state)
+        let states = try await store.outcomes.events(on: monday).map(\.state)
         #expect(states == [.completed, .initial, .completed])
         // Once the database accepts it, the same message is judged afresh.
         try await store.pool.write { db in try db.execute(sql: "DROP TRIGGER refuse_boom") }
-        let retried = try await store.applyCompletion(
+        let retried = try await store.outcomes.applyCompletion(
             messageID: "boom", key: EventKey(activityID: "apple", day: monday, occurrence: 1), outcome: outcome)
         #expect(retried.status == .accepted && !retried.isRepeat)
     }

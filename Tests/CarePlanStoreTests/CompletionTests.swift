@@ -12,7 +12,7 @@ struct CompletionTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
-        try await store.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
     }
 
     func outcome(_ node: String, at physical: Int64, _ state: EventState = .completed) -> Outcome {
@@ -21,16 +21,16 @@ struct CompletionTests {
     }
 
     @Test func aRepeatedMessageIDGetsTheSameAnswerAndChangesNothing() async throws {
-        let first = try await store.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 1000))
+        let first = try await store.outcomes.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 1000))
         #expect(first.status == .accepted)
         #expect(!first.isRepeat)
         let revision = try await store.revision()
-        let again = try await store.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 5000, .notCompleted))
+        let again = try await store.outcomes.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 5000, .notCompleted))
         #expect(again.isRepeat)
         #expect(again.revision == first.revision)
         #expect(again.currentState == .completed)
         #expect(try await store.revision() == revision)
-        #expect(try await store.event(key).state == .completed)
+        #expect(try await store.outcomes.event(key).state == .completed)
     }
 
     /// A day after today in the plan's time zone is rejected (and the rejection kept under
@@ -38,61 +38,61 @@ struct CompletionTests {
     /// `.allowed` back-fills a day to come.
     @Test func aDayAfterTodayInThePlansTimeZoneIsRejectedUnlessAllowed() async throws {
         // 2026-11-18 11:06 UTC is already 2026-11-19 in Auckland (UTC+13).
-        try await store.configurePlan(title: "Zones", timeZone: TimeZone(identifier: "Pacific/Auckland")!, device: "t")
+        try await store.plan.configure(title: "Zones", timeZone: TimeZone(identifier: "Pacific/Auckland")!, device: "t")
         let today = CalendarDay.containing(clock.now, in: TimeZone(identifier: "Pacific/Auckland")!)
         #expect(today == CalendarDay("2026-11-19"))
         let revision = try await store.revision()
         let ahead = EventKey(activityID: "apple", day: today.adding(days: 1), occurrence: 0)
-        let refused = try await store.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000))
+        let refused = try await store.outcomes.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000))
         #expect(refused.status == .rejected && refused.rejection == .futureDay && refused.currentState == .initial)
         #expect(refused.detail == "2026-11-20 is after today (2026-11-19 in Pacific/Auckland): nothing recorded")
-        #expect(try await store.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000)).isRepeat)
+        #expect(try await store.outcomes.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000)).isRepeat)
         await #expect(throws: CarePlanStoreError.futureDay(ahead, today: today, timeZone: "Pacific/Auckland")) {
-            try await store.setOutcome(done(), for: ahead)
+            try await store.outcomes.setOutcome(done(), for: ahead)
         }
         #expect(try await store.revision() == revision)
 
         let now = EventKey(activityID: "apple", day: today, occurrence: 0)
-        #expect(try await store.applyCompletion(messageID: "t", key: now, outcome: outcome("watch", at: 1000)).status == .accepted)
-        let backfilled = try await store.applyCompletion(messageID: "b", key: ahead, outcome: outcome("cli", at: 2000), futureDays: .allowed)
+        #expect(try await store.outcomes.applyCompletion(messageID: "t", key: now, outcome: outcome("watch", at: 1000)).status == .accepted)
+        let backfilled = try await store.outcomes.applyCompletion(messageID: "b", key: ahead, outcome: outcome("cli", at: 2000), futureDays: .allowed)
         #expect(backfilled.status == .accepted)
-        #expect(try await store.event(ahead).state == .completed)
+        #expect(try await store.outcomes.event(ahead).state == .completed)
     }
 
     @Test func theLaterClockWinsWhateverTheArrivalOrder() async throws {
         // The widget acted later (clock 2000) but its message arrives first.
-        let widget = try await store.applyCompletion(messageID: "w", key: key, outcome: outcome("widget", at: 2000, .notCompleted))
-        let watch = try await store.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
+        let widget = try await store.outcomes.applyCompletion(messageID: "w", key: key, outcome: outcome("widget", at: 2000, .notCompleted))
+        let watch = try await store.outcomes.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
         #expect(!widget.superseded)
         #expect(watch.status == .accepted)
         #expect(watch.superseded)
         #expect(watch.currentState == .notCompleted)
-        #expect(try await store.event(key).outcome?.device == "widget")
+        #expect(try await store.outcomes.event(key).outcome?.device == "widget")
         // The loser stays in the history.
         let kinds = try await store.history(activityID: "apple").map(\.kind)
         #expect(kinds.suffix(2) == [.outcomeRecorded, .outcomeSuperseded])
         // Equal physical times: the counter, then the node id, decide.
-        let tie = try await store.applyCompletion(messageID: "z", key: key, outcome: outcome("zz-phone", at: 2000))
+        let tie = try await store.outcomes.applyCompletion(messageID: "z", key: key, outcome: outcome("zz-phone", at: 2000))
         #expect(!tie.superseded)
-        #expect(try await store.event(key).state == .completed)
+        #expect(try await store.outcomes.event(key).state == .completed)
     }
 
     /// Two devices recording the same dose with different message ids is an ordinary
     /// conflict, never an error, and later completions still go through (CareKit issue 700).
     @Test func theSameDoseFromTwoDevicesIsNotAnError() async throws {
-        let a = try await store.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
-        let b = try await store.applyCompletion(messageID: "b", key: key, outcome: outcome("widget", at: 1001))
+        let a = try await store.outcomes.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
+        let b = try await store.outcomes.applyCompletion(messageID: "b", key: key, outcome: outcome("widget", at: 1001))
         #expect(a.status == .accepted && b.status == .accepted)
         let next = EventKey(activityID: "apple", day: monday, occurrence: 1)
-        #expect(try await store.applyCompletion(messageID: "c", key: next, outcome: outcome("watch", at: 1002)).status == .accepted)
+        #expect(try await store.outcomes.applyCompletion(messageID: "c", key: next, outcome: outcome("watch", at: 1002)).status == .accepted)
     }
 
     @Test func localChangesStandOverWhatTheStoreHasSeen() async throws {
         // A watch whose clock runs an hour ahead.
         let ahead = Int64(clock.now.timeIntervalSince1970 * 1000) + 3_600_000
-        _ = try await store.applyCompletion(messageID: "fast", key: key, outcome: outcome("watch", at: ahead))
-        try await store.setOutcome(Outcome(state: .notCompleted, recordedAt: clock.now, device: "cli"), for: key)
-        let event = try await store.event(key)
+        _ = try await store.outcomes.applyCompletion(messageID: "fast", key: key, outcome: outcome("watch", at: ahead))
+        try await store.outcomes.setOutcome(Outcome(state: .notCompleted, recordedAt: clock.now, device: "cli"), for: key)
+        let event = try await store.outcomes.event(key)
         #expect(event.state == .notCompleted)
         #expect(try #require(event.outcome?.clock) > HybridTimestamp(physical: ahead, node: "watch"))
     }
@@ -105,11 +105,11 @@ struct CompletionTests {
         ]
         let revision = try await store.revision()
         for (index, (key, rejection)) in cases.enumerated() {
-            let receipt = try await store.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
+            let receipt = try await store.outcomes.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
             #expect(receipt.status == .rejected)
             #expect(receipt.rejection == rejection)
             #expect(receipt.detail?.isEmpty == false)
-            let again = try await store.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
+            let again = try await store.outcomes.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
             #expect(again.isRepeat && again.rejection == rejection)
         }
         #expect(try await store.revision() == revision)
@@ -125,15 +125,15 @@ struct CompletionTests {
             for n in 0..<40 {
                 let key = EventKey(activityID: "apple", day: monday.adding(days: n / 2), occurrence: n % 2)
                 let outcome = outcome("watch", at: 1000 + Int64(n))
-                group.addTask { ("ok", try await store.applyCompletion(messageID: "ok-\(n)", key: key, outcome: outcome)) }
+                group.addTask { ("ok", try await store.outcomes.applyCompletion(messageID: "ok-\(n)", key: key, outcome: outcome)) }
             }
             for n in 0..<5 {
                 let unknown = EventKey(activityID: "pear", day: monday, occurrence: n)
                 let outcome = outcome("watch", at: 2000)
-                group.addTask { ("bad", try await store.applyCompletion(messageID: "bad-\(n)", key: unknown, outcome: outcome)) }
+                group.addTask { ("bad", try await store.outcomes.applyCompletion(messageID: "bad-\(n)", key: unknown, outcome: outcome)) }
                 // The same message five times at once (a companion sending it again).
                 let again = outcome
-                group.addTask { ("dup", try await store.applyCompletion(messageID: "dup", key: later, outcome: again)) }
+                group.addTask { ("dup", try await store.outcomes.applyCompletion(messageID: "dup", key: later, outcome: again)) }
             }
             return try await group.reduce(into: [String: [CompletionReceipt]]()) { $0[$1.0, default: []].append($1.1) }
         }
@@ -145,6 +145,6 @@ struct CompletionTests {
         #expect(dup.filter { !$0.isRepeat }.count == 1)
         #expect(Set(dup.map(\.revision)).count == 1)
         #expect(try await store.revision() == revision + 41)
-        #expect(try await store.event(later).state == .completed)
+        #expect(try await store.outcomes.event(later).state == .completed)
     }
 }

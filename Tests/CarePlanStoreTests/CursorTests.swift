@@ -8,16 +8,16 @@ struct CursorTests {
 
     @Test func aCursorStartsAtZeroMovesOnlyForwardAndIsNotAChange() async throws {
         let store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
         let revision = try await store.revision()
-        #expect(try await store.cursor("fhir-export http://a/") == nil)
-        try await store.advanceCursor("fhir-export http://a/", to: 5)
-        try await store.advanceCursor("fhir-export http://a/", to: 3)
-        try await store.advanceCursor("fhir-export http://b/", to: 1)
-        #expect(try await store.cursor("fhir-export http://a/") == 5)
-        #expect(try await store.cursor("fhir-export http://b/") == 1)
+        #expect(try await store.measurements.cursor("fhir-export http://a/") == nil)
+        try await store.measurements.advanceCursor("fhir-export http://a/", to: 5)
+        try await store.measurements.advanceCursor("fhir-export http://a/", to: 3)
+        try await store.measurements.advanceCursor("fhir-export http://b/", to: 1)
+        #expect(try await store.measurements.cursor("fhir-export http://a/") == 5)
+        #expect(try await store.measurements.cursor("fhir-export http://b/") == 1)
         #expect(try await store.revision() == revision)
         // Kept in the file.
-        #expect(try await CarePlanStore(path: store.path).cursor("fhir-export http://a/") == 5)
+        #expect(try await CarePlanStore(path: store.path).measurements.cursor("fhir-export http://a/") == 5)
     }
 }

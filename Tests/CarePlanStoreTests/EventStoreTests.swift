@@ -10,37 +10,37 @@ struct EventStoreTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
-        try await store.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
-        try await store.addActivity(painScale(resettable: true), effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(painScale(resettable: true), effectiveFrom: monday, device: "t")
         let weekly = try Activity(
             identifier: "weight", kind: .assessment, title: "Weight", result: .number(unit: "kg"),
             schedule: .weekly([0, 1, 0, 0, 1, 0, 0], start: monday))
-        try await store.addActivity(weekly, effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(weekly, effectiveFrom: monday, device: "t")
     }
 
     @Test func eventsOfADayByKind() async throws {
-        let events = try await store.events(on: monday)
+        let events = try await store.outcomes.events(on: monday)
         #expect(events.map(\.key.description) == [
             "apple@2026-11-02#0", "apple@2026-11-02#1", "apple@2026-11-02#2", "pain@2026-11-02#0", "weight@2026-11-02#0",
         ])
-        #expect(try await store.events(on: monday, kind: .assessment).map(\.key.activityID) == ["pain", "weight"])
-        #expect(try await store.events(on: monday.adding(days: 1)).count == 4)
-        #expect(try await store.events(on: monday.adding(days: -1)).isEmpty)
+        #expect(try await store.outcomes.events(on: monday, kind: .assessment).map(\.key.activityID) == ["pain", "weight"])
+        #expect(try await store.outcomes.events(on: monday.adding(days: 1)).count == 4)
+        #expect(try await store.outcomes.events(on: monday.adding(days: -1)).isEmpty)
     }
 
     @Test func outcomesWithResults() async throws {
         let key = EventKey(activityID: "pain", day: monday, occurrence: 0)
-        let change = try await store.setOutcome(done("watch", values: [OutcomeValue(.integer(4))]), for: key)
+        let change = try await store.outcomes.setOutcome(done("watch", values: [OutcomeValue(.integer(4))]), for: key)
         #expect(change.kind == .outcomeRecorded)
         #expect(change.event == key)
         #expect(change.device == "watch")
         #expect(change.committedAt == clock.now)
-        let event = try await store.event(key)
+        let event = try await store.outcomes.event(key)
         #expect(event.state == .completed)
         #expect(event.outcome?.values == [OutcomeValue(.integer(4))])
         let missed = Outcome(state: .notCompleted, recordedAt: Date(), device: "cli", reason: "asleep")
-        try await store.setOutcome(missed, for: EventKey(activityID: "apple", day: monday, occurrence: 1))
-        #expect(try await store.events(of: "apple", on: monday).map(\.state) == [.initial, .notCompleted, .initial])
+        try await store.outcomes.setOutcome(missed, for: EventKey(activityID: "apple", day: monday, occurrence: 1))
+        #expect(try await store.outcomes.events(of: "apple", on: monday).map(\.state) == [.initial, .notCompleted, .initial])
     }
 
     @Test func refusedOutcomesWriteNothing() async throws {
@@ -57,39 +57,39 @@ struct EventStoreTests {
              .invalidResult(EventKey(activityID: "pain", day: monday, occurrence: 0), .outOfScale(11, min: 0, max: 10))),
         ]
         for (key, outcome, expected) in refusals {
-            await #expect(throws: expected) { try await store.setOutcome(outcome, for: key) }
+            await #expect(throws: expected) { try await store.outcomes.setOutcome(outcome, for: key) }
         }
         // A batch with one refusal writes none of it.
         await #expect(throws: CarePlanStoreError.self) {
-            try await store.setOutcomes([
+            try await store.outcomes.setOutcomes([
                 (EventKey(activityID: "apple", day: monday, occurrence: 0), done()),
                 (EventKey(activityID: "apple", day: monday, occurrence: 9), done()),
             ])
         }
         #expect(try await store.revision() == before)
-        #expect(try await store.events(on: monday).allSatisfy { $0.state == .initial })
+        #expect(try await store.outcomes.events(on: monday).allSatisfy { $0.state == .initial })
     }
 
     @Test func resettingNeedsAResettableAssessment() async throws {
         let pain = EventKey(activityID: "pain", day: monday, occurrence: 0)
-        try await store.setOutcome(done(values: [OutcomeValue(.integer(3))]), for: pain)
-        try await store.setOutcome(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: pain)
-        #expect(try await store.event(pain).state == .initial)
+        try await store.outcomes.setOutcome(done(values: [OutcomeValue(.integer(3))]), for: pain)
+        try await store.outcomes.setOutcome(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: pain)
+        #expect(try await store.outcomes.event(pain).state == .initial)
         let weight = EventKey(activityID: "weight", day: monday, occurrence: 0)
         await #expect(throws: CarePlanStoreError.notResettable("weight")) {
-            try await store.setOutcome(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: weight)
+            try await store.outcomes.setOutcome(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: weight)
         }
     }
 
     @Test func completionStatusPerDayByKind() async throws {
-        try await store.setOutcomes([
+        try await store.outcomes.setOutcomes([
             (EventKey(activityID: "apple", day: monday, occurrence: 0), done()),
             (EventKey(activityID: "apple", day: monday, occurrence: 1), done()),
             (EventKey(activityID: "pain", day: monday, occurrence: 0), done(values: [OutcomeValue(.integer(2))])),
             (EventKey(activityID: "apple", day: monday.adding(days: 1), occurrence: 0),
              Outcome(state: .notCompleted, recordedAt: Date(), device: "t")),
         ])
-        let summaries = try await store.completion(from: monday.adding(days: -1), through: monday.adding(days: 2))
+        let summaries = try await store.outcomes.completion(from: monday.adding(days: -1), through: monday.adding(days: 2))
         #expect(summaries.map(\.day) == [-1, 0, 1, 2].map { monday.adding(days: $0) })
         #expect(summaries[0].overall == Tally(completed: 0, total: 0))
         #expect(summaries[1].interventions == Tally(completed: 2, total: 3))
@@ -97,7 +97,7 @@ struct EventStoreTests {
         #expect(summaries[2].overall == Tally(completed: 0, total: 4))
         // The same figures as summarising the day's events directly.
         for summary in summaries {
-            #expect(await summary == CompletionSummary(day: summary.day, events: try store.events(on: summary.day)))
+            #expect(await summary == CompletionSummary(day: summary.day, events: try store.outcomes.events(on: summary.day)))
         }
     }
 
@@ -105,16 +105,16 @@ struct EventStoreTests {
     @Test func historyKeepsEveryChange() async throws {
         let key = EventKey(activityID: "pain", day: monday, occurrence: 0)
         let start = try await store.revision()
-        try await store.setOutcome(done("watch", values: [OutcomeValue(.integer(6))]), for: key)
+        try await store.outcomes.setOutcome(done("watch", values: [OutcomeValue(.integer(6))]), for: key)
         clock.advance(by: 60)
-        try await store.setOutcome(done("phone", values: [OutcomeValue(.integer(2))]), for: key)
+        try await store.outcomes.setOutcome(done("phone", values: [OutcomeValue(.integer(2))]), for: key)
         let history = try await store.history(after: start)
         #expect(history.map(\.revision) == [start + 1, start + 2])
         #expect(history.map(\.device) == ["watch", "phone"])
         #expect(history.map { $0.outcome?.values.first } == [OutcomeValue(.integer(6)), OutcomeValue(.integer(2))])
         #expect(history[1].committedAt.timeIntervalSince(history[0].committedAt) == 60)
         #expect(try await store.history(activityID: "pain").count == 3)
-        #expect(try await store.event(key).outcome?.device == "phone")
+        #expect(try await store.outcomes.event(key).outcome?.device == "phone")
     }
 
     /// What a follower of the change log reads at each look: the newest revision and the
@@ -122,7 +122,7 @@ struct EventStoreTests {
     @Test func theNewestRevisionAndTheChangesAfterOneAreReadTogether() async throws {
         let start = try await store.revision()
         for occurrence in 0..<3 {
-            try await store.setOutcome(done(), for: EventKey(activityID: "apple", day: monday, occurrence: occurrence))
+            try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: monday, occurrence: occurrence))
         }
         let none = try await store.newestAndChanges(after: nil, limit: 10)
         #expect(none.newest == start + 3 && none.changes.isEmpty)

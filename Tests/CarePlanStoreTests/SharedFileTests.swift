@@ -13,7 +13,7 @@ struct SharedFileTests {
         let path = scratch.path("shared.sqlite")
         let first = try await CarePlanStore(path: path)
         let second = try await CarePlanStore(path: path)
-        try await first.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "a")
+        try await first.plan.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "a")
         let days = 20
         try await withThrowingTaskGroup(of: [Int].self) { group in
             for (index, store) in [first, second].enumerated() {
@@ -22,7 +22,7 @@ struct SharedFileTests {
                     for day in 0..<days {
                         for slot in 0..<12 {
                             let key = EventKey(activityID: "apple", day: monday.adding(days: day), occurrence: slot * 2 + index)
-                            revisions.append(try await store.setOutcome(done("store-\(index)"), for: key).revision)
+                            revisions.append(try await store.outcomes.setOutcome(done("store-\(index)"), for: key).revision)
                         }
                     }
                     return revisions
@@ -36,7 +36,7 @@ struct SharedFileTests {
             #expect(Set(revisions).count == 2 * days * 12)
         }
         var total: [Int] = []
-        for day in 0..<days { total.append(try await second.events(on: monday.adding(days: day)).filter { $0.state == .completed }.count) }
+        for day in 0..<days { total.append(try await second.outcomes.events(on: monday.adding(days: day)).filter { $0.state == .completed }.count) }
         #expect(total == Array(repeating: 24, count: days))
     }
 

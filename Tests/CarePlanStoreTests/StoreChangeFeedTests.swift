@@ -14,7 +14,7 @@ struct StoreChangeFeedTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "t")
+        try await store.plan.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "t")
     }
 
     /// Runs `feed` while `body` runs, then stops it.
@@ -45,8 +45,8 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         let changes = try await following(feed) {
             let stream = feed.changes(after: start)
-            try await store.setOutcome(done(), for: key(0))
-            _ = try await store.applyCompletion(messageID: "m", key: key(1), outcome: done("watch"))
+            try await store.outcomes.setOutcome(done(), for: key(0))
+            _ = try await store.outcomes.applyCompletion(messageID: "m", key: key(1), outcome: done("watch"))
             return await first(2, of: stream)
         }
         #expect(changes.map(\.revision) == [start + 1, start + 2])
@@ -59,7 +59,7 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         let changes = try await following(feed) {
             let stream = feed.changes(after: start)
-            try await other.setOutcome(done("other"), for: key(3))
+            try await other.outcomes.setOutcome(done("other"), for: key(3))
             return await first(1, of: stream)
         }
         #expect(changes.map(\.revision) == [start + 1])
@@ -69,14 +69,14 @@ struct StoreChangeFeedTests {
     @Test func eachSubscriberStartsAfterItsOwnRevisionAndSeesEachChangeOnce() async throws {
         let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
         let start = try await store.revision()
-        for occurrence in 0..<3 { try await store.setOutcome(done(), for: key(occurrence)) }
+        for occurrence in 0..<3 { try await store.outcomes.setOutcome(done(), for: key(occurrence)) }
         let (everything, later, fromNow) = try await following(feed) {
             let everything = feed.changes(after: 0)
             let later = feed.changes(after: start + 2)
             let fromNow = feed.changes()
             // The feed has read once when the catch-up has arrived: only then is "now" fixed.
             let caughtUp = await first(start + 3, of: everything)
-            try await store.setOutcome(done(), for: key(3))
+            try await store.outcomes.setOutcome(done(), for: key(3))
             return (caughtUp + (await first(1, of: everything)), await first(2, of: later), await first(1, of: fromNow))
         }
         #expect(everything.map(\.revision) == Array(1...(start + 4)))
@@ -89,7 +89,7 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         let (batch, single) = try await following(feed) {
             let batches = feed.batches(after: start), changes = feed.changes(after: start)
-            try await store.setOutcomes((0..<5).map { (key($0), done()) })
+            try await store.outcomes.setOutcomes((0..<5).map { (key($0), done()) })
             let batch = await withTimeout(.seconds(20)) { await batches.first { _ in true } }
             return (batch, await first(5, of: changes))
         }
@@ -107,7 +107,7 @@ struct StoreChangeFeedTests {
         let (answeredAfterArriving, arrived) = try await following(feed) {
             let stream = feed.changes(after: start)
             // The feed's first read is over once this change has arrived.
-            try await store.setOutcome(done(), for: key(0))
+            try await store.outcomes.setOutcome(done(), for: key(0))
             let alone = await first(1, of: stream)
             let consumer = Task {
                 var changes = alone
@@ -122,7 +122,7 @@ struct StoreChangeFeedTests {
                 for (index, key) in keys.enumerated() {
                     group.addTask {
                         await withCheckedContinuation { continuation in
-                            store.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) { result in
+                            store.outcomes.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) { result in
                                 let revision = (try? result.get())?.revision
                                 continuation.resume(returning: revision.map(received.contains) ?? true)
                             }
@@ -151,10 +151,10 @@ struct StoreChangeFeedTests {
             let stream = feed.batches(after: start)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, (key, other)) in zip(together, alone).enumerated() {
-                    group.addTask { _ = try await store.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
-                    group.addTask { _ = try await store.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
-                    group.addTask { _ = try await store.applyCompletion(messageID: "x\(index)", key: unknown, outcome: done("watch")) }
-                    group.addTask { _ = try await store.setOutcome(done(), for: other) }
+                    group.addTask { _ = try await store.outcomes.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
+                    group.addTask { _ = try await store.outcomes.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
+                    group.addTask { _ = try await store.outcomes.applyCompletion(messageID: "x\(index)", key: unknown, outcome: done("watch")) }
+                    group.addTask { _ = try await store.outcomes.setOutcome(done(), for: other) }
                 }
                 try await group.waitForAll()
             }
@@ -178,7 +178,7 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         // More changes than the feed reads at a time (500).
         let keys = (0..<50).flatMap { day in (0..<24).map { key($0, day: day) } }
-        try await store.setOutcomes(keys.map { ($0, done()) })
+        try await store.outcomes.setOutcomes(keys.map { ($0, done()) })
         // Reading 1,200 changes took 16 s with the end-to-end tests beside it on two cores.
         let changes = try await following(feed) { await first(keys.count, of: feed.changes(after: start), within: .seconds(120)) }
         #expect(changes.map(\.revision) == Array((start + 1)...(start + keys.count)))
@@ -207,12 +207,12 @@ struct StoreChangeFeedTests {
             for round in 0..<48 {
                 let start = try await store.revision()
                 let consumers = (0..<16).map { _ in Task { for await _ in feed.changes(after: start) {} } }
-                try await store.setOutcome(done(), for: key(round % 24, day: round / 24))
+                try await store.outcomes.setOutcome(done(), for: key(round % 24, day: round / 24))
                 for consumer in consumers { consumer.cancel() }
             }
             let start = try await store.revision()
             let stream = feed.changes(after: start)
-            try await store.setOutcome(done(), for: key(0, day: 2))
+            try await store.outcomes.setOutcome(done(), for: key(0, day: 2))
             return await first(1, of: stream).map(\.revision)
         }
         #expect(last == [try await store.revision()])

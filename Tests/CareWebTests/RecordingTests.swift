@@ -21,7 +21,7 @@ struct RecordingTests {
         let second = try await web.request(.POST, "/outcomes", form: form)
         #expect(second.status == 303)
         #expect(try await web.store.revision() == revision)
-        let event = try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0))
+        let event = try await web.store.outcomes.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0))
         #expect(event.state == .completed && event.outcome?.device.hasPrefix("browser:") == true)
 
         // The page now offers to undo it, and undoing resets the event.
@@ -29,7 +29,7 @@ struct RecordingTests {
         let undo = try #require(WebFixture.outcomeForm(tablets, in: updated))
         #expect(undo.first { $0.0 == "state" }?.1 == "initial")
         _ = try await web.request(.POST, "/outcomes", form: undo)
-        #expect(try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .initial)
+        #expect(try await web.store.outcomes.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .initial)
         try await web.stop()
     }
 
@@ -49,7 +49,7 @@ struct RecordingTests {
             .POST, "/outcomes", form: withoutToken,
             headers: [("X-CSRF-Token", form.first { $0.0 == "csrf" }!.1), ("Origin", web.base)])
         #expect(scripted.status == 303)
-        #expect(try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .completed)
+        #expect(try await web.store.outcomes.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .completed)
         try await web.stop()
     }
 
@@ -63,7 +63,7 @@ struct RecordingTests {
             ("csrf", token), ("message", "0f0f"), ("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"),
         ])
         #expect(refused.status == 403 && refused.body.contains("can look but not record"))
-        #expect(try await web.store.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .initial)
+        #expect(try await web.store.outcomes.event(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)).state == .initial)
         try await web.stop()
     }
 
@@ -111,7 +111,7 @@ struct RecordingTests {
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: day))
         let pain = try Activity(
             identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: day))
-        try await web.store.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain, pressure]), effectiveFrom: day, device: "test")
+        try await web.store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain, pressure]), effectiveFrom: day, device: "test")
         let card = try await web.signIn()
         let token = try #require(WebFixture.field("csrf", in: card))
         func post(_ fields: [(String, String)]) async throws -> WebFixture.Reply {
@@ -133,7 +133,7 @@ struct RecordingTests {
 
         let recorded = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "120,5"), ("value", "80")])
         #expect(recorded.status == 303, "\(recorded.body)")
-        let event = try await web.store.event(EventKey(activityID: "pressure", day: day, occurrence: 0))
+        let event = try await web.store.outcomes.event(EventKey(activityID: "pressure", day: day, occurrence: 0))
         #expect(event.outcome?.values.map(\.value) == [.decimal(120.5), .integer(80)])
         try await web.stop()
     }

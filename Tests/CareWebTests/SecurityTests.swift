@@ -116,8 +116,8 @@ struct SecurityTests {
         try await web.signIn()
         let revoked = try await web.openLive()
         _ = try await revoked.next(containing: "event: revision")
-        let session = try #require(try await web.store.webSessions().first { $0.revokedAt == nil })
-        _ = try await web.store.revokeWebSession(session.shortID)
+        let session = try #require(try await web.store.webSessions.all().first { $0.revokedAt == nil })
+        _ = try await web.store.webSessions.revoke(session.shortID)
         let revision = try await web.record(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 1))
         let told = try await revoked.next(containing: "event: signed-out")
         #expect(!told.contains("data: \(revision)"), "a revision after the session ended: \(told)")
@@ -192,7 +192,7 @@ struct SecurityTests {
 extension WebFixture {
     /// Records `key` as done in the store, as another device would; returns the revision.
     func record(_ key: EventKey) async throws -> Int {
-        try await store.setOutcome(Outcome(state: .completed, recordedAt: clock.now, device: "test"), for: key).revision
+        try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: clock.now, device: "test"), for: key).revision
     }
 }
 

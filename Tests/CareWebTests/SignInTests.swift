@@ -8,7 +8,7 @@ import Testing
 struct SignInTests {
     @Test func aCodeSignsInOnceWithAStrictHttpOnlyCookie() async throws {
         let web = try await WebFixture()
-        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
         // Typed as a person would: lower case, with the dash, an O for the zero.
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "k7qm-2xrd"), ("name", "Kitchen tablet")])
         #expect(reply.status == 303 && reply.headers.first(name: "Location") == "/")
@@ -18,7 +18,7 @@ struct SignInTests {
         let card = try await web.request(.GET, "/")
         #expect(card.status == 200 && card.body.contains("<h1>Care card</h1>"))
 
-        let sessions = try await web.store.webSessions()
+        let sessions = try await web.store.webSessions.all()
         #expect(sessions.count == 1 && sessions[0].name == "Kitchen tablet" && sessions[0].access == .caregiver)
         // The store keeps the secret's hash, never the secret.
         let secret = String(cookie.dropFirst("caresync_session=".count).prefix { $0 != ";" })
@@ -33,8 +33,8 @@ struct SignInTests {
     /// window (even with the right code), and device pairing is untouched throughout.
     @Test func wrongCodesCountDownAndThrottleTheirSourceNeverPairing() async throws {
         let web = try await WebFixture()
-        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(3600))
-        try await web.store.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(3600))
+        try await web.store.devices.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
         for left in (1...4).reversed() {
             let reply = try await web.request(.POST, "/sign-in", form: [("code", "AAAA-AAAA")])
             #expect(reply.status == 401 && reply.body.contains("Wrong code (\(left) attempt\(left == 1 ? "" : "s") left)."), "\(reply.body)")
@@ -47,8 +47,8 @@ struct SignInTests {
         let german = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")], headers: [("Accept-Language", "de")])
         #expect(german.body.contains("Zu viele falsche Codes von diesem Gerät"))
         // Device pairing never counted those: its code is open and pairs a watch.
-        let candidate = try #require(try await web.store.pairingCandidates().first)
-        let paired = try await web.store.redeemPairing(codeID: candidate.id, deviceID: "watch-1", name: "Watch", role: .watch)
+        let candidate = try #require(try await web.store.devices.pairingCandidates().first)
+        let paired = try await web.store.devices.redeemPairing(codeID: candidate.id, deviceID: "watch-1", name: "Watch", role: .watch)
         #expect((try? paired.get())?.id == "watch-1")
         // Once the window has passed, the source may try again, and the right code signs in.
         web.clock.advance(by: 15 * 60)
@@ -61,43 +61,43 @@ struct SignInTests {
     }
 
     /// The store counts wrong codes of each kind apart: every browser's wrong sign-in codes
-    /// together lock sign-in at ``CarePlanStore/signInAttempts`` and never pairing; wrong
+    /// together lock sign-in at ``WebSessionStore/signInAttempts`` and never pairing; wrong
     /// pairing codes lock pairing at five and never sign-in.
     @Test func wrongCodesOfOneKindNeverLockTheOther() async throws {
         let web = try await WebFixture()
         let expires = web.clock.now.addingTimeInterval(600)
-        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: expires)
-        try await web.store.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: expires)
+        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: expires)
+        try await web.store.devices.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: expires)
         var last: PairingRefusal?
-        for _ in 0..<CarePlanStore.signInAttempts {
-            let refused = try await web.store.signIn(code: "AAAAAAAA", sessionID: "x", name: "x", lifetime: 60)
+        for _ in 0..<WebSessionStore.signInAttempts {
+            let refused = try await web.store.webSessions.signIn(code: "AAAAAAAA", sessionID: "x", name: "x", lifetime: 60)
             if case .failure(let refusal) = refused { last = refusal }
         }
         #expect(last == .locked)
-        #expect(try await web.store.pairingCandidates().map(\.code) == ["W4TCH2PQ"])
-        for _ in 0..<CarePlanStore.pairingAttempts {
-            _ = try await web.store.redeemPairing(codeID: nil, deviceID: "w", name: "w", role: .watch)
+        #expect(try await web.store.devices.pairingCandidates().map(\.code) == ["W4TCH2PQ"])
+        for _ in 0..<DeviceStore.pairingAttempts {
+            _ = try await web.store.devices.redeemPairing(codeID: nil, deviceID: "w", name: "w", role: .watch)
         }
-        #expect(try await web.store.pairingCandidates().isEmpty)
-        try await web.store.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: expires)
-        let fresh = try await web.store.signIn(code: "M2XRDK7Q", sessionID: String(repeating: "a", count: 64), name: "x", lifetime: 60)
+        #expect(try await web.store.devices.pairingCandidates().isEmpty)
+        try await web.store.webSessions.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: expires)
+        let fresh = try await web.store.webSessions.signIn(code: "M2XRDK7Q", sessionID: String(repeating: "a", count: 64), name: "x", lifetime: 60)
         #expect((try? fresh.get()) != nil)
         try await web.stop()
     }
 
     @Test func aCompanionsPairingCodeDoesNotSignABrowserInNorABrowsersCodePairACompanion() async throws {
         let web = try await WebFixture()
-        try await web.store.openPairingCode("K7QM2XRD", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.devices.openPairingCode("K7QM2XRD", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
         #expect(reply.status == 401 && reply.body.contains("No sign-in code is open"), "\(reply.body)")
-        try await web.store.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
-        #expect(try await web.store.pairingCandidates().map(\.code) == ["K7QM2XRD"])
+        try await web.store.webSessions.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
+        #expect(try await web.store.devices.pairingCandidates().map(\.code) == ["K7QM2XRD"])
         try await web.stop()
     }
 
     @Test func anExpiredCodeAndAnExpiredOrRevokedSessionGoBackToSigningIn() async throws {
         let web = try await WebFixture()
-        try await web.store.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(60))
+        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(60))
         web.clock.advance(by: 61)
         let expired = try await web.request(.POST, "/sign-in", form: [("code", "K7QM2XRD")])
         #expect(expired.status == 401 && expired.body.contains("This code has expired"))
@@ -108,8 +108,8 @@ struct SignInTests {
         #expect(later.status == 303 && later.headers.first(name: "Location") == "/sign-in")
 
         try await web.signIn()
-        let session = try #require(try await web.store.webSessions().first)
-        let revoked = try await web.store.revokeWebSession(session.shortID)
+        let session = try #require(try await web.store.webSessions.all().first)
+        let revoked = try await web.store.webSessions.revoke(session.shortID)
         #expect(revoked?.id == session.id)
         let afterRevocation = try await web.request(.GET, "/")
         #expect(afterRevocation.status == 303 && afterRevocation.headers.first(name: "Location") == "/sign-in")
@@ -126,7 +126,7 @@ struct SignInTests {
         let out = try await web.request(.POST, "/sign-out", form: [("csrf", token)])
         #expect(out.status == 303 && out.headers.first(name: "Location") == "/sign-in")
         #expect(out.headers["Set-Cookie"].contains { $0.hasPrefix("caresync_session=;") && $0.contains("Max-Age=0") })
-        #expect(try await web.store.webSessions().first?.revokedAt != nil)
+        #expect(try await web.store.webSessions.all().first?.revokedAt != nil)
         try await web.stop()
     }
 }

@@ -32,7 +32,7 @@ final class WebFixture: Sendable {
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: Self.day))
         let pain = try Activity(
             identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: Self.day))
-        try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain]), effectiveFrom: Self.day, device: "test")
+        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain]), effectiveFrom: Self.day, device: "test")
         let logger = Logger(label: "web-test")
         let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(20), logger: logger)
         var configuration = WebConfiguration()
@@ -104,7 +104,7 @@ final class WebFixture: Sendable {
     @discardableResult
     func signIn(_ access: WebAccess = .caregiver) async throws -> String {
         let code = "K7QM2XR" + String("ABCDEFGH".randomElement()!)
-        try await store.openSignInCode(code, access: access, expiresAt: clock.now.addingTimeInterval(600))
+        try await store.webSessions.openSignInCode(code, access: access, expiresAt: clock.now.addingTimeInterval(600))
         let reply = try await request(.POST, "/sign-in", form: [("code", code), ("name", "Test")])
         guard reply.status == 303 else { throw WebTestFailure("sign-in answered \(reply.status): \(reply.body)") }
         return try await request(.GET, "/").body

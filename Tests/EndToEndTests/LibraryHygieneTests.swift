@@ -90,6 +90,28 @@ struct LibraryHygieneTests {
         #expect(blocking.isEmpty, "synchronous store functions:\n\(blocking.joined(separator: "\n"))")
     }
 
+    /// The store is split by what it keeps: no type of it offers more than 15 operations
+    /// (public functions, counted per top-level type or extension they are declared in).
+    @Test func theStoreIsSplitByWhatItKeeps() throws {
+        let folder = CareSyncCommand.repository.appendingPathComponent("Sources/CarePlanStore")
+        var operations: [String: Int] = [:]
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        for file in files {
+            var owner = ""
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                if let match = line.firstMatch(of: #/^(?:public )?(?:final )?(?:extension|struct|class|enum|actor) (\w+)/#) {
+                    owner = String(match.1)
+                } else if line.contains(#/^\s+(@_spi\(CareCore\) )?public (static )?func /#) {
+                    operations[owner, default: 0] += 1
+                }
+            }
+        }
+        #expect(operations["OutcomeStore", default: 0] >= 10 && operations["PlanStore", default: 0] >= 10)
+        let large = operations.filter { $0.value > 15 }
+        #expect(large.isEmpty, "store types with more than 15 operations: \(large)")
+    }
+
     /// The name of the function around a `file:line: text` line of ``lines(in:matching:)``.
     static func enclosingFunction(of found: String, in folder: URL) throws -> String {
         let (file, number) = try location(found, in: folder)

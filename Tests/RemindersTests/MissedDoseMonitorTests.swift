@@ -27,7 +27,7 @@ struct MissedDoseMonitorTests {
 
     /// Loads a plan of `activities` (each daily from Saturday) with the plan's grace period.
     func load(_ activities: [Activity], graceMinutes: Int = 60) async throws {
-        try await store.load(
+        try await store.plan.load(
             Plan(title: "T", timeZone: zone, activities: activities, missedDose: MissedDosePolicy(graceMinutes: graceMinutes)),
             effectiveFrom: saturday, device: "t")
     }
@@ -53,7 +53,7 @@ struct MissedDoseMonitorTests {
             #expect(try await monitor.step(at: at(day, "09:30")).alerts.isEmpty, "alerted once")
         }
         #expect(at(1, "09:00").timeIntervalSince(at(0, "09:00")) == 25 * 3600)
-        let kept = try await store.alerts(after: 0, raisedSince: .distantPast, limit: 10)
+        let kept = try await store.reminders.alerts(after: 0, raisedSince: .distantPast, limit: 10)
         #expect(kept.map(\.sequence) == [2, 1])
         #expect(kept.allSatisfy { $0.kind == .missed && !$0.critical })
     }
@@ -63,14 +63,14 @@ struct MissedDoseMonitorTests {
         let monitor = MissedDoseMonitor(store: store)
         _ = try await monitor.step(at: at(0, "09:00"))
         // The 20:00 dose is taken early: no alert for it, and no all clear either.
-        try await store.setOutcome(Outcome(state: .completed, recordedAt: at(0, "19:00"), device: "w"), for: key("dose", 0, 1))
-        try await store.setOutcome(Outcome(state: .notCompleted, recordedAt: at(0, "09:20"), device: "w"), for: key("dose", 0, 0))
+        try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: at(0, "19:00"), device: "w"), for: key("dose", 0, 1))
+        try await store.outcomes.setOutcome(Outcome(state: .notCompleted, recordedAt: at(0, "09:20"), device: "w"), for: key("dose", 0, 0))
         let cleared = try await monitor.step(at: at(0, "09:21"))
         #expect(cleared.alerts.map(\.kind) == [.cleared])
         #expect(cleared.alerts.first?.outcome == .notCompleted)
         #expect(cleared.alerts.first?.key == key("dose", 0))
         #expect(try await monitor.step(at: at(0, "21:30")).alerts.isEmpty)
-        #expect(try await store.openMissedDoses().isEmpty)
+        #expect(try await store.reminders.openMissedDoses().isEmpty)
     }
 
     @Test func gracePeriodsComeFromTheActivityElseThePlan() async throws {
@@ -108,7 +108,7 @@ struct MissedDoseMonitorTests {
         try await load([try daily("dose", at: ["08:00"])])
         let monitor = MissedDoseMonitor(store: store)
         _ = try await monitor.step(at: at(0, "09:00"))
-        try await store.endActivity("dose", from: saturday, device: "t")
+        try await store.plan.endActivity("dose", from: saturday, device: "t")
         let cleared = try await monitor.step(at: at(0, "10:00")).alerts
         #expect(cleared.map(\.kind) == [.cleared])
         #expect(cleared.first?.outcome == nil)
@@ -125,9 +125,9 @@ struct MissedDoseMonitorTests {
         try await load([try daily("dose", at: ["08:00"])])
         let monitor = MissedDoseMonitor(store: store)
         for day in 0..<5 { _ = try await monitor.step(at: at(day, "09:00")) }
-        let last = try await store.alerts(after: 2, raisedSince: at(1, "00:00"), limit: 2)
+        let last = try await store.reminders.alerts(after: 2, raisedSince: at(1, "00:00"), limit: 2)
         #expect(last.map(\.sequence) == [5, 4])
-        #expect(try await store.alerts(after: 5, raisedSince: .distantPast, limit: 20).isEmpty)
+        #expect(try await store.reminders.alerts(after: 5, raisedSince: .distantPast, limit: 20).isEmpty)
     }
 
     @Test func alertsAreKeptThirtyDays() async throws {
@@ -136,8 +136,8 @@ struct MissedDoseMonitorTests {
         _ = try await monitor.step(at: at(0, "09:00"))
         // Late at night the day's dose is no longer news: nothing new, nothing forgotten yet.
         #expect(try await monitor.step(at: at(29, "23:00")).alerts.isEmpty)
-        #expect(try await store.alerts(after: 0, raisedSince: .distantPast, limit: 10).count == 1)
+        #expect(try await store.reminders.alerts(after: 0, raisedSince: .distantPast, limit: 10).count == 1)
         #expect(try await monitor.step(at: at(31, "00:30")).alerts.isEmpty)
-        #expect(try await store.alerts(after: 0, raisedSince: .distantPast, limit: 10).isEmpty)
+        #expect(try await store.reminders.alerts(after: 0, raisedSince: .distantPast, limit: 10).isEmpty)
     }
 }

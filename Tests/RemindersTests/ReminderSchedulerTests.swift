@@ -21,7 +21,7 @@ struct ReminderSchedulerTests {
         ]
         // The plan's routine gives a single daily dose at noon: the untimed tonic is due then.
         let routine = try DailyRoutine(dosesPerDay: [1: [TimeOfDay("12:00")!]])
-        try await store.load(Plan(title: "T", timeZone: zone, routine: routine, activities: activities), effectiveFrom: monday, device: "t")
+        try await store.plan.load(Plan(title: "T", timeZone: zone, routine: routine, activities: activities), effectiveFrom: monday, device: "t")
     }
 
     func at(_ day: Int, _ time: String) -> Date {
@@ -42,7 +42,7 @@ struct ReminderSchedulerTests {
     @Test func aWeekFiresEveryReminderOnceAndKeepsTheWindowInTheStore() async throws {
         let scheduler = ReminderScheduler(store: store)
         try await scheduler.replan(at: at(0, "00:00"))
-        let pending = try await store.reminders()
+        let pending = try await store.reminders.all()
         #expect(pending.count == 15 * 3)  // today and 14 days ahead: fewer than 64
         #expect(pending.first?.reminder.key.description == "apple@2026-11-02#0")
         let fired = try await run(scheduler, from: at(0, "00:00"), until: at(7, "00:00"))
@@ -57,11 +57,11 @@ struct ReminderSchedulerTests {
         try await scheduler.replan(at: at(0, "00:00"))
         // Another process (its own connection to the file) records the 19:00 apple early.
         let other = try await CarePlanStore(path: store.path)
-        try await other.setOutcome(Outcome(state: .completed, recordedAt: at(0, "17:00"), device: "cli"),
+        try await other.outcomes.setOutcome(Outcome(state: .completed, recordedAt: at(0, "17:00"), device: "cli"),
                              for: EventKey(activityID: "apple", day: monday, occurrence: 1))
         let fired = try await run(scheduler, from: at(0, "00:00"), until: at(1, "00:00"))
         #expect(fired.map(\.key.description) == ["apple@2026-11-02#0", "tonic@2026-11-02#0"])
-        #expect(try await !store.reminders().contains { $0.reminder.key == EventKey(activityID: "apple", day: monday, occurrence: 1) })
+        #expect(try await !store.reminders.all().contains { $0.reminder.key == EventKey(activityID: "apple", day: monday, occurrence: 1) })
     }
 
     @Test func theWindowIsCappedAt64AndToppedUpAsRemindersFire() async throws {
@@ -69,13 +69,13 @@ struct ReminderSchedulerTests {
         let many = try (0..<20).map {
             try Activity(identifier: "m\($0)", kind: .intervention, title: "M\($0)", schedule: .daily(times: times, start: monday))
         }
-        try await store.load(Plan(title: "T", timeZone: zone, activities: many), effectiveFrom: monday, device: "t")
+        try await store.plan.load(Plan(title: "T", timeZone: zone, activities: many), effectiveFrom: monday, device: "t")
         let scheduler = ReminderScheduler(store: store)
         try await scheduler.replan(at: at(0, "00:00"))
-        #expect(try await store.reminders().count == 64)
+        #expect(try await store.reminders.all().count == 64)
         let fired = try await scheduler.step(at: at(0, "06:00"))
         #expect(fired.count == 20)
-        let window = try await store.reminders()
+        let window = try await store.reminders.all()
         #expect(window.count == 64)
         #expect(window.allSatisfy { $0.reminder.dueAt > at(0, "06:00") })
     }
@@ -92,9 +92,9 @@ struct ReminderSchedulerTests {
         // Down again until 19:20: the 19:00 apple is 20 minutes late, past grace: missed.
         scheduler = ReminderScheduler(store: try await CarePlanStore(path: store.path))
         #expect(try await scheduler.catchUp(at: at(0, "19:20")).isEmpty)
-        #expect(try await store.reminders([.missed]).map(\.reminder.key.description) == ["apple@2026-11-02#1"])
+        #expect(try await store.reminders.all([.missed]).map(\.reminder.key.description) == ["apple@2026-11-02#1"])
         #expect(try await scheduler.step(at: at(0, "19:20")).isEmpty)
-        let fired = try await store.reminders([.fired]).map(\.reminder.key.description)
+        let fired = try await store.reminders.all([.fired]).map(\.reminder.key.description)
         #expect(fired == ["apple@2026-11-02#0", "tonic@2026-11-02#0"])
     }
 

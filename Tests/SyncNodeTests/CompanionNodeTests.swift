@@ -21,7 +21,7 @@ import Testing
             Issue.record("unexpected \(result)")
             return
         }
-        #expect(try await primary.store.event(key).state == .completed)
+        #expect(try await primary.store.outcomes.event(key).state == .completed)
         #expect(try await primary.store.revision() == revision)
         #expect(watch.pending.isEmpty)
         // The next context reflects it, and the clock it carries is later than the completion's.
@@ -29,7 +29,7 @@ import Testing
             if case .context(let c) = event, c.revision >= revision { c } else { nil }
         })
         #expect(next.item(key)?.state == .completed)
-        let stored = try #require(try await primary.store.event(key).outcome?.clock)
+        let stored = try #require(try await primary.store.outcomes.event(key).outcome?.clock)
         #expect(try #require(next.clock) > stored)
         await watch.stop()
         await running.value
@@ -68,7 +68,7 @@ import Testing
             }
             #expect(detail.hasPrefix("\(tomorrow) is after today ("), "\(detail)")
             #expect(try await primary.store.revision() == before)
-            #expect(try await primary.store.event(EventKey(activityID: "apple", day: tomorrow, occurrence: 0)).outcome == nil)
+            #expect(try await primary.store.outcomes.event(EventKey(activityID: "apple", day: tomorrow, occurrence: 0)).outcome == nil)
             #expect(companion.pending.isEmpty)
             await companion.stop()
             await running.value

@@ -92,7 +92,7 @@ import Testing
         let today = CalendarDay.containing(Date(), in: .gmt)
         for n in 0..<10 {
             let activity = try Activity(identifier: "pear-\(n)", kind: .intervention, title: "Pear \(n)", schedule: .daily(occurrences: 3, start: today))
-            try await primary.store.addActivity(activity, effectiveFrom: today, device: "test")
+            try await primary.store.plan.addActivity(activity, effectiveFrom: today, device: "test")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
         let watch = try await primary.pairedCompanion(.watch, stateDirectory: directory, contextWriteDelay: .seconds(3600))

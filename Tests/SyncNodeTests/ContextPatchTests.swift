@@ -28,11 +28,11 @@ import Testing
             let outcome = Outcome(
                 state: states[step % 3], recordedAt: Date(), device: step % 2 == 0 ? "watch" : "widget",
                 clock: HybridTimestamp(physical: physical, node: step % 2 == 0 ? "watch" : "widget"))
-            let receipt = try await store.applyCompletion(messageID: "m\(step)", key: key, outcome: outcome)
+            let receipt = try await store.outcomes.applyCompletion(messageID: "m\(step)", key: key, outcome: outcome)
             if receipt.superseded { superseded += 1 }
             if step == 12 {
                 let contact = try Contact(identifier: "gp", kind: .careTeam, givenName: "Ada")
-                _ = try await store.saveContact(contact, device: "test")
+                _ = try await store.plan.saveContact(contact, device: "test")
             }
             let changes = try await store.history(after: revision)
             // One change at a time on odd steps, as the feed may deliver them, else all together.
@@ -73,7 +73,7 @@ import Testing
         let revision = try await store.revision()
         let before = try await publisher.frame(variant)
         let keys = (0..<3).map { EventKey(activityID: "apple", day: variant.today, occurrence: $0) }
-        _ = try await store.setOutcomes(keys.map { ($0, Outcome(state: .completed, recordedAt: Date(), device: "watch")) })
+        _ = try await store.outcomes.setOutcomes(keys.map { ($0, Outcome(state: .completed, recordedAt: Date(), device: "watch")) })
         let changes = try await store.history(after: revision)
         #expect(changes.count == 3)
         publisher.invalidate(after: changes)
@@ -96,11 +96,11 @@ import Testing
         let publisher = Self.publisher(of: store, now: instant)
         #expect(try await publisher.variant(for: .widget).today == today)
         let revision = try await store.revision()
-        let title = try await store.planInfo().title ?? ""
-        try await store.configurePlan(title: title, timeZone: try #require(TimeZone(identifier: "Pacific/Kiritimati")), device: "test")
+        let title = try await store.plan.info().title ?? ""
+        try await store.plan.configure(title: title, timeZone: try #require(TimeZone(identifier: "Pacific/Kiritimati")), device: "test")
         let configured = try await store.history(after: revision)
         let key = EventKey(activityID: "apple", day: today, occurrence: 0)
-        let recorded = try await store.setOutcome(Outcome(state: .completed, recordedAt: instant, device: "test"), for: key)
+        let recorded = try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: instant, device: "test"), for: key)
         publisher.invalidate(after: [recorded])
         #expect(try await publisher.variant(for: .widget).today == today, "an outcome keeps the zone read")
         publisher.invalidate(after: configured)

@@ -16,14 +16,14 @@ import Waiting
         #expect(try await directory.device("f".padding(toLength: 64, withPad: "0", startingAt: 0)) == nil)
         // Paired in the store behind the copy's back (the change log not yet followed).
         _ = try await primary.openCode(.widget)
-        let codeID = try #require(try await primary.store.pairingCandidates().first?.id)
+        let codeID = try #require(try await primary.store.devices.pairingCandidates().first?.id)
         let id = String(repeating: "ab", count: 32)
-        _ = try await primary.store.redeemPairing(codeID: codeID, deviceID: id, name: "Widget", role: .widget).get()
+        _ = try await primary.store.devices.redeemPairing(codeID: codeID, deviceID: id, name: "Widget", role: .widget).get()
         let found = try #require(try await directory.device(id))
         #expect(found.role == .widget && !found.isRevoked)
         #expect(try await directory.device(id)?.name == "Widget", "read again into the copy")
         // Revoked: the copy keeps what it read until told to forget, as the change log does.
-        try await primary.store.revokeDevice(id, device: "test")
+        try await primary.store.devices.revoke(id, device: "test")
         #expect(try await directory.device(id)?.isRevoked == false)
         directory.forget()
         #expect(try await directory.device(id)?.isRevoked == true)
@@ -33,10 +33,10 @@ import Waiting
     @Test func lastSeenIsWrittenInBatchesAndWhenThePrimaryStops() async throws {
         let primary = try await TestPrimary(configure: { $0.lastSeenInterval = .milliseconds(50) })
         let watch = try await primary.pairedCompanion(.watch)
-        let paired = try #require(try await primary.store.device(watch.nodeID)?.lastSeen)
+        let paired = try #require(try await primary.store.devices.device(watch.nodeID)?.lastSeen)
         let running = Task { await watch.run() }
         #expect(await firstContext(watch) != nil)
-        let seen = try await eventually(within: patience) { try await primary.store.device(watch.nodeID)?.lastSeen ?? paired > paired }
+        let seen = try await eventually(within: patience) { try await primary.store.devices.device(watch.nodeID)?.lastSeen ?? paired > paired }
         #expect(seen, "the connection's time was written within the interval")
         await watch.stop()
         await running.value
@@ -45,13 +45,13 @@ import Waiting
         // An interval longer than the test: only the stop writes it.
         let quiet = try await TestPrimary(configure: { $0.lastSeenInterval = .seconds(3600) })
         let widget = try await quiet.pairedCompanion(.widget)
-        let pairedAt = try #require(try await quiet.store.device(widget.nodeID)?.lastSeen)
+        let pairedAt = try #require(try await quiet.store.devices.device(widget.nodeID)?.lastSeen)
         let store = quiet.store
         let connected = Task { await widget.run() }
         #expect(await firstContext(widget) != nil)
-        #expect(try await store.device(widget.nodeID)?.lastSeen == pairedAt, "no commit per connection")
+        #expect(try await store.devices.device(widget.nodeID)?.lastSeen == pairedAt, "no commit per connection")
         try await quiet.serving.stop()
-        #expect(try await store.device(widget.nodeID)?.lastSeen.map { $0 > pairedAt } == true, "written as the primary stopped")
+        #expect(try await store.devices.device(widget.nodeID)?.lastSeen.map { $0 > pairedAt } == true, "written as the primary stopped")
         await widget.stop()
         await connected.value
         try? FileManager.default.removeItem(at: quiet.directory)

@@ -40,7 +40,7 @@ import Waiting
         #expect(missed.first?.time == TimeOfDay("08:00"))
         #expect(missed.first?.raisedAt == today.date(at: TimeOfDay("09:00")!, in: .gmt).addingTimeInterval(30))
 
-        try await primary.store.setOutcome(
+        try await primary.store.outcomes.setOutcome(
             Outcome(state: .completed, recordedAt: clock.now, device: "cli"), for: try #require(missed.first).key)
         let clear = try #require(await nextAlerts(paired))
         #expect(clear.map(\.kind) == [.cleared])
@@ -52,7 +52,7 @@ import Waiting
         // While it is away the 12:30 dose is missed at 13:30; back, it hears of that alone, once.
         clock.set(today.date(at: TimeOfDay("13:31")!, in: .gmt))
         let deadline = ContinuousClock.now + patience
-        while try await primary.store.alerts(after: 2, raisedSince: .distantPast, limit: 1).isEmpty, ContinuousClock.now < deadline {
+        while try await primary.store.reminders.alerts(after: 2, raisedSince: .distantPast, limit: 1).isEmpty, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         let returned = try await CompanionNode(configuration: configuration)

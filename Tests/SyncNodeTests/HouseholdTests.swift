@@ -39,8 +39,8 @@ import Waiting
         #expect(first.primaryID == mum.node.configuration.nodeID)
         #expect(second.mayRecord)
         let identity = try NodeIdentity.loadOrCreate(in: directory, name: "Hall")
-        #expect(try await mum.store.devices().map(\.id) == [identity.fingerprint])
-        #expect(try await dad.store.devices().map(\.id) == [identity.fingerprint])
+        #expect(try await mum.store.devices.all().map(\.id) == [identity.fingerprint])
+        #expect(try await dad.store.devices.all().map(\.id) == [identity.fingerprint])
         // Paired again with Mum's primary: the new pairing replaces the old, Dad's stays.
         _ = try await Household.pair(code: try mum.openCode(.household, mayRecord: true), configuration: configuration(mum))
         let people = try await Household.people(in: directory, logger: configuration(mum).logger)
@@ -56,7 +56,7 @@ import Waiting
         #expect(await firstContext(dadsNode)?.days.first?.events.first?.key.activityID == "dad-tablet")
 
         // Mum revokes the device on her primary: that node stops for good; Dad's goes on.
-        _ = try await mum.store.revokeDevice(identity.fingerprint, device: "cli")
+        _ = try await mum.store.devices.revoke(identity.fingerprint, device: "cli")
         let refused = await mumsNode.firstEvent(within: patience) { if case .error(let code, _) = $0 { code } else { nil } }
         #expect(refused == "NOT_PAIRED")
         _ = await following[0].value

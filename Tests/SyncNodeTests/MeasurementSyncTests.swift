@@ -42,7 +42,7 @@ import Testing
         #expect(results.allSatisfy { $0.duplicates == 0 && $0.refused.isEmpty })
         #expect(results.count == 3, "batches of at most \(MeasurementBatch.maximumSamples)")
         #expect(watch.measurementsWaiting == 0)
-        let stored = try await primary.store.measurements(type: .heartRate)
+        let stored = try await primary.store.measurements.list(type: .heartRate)
         #expect(stored.map(\.measurement) == samples)
         #expect(stored.map(\.sequence) == stored.map(\.sequence).sorted(), "stored in the order taken")
         #expect(Set(stored.map(\.source)) == [Self.sensor])
@@ -52,7 +52,7 @@ import Testing
         try await watch.measure(Array(samples.prefix(10)), sources: [Self.sensor])
         let again = await Self.results(watch, answering: 10)
         #expect(again.map(\.duplicates) == [10] && again.map(\.stored) == [0])
-        #expect(try await primary.store.measurements().count == 1_200)
+        #expect(try await primary.store.measurements.list().count == 1_200)
         await watch.stop()
         await running.value
         await primary.stop()
@@ -89,7 +89,7 @@ import Testing
         #expect(reasons["bp-upside-down"] == "the diastolic 120 is not below the systolic 80")
         #expect(reasons["glucose-furlongs"] == "glucose does not come in \"furlong\": mmol/L or mg/dL")
         #expect(reasons["unsourced"]?.contains("no measurement source \"nobody\"") == true)
-        #expect(Set(try await primary.store.measurements().map(\.measurement.id)) == Set(good.map(\.id)))
+        #expect(Set(try await primary.store.measurements.list().map(\.measurement.id)) == Set(good.map(\.id)))
         #expect(watch.measurementsWaiting == 0, "refused samples leave the outbox too")
         await watch.stop()
         await running.value
@@ -110,12 +110,12 @@ import Testing
             Issue.record("the completion was not accepted: \(result)")
             return
         }
-        let storedWhenAnswered = try await primary.store.measurements(limit: day).count
+        let storedWhenAnswered = try await primary.store.measurements.list(limit: day).count
         #expect(storedWhenAnswered < day / 2, "\(storedWhenAnswered) of \(day) stored when the completion was answered")
         let results = await Self.results(watch, answering: day)
         #expect(results.map(\.stored).reduce(0, +) == day)
         #expect(results.count >= day / MeasurementBatch.maximumSamples)
-        #expect(try await primary.store.measurements(limit: day + 1).count == day)
+        #expect(try await primary.store.measurements.list(limit: day + 1).count == day)
         await watch.stop()
         await running.value
         await primary.stop()
@@ -130,7 +130,7 @@ import Testing
         try await household.measure(Self.heartRates(3, from: Date()), sources: [Self.sensor])
         // The history request goes after anything the node could have sent before it.
         _ = try await household.history(after: 0)
-        #expect(try await primary.store.measurements().isEmpty)
+        #expect(try await primary.store.measurements.list().isEmpty)
         #expect(household.measurementsWaiting == 3)
         await household.stop()
         await running.value

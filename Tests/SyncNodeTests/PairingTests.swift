@@ -31,7 +31,7 @@ import Testing
         #expect(result.primaryID == primary.node.configuration.nodeID)
         #expect(watch.knownPrimaryID == primary.node.configuration.nodeID)
         #expect(result.role == .watch && result.mayRecord)
-        let device = try #require(try await primary.store.device(watch.nodeID))
+        let device = try #require(try await primary.store.devices.device(watch.nodeID))
         #expect(device.role == .watch && device.name == "Test watch" && !device.isRevoked)
         #expect(try await primary.store.history().last?.kind == .devicePaired)
         await primary.stop()
@@ -49,7 +49,7 @@ import Testing
         #expect(error.0 == "NOT_PAIRED")
         #expect(error.1.contains("not paired with this primary"))
         await running.value  // a final refusal: run() returns by itself
-        #expect(try await primary.store.device(stranger.nodeID) == nil)
+        #expect(try await primary.store.devices.device(stranger.nodeID) == nil)
         await primary.stop()
     }
 
@@ -74,7 +74,7 @@ import Testing
         let widgetCode = try await primary.openCode(.widget)
         let wrongRole = try #require(await refusal(pairing: second, with: widgetCode))
         #expect(wrongRole.message.contains("pairs a widget, not a watch"))
-        #expect(try await primary.store.devices().map(\.id) == [first.nodeID])
+        #expect(try await primary.store.devices.all().map(\.id) == [first.nodeID])
         await primary.stop()
     }
 
@@ -83,7 +83,7 @@ import Testing
         let code = try await primary.openCode(.widget)
         let attacker = try await makeCompanion(.widget, endpoint: primary.endpoint)
         var messages: [String] = []
-        for guess in 0..<CarePlanStore.pairingAttempts {
+        for guess in 0..<DeviceStore.pairingAttempts {
             let wrong = try #require(PairingCode("ZZZZZZZ\(guess)"))
             messages.append(try #require(await refusal(pairing: attacker, with: wrong)).message)
         }
@@ -106,7 +106,7 @@ import Testing
         let refused = try #require(await refusal(pairing: watch, with: code))
         #expect(refused.code == .pairingFailed && refused.message.contains("wrong pairing code"))
         #expect(watch.knownPrimaryID == nil)
-        #expect(try await primary.store.devices().isEmpty)
+        #expect(try await primary.store.devices.all().isEmpty)
         // The same code still pairs the watch directly.
         let direct = try await makeCompanion(.watch, endpoint: primary.endpoint)
         #expect(await refusal(pairing: direct, with: code) == nil)
@@ -130,7 +130,7 @@ import Testing
         let watch = try await primary.pairedCompanion(.watch)
         let running = Task { await watch.run() }
         #expect(await firstContext(watch) != nil)
-        try await primary.store.revokeDevice(watch.nodeID, device: "test")
+        try await primary.store.devices.revoke(watch.nodeID, device: "test")
         let error = try #require(await firstError(watch))
         #expect(error.0 == "NOT_PAIRED" && error.1.contains("revoked"))
         await running.value  // NOT_PAIRED on reconnection is final

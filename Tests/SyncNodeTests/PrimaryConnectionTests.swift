@@ -22,10 +22,10 @@ final class PrimaryConnectionTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let apple = try Activity(identifier: "apple", kind: .intervention, title: "Apple", schedule: .daily(occurrences: 2, start: today))
-        try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [apple]), effectiveFrom: today, device: "test")
-        try await store.openPairingCode("7K3MQ9XA", role: .watch, mayRecord: true, expiresAt: Date().addingTimeInterval(60))
-        let code = try #require(try await store.pairingCandidates().first)
-        _ = try await store.redeemPairing(codeID: code.id, deviceID: watch, name: "Watch", role: .watch).get()
+        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [apple]), effectiveFrom: today, device: "test")
+        try await store.devices.openPairingCode("7K3MQ9XA", role: .watch, mayRecord: true, expiresAt: Date().addingTimeInterval(60))
+        let code = try #require(try await store.devices.pairingCandidates().first)
+        _ = try await store.devices.redeemPairing(codeID: code.id, deviceID: watch, name: "Watch", role: .watch).get()
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Primary", now: Date()))
         configuration.security = .unencrypted
         node = PrimaryNode(store: store, configuration: configuration)
@@ -94,7 +94,7 @@ final class PrimaryConnectionTests {
         let reply = try await received(from: channel).completionReply
         #expect(reply.messageID == "m-1" && reply.status == .accepted)
         // Answered only once committed: the store already holds it, at the revision replied.
-        #expect(try await store.event(key).state == .completed)
+        #expect(try await store.outcomes.event(key).state == .completed)
         #expect(Int(reply.revision) == (try await store.revision()))
 
         try await channel.close()

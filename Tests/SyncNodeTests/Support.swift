@@ -29,7 +29,7 @@ final class TestPrimary: Sendable {
         let activity = try Activity(
             identifier: activityID, kind: .intervention, title: "Apple",
             schedule: .daily(occurrences: 3, start: today.adding(days: -30)))
-        try await store.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
+        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
         // The handshake deadline has tests of its own (DeadlineHandlerTests, SyncFailureTests);
@@ -51,7 +51,7 @@ final class TestPrimary: Sendable {
     /// Opens a pairing code for a device of `role`, as `caresync pair` does.
     func openCode(_ role: DeviceRole, mayRecord: Bool = false, expiresIn lifetime: TimeInterval = 300) async throws -> PairingCode {
         let code = PairingCode.random()
-        try await store.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: Date().addingTimeInterval(lifetime))
+        try await store.devices.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: Date().addingTimeInterval(lifetime))
         return code
     }
 

@@ -30,13 +30,13 @@ public struct AdministrationCollector: Sendable {
     /// The administrations recorded or replaced after revision `after`.
     public func collect(after: Int) async throws -> AdministrationExport {
         let through = try await store.revision()
-        let info = try await store.planInfo()
+        let info = try await store.plan.info()
         guard let timeZone = info.timeZone else { throw CarePlanStoreError.planNotConfigured }
-        let sources = Dictionary(uniqueKeysWithValues: try await store.sources(system: "fhir").map { ($0.activityID, $0) })
+        let sources = Dictionary(uniqueKeysWithValues: try await store.sources.all(system: "fhir").map { ($0.activityID, $0) })
         var doses: [DoseAdministration] = []
         for activityID in try await touchedActivities(after: after, through: through, among: Set(sources.keys)).sorted() {
             let mapper = try DoseMapper(
-                source: sources[activityID]!, versions: await store.versions(of: activityID),
+                source: sources[activityID]!, versions: await store.plan.versions(of: activityID),
                 identifiers: ExportIdentifiers(planID: info.planID), timeZone: timeZone)
             let outcomes = try await store.history(activityID: activityID)
                 .filter { $0.kind == .outcomeRecorded && $0.revision <= through && $0.event != nil }

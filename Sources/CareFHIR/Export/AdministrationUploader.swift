@@ -59,10 +59,10 @@ public struct AdministrationUploader<C: Clock>: Sendable where C.Duration == Dur
                     url: poster.url, detail: "\(result.statuses.count) entries answered for \(batch.count) sent")
             }
             let through = index == batches.count - 1 ? export.through : batch.last!.revision
-            try await store.advanceCursor(cursorName, to: through)
+            try await store.measurements.advanceCursor(cursorName, to: through)
             progress(UploadProgress(batch, result, through: through))
         }
-        if batches.isEmpty { try await store.advanceCursor(cursorName, to: export.through) }
+        if batches.isEmpty { try await store.measurements.advanceCursor(cursorName, to: export.through) }
     }
 
     /// `doses` cut into batches of at most `size`, never between two of the same revision

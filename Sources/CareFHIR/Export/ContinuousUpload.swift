@@ -66,14 +66,14 @@ public struct ContinuousUpload<C: Clock>: Sendable where C.Duration == Duration 
         let (after, takenFrom) = try await observations.start(firstFrom: today)
         var sentObservations = 0
         try await observations.upload(after: after, takenFrom: takenFrom) { sentObservations += $0.observations }
-        let doseCursor = try await doses.store.cursor(doses.cursorName)
+        let doseCursor = try await doses.store.measurements.cursor(doses.cursorName)
         let export = try await AdministrationCollector(store: doses.store).collect(after: doseCursor ?? 0)
         // Nothing new writes nothing: a round every few seconds must not commit each time.
         if doseCursor == nil || export.through > doseCursor! { try await doses.upload(export) }
         if sentObservations > 0 || !export.doses.isEmpty {
             report(.sent(
                 observations: sentObservations, administrations: export.doses.count,
-                cursor: try await observations.store.cursor(observations.cursorName)))
+                cursor: try await observations.store.measurements.cursor(observations.cursorName)))
         }
     }
 }

@@ -12,7 +12,7 @@ public struct FHIRImportReport: Sendable, Codable {
     /// Orders that were not scheduled (not active, or held whole), by reference.
     public var notScheduled: [String] = []
     /// Orders with parts held for review, whole or some of their dosage instructions:
-    /// imported and kept, not scheduled (``CarePlanStore/heldSources(system:)``).
+    /// imported and kept, not scheduled (``SourceStore/held(system:)``).
     public var held: [HeldOrder] = []
     public var warnings: [ImportWarning] = []
     /// Orders the import did not take, each with its path and reason: the others were imported.
@@ -48,7 +48,7 @@ public struct FHIRImporter: Sendable {
         for order in input.orders {
             // An order without a date of its own starts on the day it was first imported.
             let firstImported = order.authoredOn == nil
-                ? try await store.versions(of: OrderMapper.activityID(key: order.key)).first?.effectiveFrom : nil
+                ? try await store.plan.versions(of: OrderMapper.activityID(key: order.key)).first?.effectiveFrom : nil
             do throws(FHIRError) {
                 mapped.append(try mapper.map(order, firstImported: firstImported))
             } catch {
@@ -57,7 +57,7 @@ public struct FHIRImporter: Sendable {
         }
         if strict, !report.refused.isEmpty { throw FHIRError.refused(report.refused) }
         report.imported = mapped.count
-        let earlier = Dictionary(grouping: try await store.sources(system: OrderMapper.system), by: \.reference)
+        let earlier = Dictionary(grouping: try await store.sources.all(system: OrderMapper.system), by: \.reference)
             .mapValues { $0.map(\.activityID) }
         var items: [SourcedActivity] = []
         var held: [HeldSource] = []

@@ -23,7 +23,7 @@ public struct HeldMedication: Sendable, Hashable {
 
     /// Every medication `store` holds for review, with words from `generator`.
     public static func all(in store: CarePlanStore, text generator: DosageText) async throws -> [HeldMedication] {
-        try await store.heldSources(system: OrderMapper.system).flatMap { held in
+        try await store.sources.held(system: OrderMapper.system).flatMap { held in
             let review = try HeldOrder(held)
             let dosages = (try? FHIRInput.parse(held.payload).orders.first?.dosages) ?? []
             return review.holds.map { hold in

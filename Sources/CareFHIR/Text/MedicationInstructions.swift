@@ -13,7 +13,7 @@ public struct MedicationInstructions: Sendable, Hashable {
 
     /// Reads the activity's order from `store` and writes its instructions with `generator`.
     public init(_ activity: Activity, store: CarePlanStore, text generator: DosageText) async throws(CarePlanStoreError) {
-        let source = try await store.source(of: activity.identifier)
+        let source = try await store.sources.source(of: activity.identifier)
         let dosages = source.map(OrderMapper.dosages(in:)) ?? []
         let dosage = OrderMapper.dosage(of: activity, among: dosages)
         orderInstructions = dosages.count > 1 ? generator.sentence(for: dosages) : nil

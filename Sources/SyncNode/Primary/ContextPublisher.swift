@@ -147,7 +147,7 @@ final class ContextPublisher: Sendable {
             timeZone = cached
         } else {
             // Read outside the lock; kept only if no change came in the meantime.
-            timeZone = try await store.planInfo().timeZone ?? .gmt
+            timeZone = try await store.plan.info().timeZone ?? .gmt
             state.withLock { state in
                 if state.generation == generation { state.timeZone = timeZone }
             }
@@ -297,7 +297,7 @@ final class ContextPublisher: Sendable {
 
     /// Reads the plan's events for the variant's days and the revision they reflect.
     func build(_ variant: Variant) async throws -> ApplicationContext {
-        let snapshot = try await store.snapshot(of: variant.days)
+        let snapshot = try await store.outcomes.snapshot(of: variant.days)
         let instant = now()
         return ApplicationContext(
             revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",

@@ -29,7 +29,7 @@ final class DeviceDirectory: Sendable {
             if let cached {
                 devices = cached
             } else {
-                devices = Dictionary(try await store.devices().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+                devices = Dictionary(try await store.devices.all().map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             }
             let current = state.withLock { state in
                 guard state.generation == generation else { return false }
@@ -39,7 +39,7 @@ final class DeviceDirectory: Sendable {
             guard current else { continue }  // forgotten while reading: read again
             if let device = devices[id] { return device }
             // Paired since the copy was made (the change log has not shown it yet): the copy is stale.
-            guard let device = try await store.device(id) else { return nil }
+            guard let device = try await store.devices.device(id) else { return nil }
             forget()
             return device
         }

@@ -28,7 +28,7 @@ final class LastSeen: Sendable {
             return pending
         }
         do {
-            try await store.recordSeen(seen)
+            try await store.devices.recordSeen(seen)
         } catch {
             pending.withLock { pending in pending.merge(seen) { max($0, $1) } }
             guard !Task.isCancelled else { return }  // stopping: the last write follows

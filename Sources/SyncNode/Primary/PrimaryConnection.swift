@@ -216,7 +216,7 @@ struct PrimaryConnection {
     }
 
     private func helloAck(_ hello: Caresync_V1_Hello, version: UInt32, features: [String]) async throws -> Caresync_V1_Envelope {
-        let info = try await node.store.planInfo()
+        let info = try await node.store.plan.info()
         guard hello.planID.isEmpty || hello.planID == info.planID else {
             throw ProtocolError(.planMismatch, "this primary serves plan \(info.planID), not \(hello.planID)")
         }
@@ -311,7 +311,7 @@ struct PrimaryConnection {
     private func sendReports(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, on waiting: AsyncStream<Void>) async throws {
         var sent = Set<Int>()
         for await _ in waiting {
-            for delivery in try await node.store.pendingReports(for: peer.nodeID) where !sent.contains(delivery.revision) {
+            for delivery in try await node.store.shares.pending(for: peer.nodeID) where !sent.contains(delivery.revision) {
                 let report = SharedReport(
                     revision: delivery.revision, fileName: delivery.fileName, mediaType: delivery.mediaType, days: delivery.days,
                     content: delivery.content)
@@ -328,7 +328,7 @@ struct PrimaryConnection {
         var after = peer.alertsAfter
         for await _ in waiting {
             let since = node.configuration.now().addingTimeInterval(-Self.alertBacklogAge)
-            let alerts = try await node.store.alerts(after: after, raisedSince: since, limit: Self.alertBacklog)
+            let alerts = try await node.store.reminders.alerts(after: after, raisedSince: since, limit: Self.alertBacklog)
             guard let newest = alerts.first else { continue }
             try await outbound.send(.doseAlerts(alerts))
             after = newest.sequence

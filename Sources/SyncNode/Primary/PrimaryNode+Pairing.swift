@@ -24,7 +24,7 @@ extension PrimaryNode {
             throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
         }
         var matched: (id: Int, proof: PairingProof)?
-        for candidate in try await store.pairingCandidates() {
+        for candidate in try await store.devices.pairingCandidates() {
             guard let code = PairingCode(candidate.code) else { continue }
             let proof = try await PairingProof.derived(
                 code: code, companionFingerprint: fingerprint, primaryFingerprint: configuration.nodeID)
@@ -46,7 +46,7 @@ extension PrimaryNode {
             ])
             // The store pairs only with the code whose proof matched.
             guard let matched else { throw ProtocolError(.internal, "paired without a matching code") }
-            let info = try await store.planInfo()
+            let info = try await store.plan.info()
             return .pairAccept(
                 version: version, nodeID: configuration.nodeID, displayName: configuration.name, planID: info.planID,
                 role: device.role, mayRecord: device.mayRecord, proof: matched.proof.primary)

@@ -128,7 +128,7 @@ public final class PrimaryNode: Service, Sendable {
         bound.resolve(.success(server.channel.localAddress!))
         try await withThrowingTaskGroup(of: Void.self) { watchers in
             let revision = try await store.revision()
-            if let latest = try await store.latestClock() { clock.observe(latest) }
+            if let latest = try await store.outcomes.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays() }
             watchers.addTask { await self.lastSeen.run(to: self.store, logger: self.logger) }
@@ -175,7 +175,7 @@ public final class PrimaryNode: Service, Sendable {
     /// event's day has it, else its instructions, else nothing (the watch shows the title).
     private func reminderText(for key: EventKey) async -> String {
         do {
-            let activity = try await store.event(key).activity
+            let activity = try await store.outcomes.event(key).activity
             return activity.text ?? activity.instructions ?? ""
         } catch {
             guard !Task.isCancelled else { return "" }  // stopping
@@ -242,7 +242,7 @@ public final class PrimaryNode: Service, Sendable {
         while !Task.isCancelled {
             let zone: TimeZone
             do {
-                zone = try await store.planInfo().timeZone ?? .gmt
+                zone = try await store.plan.info().timeZone ?? .gmt
             } catch {
                 guard !Task.isCancelled else { return }  // stopping
                 logger.warning("could not read the plan's time zone; days roll over in UTC until it can", metadata: [

@@ -24,7 +24,7 @@ struct AdministrationCollectorTests {
         let export = try await collect()
         #expect(await export.through == (try fixture.store.revision()))
         #expect(export.doses.map(\.revision) == [given, missed])
-        let planID = try await fixture.store.planInfo().planID
+        let planID = try await fixture.store.plan.info().planID
         let dose = export.doses[0]
         #expect(dose.identifier == Identifier(
             use: "official", system: "urn:caresync:plan:\(planID):administration", value: "amlo/2026-11-23/0/\(given)"))

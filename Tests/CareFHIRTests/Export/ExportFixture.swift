@@ -23,14 +23,14 @@ struct ExportFixture {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
-        try await store.configurePlan(title: "Test", timeZone: vienna, device: "setup")
+        try await store.plan.configure(title: "Test", timeZone: vienna, device: "setup")
         for id in ["amlo", "walk"] {
-            try await store.addActivity(
+            try await store.plan.addActivity(
                 Activity(identifier: id, kind: .intervention, title: id,
                          schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: monday)),
                 effectiveFrom: monday, device: "setup")
         }
-        try await store.setSource(
+        try await store.sources.setSource(
             ActivitySource(system: "fhir", reference: "MedicationRequest/rx-1", subject: subject, payload: Data(order.utf8)),
             for: "amlo")
     }
@@ -47,7 +47,7 @@ struct ExportFixture {
     ) async throws -> Int {
         let key = EventKey(activityID: activity, day: day ?? monday, occurrence: occurrence)
         let outcome = Outcome(state: state, values: values, recordedAt: time, device: device, reason: reason)
-        return try await store.setOutcome(outcome, for: key).revision
+        return try await store.outcomes.setOutcome(outcome, for: key).revision
     }
 
     func remove() {

@@ -38,7 +38,7 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
     /// Where an upload starts: after the cursor, or (no cursor yet) with what was taken since
     /// `firstFrom`.
     public func start(firstFrom: Date) async throws -> (after: Int, takenFrom: Date?) {
-        guard let cursor = try await store.cursor(cursorName) else { return (0, firstFrom) }
+        guard let cursor = try await store.measurements.cursor(cursorName) else { return (0, firstFrom) }
         return (cursor, nil)
     }
 
@@ -49,9 +49,9 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
         var position = after
         // Read before the batches: a sample stored during a first upload is after this, and
         // goes with the next upload rather than being passed over.
-        let considered = takenFrom == nil ? nil : try await store.lastMeasurementSequence()
+        let considered = takenFrom == nil ? nil : try await store.measurements.lastSequence()
         while true {
-            let batch = try await store.measurements(storedAfter: position, takenFrom: takenFrom, limit: batchSize)
+            let batch = try await store.measurements.list(storedAfter: position, takenFrom: takenFrom, limit: batchSize)
             guard let last = batch.last else { break }
             let result = try await poster.post(try mapper.bundle(batch))
             let statuses = result.statuses.suffix(batch.count)
@@ -59,7 +59,7 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
                 throw FHIRExportError.invalidResponse(
                     url: poster.url, detail: "\(result.statuses.count) entries answered for \(batch.count) Observations and their Patient and Devices")
             }
-            try await store.advanceCursor(cursorName, to: last.sequence)
+            try await store.measurements.advanceCursor(cursorName, to: last.sequence)
             let created = statuses.filter { $0.hasPrefix("201") }.count
             progress(ObservationProgress(
                 observations: batch.count, created: created, existing: batch.count - created, attempts: result.attempts, through: last.sequence))
@@ -67,6 +67,6 @@ public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Durati
         }
         // A first upload passed over what was taken before `takenFrom` and stored before it
         // began: the next starts after that (and the cursor exists from now on).
-        if let considered { try await store.advanceCursor(cursorName, to: max(position, considered)) }
+        if let considered { try await store.measurements.advanceCursor(cursorName, to: max(position, considered)) }
     }
 }

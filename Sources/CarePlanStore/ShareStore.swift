@@ -2,10 +2,10 @@ import CarePlan
 import Foundation
 import GRDB
 
-extension CarePlanStore {
+extension ShareStore {
     /// Records that the report was sent by email: the history keeps to whom and which days.
     @discardableResult
-    @_spi(CareCore) public func recordShare(_ share: ReportShare, device: String) async throws(CarePlanStoreError) -> StoreChange {
+    @_spi(CareCore) public func record(_ share: ReportShare, device: String) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in try StoreChange(kind: .reportShared, share: share, device: device, committedAt: now()).append(to: db) }
     }
 
@@ -17,7 +17,7 @@ extension CarePlanStore {
     ///   ``CarePlanStoreError/cannotReceiveReports(_:reason:)`` for a device that is not a
     ///   household device or was revoked.
     @discardableResult
-    @_spi(CareCore) public func shareReport(_ delivery: ReportDelivery, device: String) async throws(CarePlanStoreError) -> StoreChange {
+    @_spi(CareCore) public func share(_ delivery: ReportDelivery, device: String) async throws(CarePlanStoreError) -> StoreChange {
         try await write { db in
             guard let row = try db.row("SELECT * FROM device WHERE id = ?", arguments: [delivery.device]) else {
                 throw CarePlanStoreError.unknownDevice(delivery.device)
@@ -37,7 +37,7 @@ extension CarePlanStore {
     }
 
     /// The reports waiting for `device`, oldest first.
-    public func pendingReports(for device: String) async throws(CarePlanStoreError) -> [ReportDelivery] {
+    public func pending(for device: String) async throws(CarePlanStoreError) -> [ReportDelivery] {
         try await read { db in
             try db.rows("""
                 SELECT d.revision, d.device, d.file_name, d.media_type, d.content, c.range_from, c.range_through
@@ -57,7 +57,7 @@ extension CarePlanStore {
     /// Notes that `device` has the report of `revision`, and lets its content go. Returns
     /// whether it was waiting (a repeated acknowledgement, or another device's, is not).
     @discardableResult
-    @_spi(CareCore) public func reportDelivered(revision: Int, to device: String) async throws(CarePlanStoreError) -> Bool {
+    @_spi(CareCore) public func delivered(revision: Int, to device: String) async throws(CarePlanStoreError) -> Bool {
         try await write { db in
             try db.run(
                 "UPDATE report_delivery SET delivered_at = ?, content = x'' WHERE revision = ? AND device = ? AND delivered_at IS NULL",

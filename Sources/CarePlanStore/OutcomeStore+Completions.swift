@@ -2,7 +2,7 @@ import CarePlan
 import Foundation
 import GRDB
 
-extension CarePlanStore {
+extension OutcomeStore {
     /// Judges a completion that another node sent under `messageID`, in one transaction:
     /// a repeated id returns the first answer and writes nothing; an invalid completion is
     /// rejected (and the rejection remembered); a valid one is recorded, standing or
@@ -17,7 +17,7 @@ extension CarePlanStore {
     @_spi(CareCore) public func applyCompletion(
         messageID: String, key: EventKey, outcome: Outcome, futureDays: FutureDays = .refused
     ) async throws(CarePlanStoreError) -> CompletionReceipt {
-        try await completions.submit(
+        try await store.completions.submit(
             SentCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: futureDays), schedule: commitStep)
     }
 
@@ -29,7 +29,7 @@ extension CarePlanStore {
         messageID: String, key: EventKey, outcome: Outcome, futureDays: FutureDays = .refused,
         then done: @escaping @Sendable (Result<CompletionReceipt, CarePlanStoreError>) -> Void
     ) {
-        completions.submit(
+        store.completions.submit(
             SentCompletion(messageID: messageID, key: key, outcome: outcome, futureDays: futureDays), schedule: commitStep, then: done)
     }
 
@@ -37,8 +37,8 @@ extension CarePlanStore {
     /// changes once the step has handed the answers on.
     private var commitStep: GroupCommit<SentCompletion, CompletionReceipt>.Schedule {
         { [self] step in
-            pool.asyncWriteWithoutTransaction { [self] db in
-                holdingChangeLogObservers(db) { step { batch in self.judgeTogether(batch, in: db) } }
+            store.pool.asyncWriteWithoutTransaction { [self] db in
+                store.holdingChangeLogObservers(db) { step { batch in self.judgeTogether(batch, in: db) } }
             }
         }
     }

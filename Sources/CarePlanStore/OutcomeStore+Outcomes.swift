@@ -2,7 +2,7 @@ import CarePlan
 import Foundation
 import GRDB
 
-extension CarePlanStore {
+extension OutcomeStore {
     /// Records `outcome` for the event `key` after checking that the event exists in the
     /// version governing its day, that the day is not after today (unless `futureDays`
     /// allows it) and that the result fits the activity.
@@ -86,11 +86,11 @@ extension CarePlanStore {
     }
 
     /// The plan's time zone, read with every completion: its name by a cached statement, the
-    /// zone itself made once per name (``planZone``).
+    /// zone itself made once per name (the store's `planZone`).
     private func timeZone(_ db: Database) throws -> TimeZone? {
         guard let name = try db.direct("SELECT value FROM plan_info WHERE key = 'timeZone'", { row in try row.step() ? row.text(0) : nil })
         else { return nil }
-        return planZone.withLock { zone in
+        return store.planZone.withLock { zone in
             if zone?.identifier != name { zone = TimeZone(identifier: name) }
             return zone
         }

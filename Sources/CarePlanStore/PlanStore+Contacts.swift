@@ -1,7 +1,7 @@
 import CarePlan
 import GRDB
 
-extension CarePlanStore {
+extension PlanStore {
     /// The plan's contacts in plan order; removed ones are kept but not listed.
     public func contacts() async throws(CarePlanStoreError) -> [Contact] {
         try await read { db in

@@ -1,7 +1,7 @@
 import CarePlan
 import GRDB
 
-extension CarePlanStore {
+extension PlanStore {
     /// Adds a new activity whose first version governs days from `effectiveFrom`.
     @discardableResult
     @_spi(CareCore) public func addActivity(
@@ -148,7 +148,13 @@ extension CarePlanStore {
             throw CarePlanStoreError.invalidActivity(activity.identifier, error)
         }
     }
+}
 
+private let activityVersionColumns = "v.activity_id, v.version, v.effective_from, v.effective_until, v.definition"
+private let activityVersionSelect = "SELECT \(activityVersionColumns) FROM activity_version v"
+
+/// Reading activities and their versions, which every part of the store does.
+extension StorePart {
     static func activityRow(_ db: Database, _ id: String) throws -> Row? {
         try db.row("SELECT * FROM activity WHERE id = ?", arguments: [id])
     }
@@ -156,8 +162,8 @@ extension CarePlanStore {
     // MARK: - Reading versions
 
     /// The columns ``version(_:)`` reads, in its order.
-    static let versionColumns = "v.activity_id, v.version, v.effective_from, v.effective_until, v.definition"
-    static let versionSelect = "SELECT \(versionColumns) FROM activity_version v"
+    static var versionColumns: String { activityVersionColumns }
+    static var versionSelect: String { activityVersionSelect }
 
     /// Decodes a row of ``versionColumns``, reusing definitions decoded before.
     func version(_ row: some ColumnReading) throws -> ActivityVersion {

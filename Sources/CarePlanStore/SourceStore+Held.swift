@@ -43,9 +43,9 @@ public struct SourceReview: Sendable {
     }
 }
 
-extension CarePlanStore {
+extension SourceStore {
     /// Every record from `system` held for review, by reference.
-    public func heldSources(system: String) async throws(CarePlanStoreError) -> [HeldSource] {
+    public func held(system: String) async throws(CarePlanStoreError) -> [HeldSource] {
         try await read { db in
             try db.rows("SELECT system, reference, subject, payload, review, held_at FROM held_source WHERE system = ? ORDER BY reference",
                         arguments: [system]).map { row in

@@ -1,7 +1,7 @@
 import CarePlan
 import GRDB
 
-extension CarePlanStore {
+extension OutcomeStore {
     /// The events of `day`, optionally of one kind, with their outcomes, in plan order.
     public func events(on day: CalendarDay, kind: ActivityKind? = nil) async throws(CarePlanStoreError) -> [Event] {
         try await read { db in try events(db, on: day, kind: kind) }
@@ -15,7 +15,7 @@ extension CarePlanStore {
 
     private func snapshot(_ db: Database, _ days: [CalendarDay]) throws -> PlanSnapshot {
         PlanSnapshot(
-            info: try Self.planInfo(db), revision: try Self.revision(db),
+            info: try Self.planInfo(db), revision: try CarePlanStore.revision(db),
             days: try days.map { ($0, try events(db, on: $0, kind: nil)) })
     }
 

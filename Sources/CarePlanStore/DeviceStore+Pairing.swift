@@ -43,29 +43,14 @@ public enum PairingRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension CarePlanStore {
+extension DeviceStore {
     /// Wrong pairing codes allowed across the open pairing codes before pairing locks.
     public static let pairingAttempts = 5
-    /// Wrong sign-in codes allowed across the open sign-in codes, from every browser
-    /// together, before web sign-in locks (the care app also limits each source).
-    public static let signInAttempts = 20
-    /// A used or expired code is remembered this long, to say so rather than "wrong code".
-    static let pairingMemory: TimeInterval = 24 * 3600
 
     /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns its id.
     @discardableResult
     @_spi(CareCore) public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
         try await openCode(code, role: role.rawValue, mayRecord: mayRecord || role != .household, expiresAt: expiresAt)
-    }
-
-    /// Stores a code of `role` (a device's or a browser's) and returns its id.
-    func openCode(_ code: String, role: String, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await write { db in
-            try db.run(
-                "INSERT INTO pairing_code (code, role, may_record, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [code, role, mayRecord, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
-            return Int(db.lastInsertedRowID)
-        }
     }
 
     /// The code `id` while it is open at `now` (unused, not locked, not expired), to show it
@@ -133,22 +118,4 @@ extension CarePlanStore {
     /// The roles of codes that pair a companion, as SQL (a browser's sign-in codes share the
     /// table, but never pair a device, and count their wrong codes apart).
     static let deviceRoles = DeviceRole.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-
-    /// Counts a wrong code against every open code of `roles` (SQL, as ``deviceRoles``):
-    /// wrong sign-in codes never lock pairing, nor wrong pairing codes sign-in. Codes that
-    /// reach `limit` are locked and their characters forgotten.
-    func countFailure(_ db: Database, of roles: String, limit: Int, at now: Date) throws -> PairingRefusal {
-        let open = "code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ? AND role IN (\(roles))"
-        let instant = now.timeIntervalSince1970
-        guard let failures = try db.value(Int.self, "SELECT MAX(failures) + 1 FROM pairing_code WHERE \(open)", arguments: [instant])
-        else {
-            let locked = try db.value(
-                Bool.self, "SELECT locked_at IS NOT NULL FROM pairing_code WHERE role IN (\(roles)) ORDER BY id DESC LIMIT 1")
-            return locked == true ? .locked : .noOpenCode
-        }
-        try db.run("UPDATE pairing_code SET failures = failures + 1 WHERE \(open)", arguments: [instant])
-        guard failures >= limit else { return .wrongCode(attemptsLeft: limit - failures) }
-        try db.run("UPDATE pairing_code SET locked_at = ?, code = NULL WHERE \(open)", arguments: [instant, instant])
-        return .locked
-    }
 }

@@ -47,7 +47,10 @@ public struct WebSession: Sendable, Hashable {
     }
 }
 
-extension CarePlanStore {
+extension WebSessionStore {
+    /// Wrong sign-in codes allowed across the open sign-in codes, from every browser
+    /// together, before web sign-in locks (the care app also limits each source).
+    public static let signInAttempts = 20
     /// Opens a one-time code that signs a browser in with `access`, valid until `expiresAt`;
     /// returns its id. Wrong sign-in codes count toward a lock of their own
     /// (``signInAttempts``), never toward pairing's.
@@ -86,7 +89,7 @@ extension CarePlanStore {
 
     /// The session `id` if it is still valid. Its last-seen time is written at most once a
     /// minute, so that pages do not each cost a commit.
-    public func webSession(_ id: String) async throws(CarePlanStoreError) -> WebSession? {
+    public func session(_ id: String) async throws(CarePlanStoreError) -> WebSession? {
         let now = now()
         guard let session = try await read({ db in
             try db.row("SELECT * FROM web_session WHERE id = ?", arguments: [id]).map(WebSession.init(row:))
@@ -100,7 +103,7 @@ extension CarePlanStore {
     }
 
     /// Ends the session `id` (signing out); nothing happens if it had ended.
-    @_spi(CareCore) public func endWebSession(_ id: String) async throws(CarePlanStoreError) {
+    @_spi(CareCore) public func end(_ id: String) async throws(CarePlanStoreError) {
         try await write { db in
             try db.run("UPDATE web_session SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                        arguments: [now().timeIntervalSince1970, id])
@@ -108,7 +111,7 @@ extension CarePlanStore {
     }
 
     /// Every session, newest first, ended ones included.
-    public func webSessions() async throws(CarePlanStoreError) -> [WebSession] {
+    public func all() async throws(CarePlanStoreError) -> [WebSession] {
         try await read { db in
             try db.rows("SELECT * FROM web_session ORDER BY signed_in_at DESC").map(WebSession.init(row:))
         }
@@ -116,7 +119,7 @@ extension CarePlanStore {
 
     /// Ends the session whose id starts with `prefix` (at least 6 hex digits, naming one).
     /// Returns it, or `nil` if it had already ended.
-    @_spi(CareCore) public func revokeWebSession(_ prefix: String) async throws(CarePlanStoreError) -> WebSession? {
+    @_spi(CareCore) public func revoke(_ prefix: String) async throws(CarePlanStoreError) -> WebSession? {
         try await write { db in
             let prefix = prefix.lowercased()
             guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else {

@@ -21,9 +21,9 @@ public struct ReminderEntry: Sendable, Hashable, Codable {
     public var decidedAt: Date?
 }
 
-extension CarePlanStore {
+extension ReminderStore {
     /// Reminders with one of `statuses`, nearest first.
-    public func reminders(_ statuses: Set<ReminderStatus> = [.pending, .snoozed]) async throws(CarePlanStoreError) -> [ReminderEntry] {
+    public func all(_ statuses: Set<ReminderStatus> = [.pending, .snoozed]) async throws(CarePlanStoreError) -> [ReminderEntry] {
         let names = statuses.map(\.rawValue).sorted()
         return try await read { db in
             try db.rows(

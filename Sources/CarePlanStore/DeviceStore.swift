@@ -32,9 +32,9 @@ public struct PairedDevice: Sendable, Hashable, Codable {
     }
 }
 
-extension CarePlanStore {
+extension DeviceStore {
     /// Every paired device, revoked ones included, in pairing order.
-    public func devices() async throws(CarePlanStoreError) -> [PairedDevice] {
+    public func all() async throws(CarePlanStoreError) -> [PairedDevice] {
         try await read { db in try db.rows("SELECT * FROM device ORDER BY paired_at, id").map(PairedDevice.init(row:)) }
     }
 
@@ -47,7 +47,7 @@ extension CarePlanStore {
     /// case and with or without the dashes people read it with.
     public func device(named text: String) async throws(CarePlanStoreError) -> PairedDevice {
         let prefix = text.lowercased().filter { $0 != "-" && $0 != " " }
-        let matches = try await devices().filter { !prefix.isEmpty && $0.id.hasPrefix(prefix) }
+        let matches = try await all().filter { !prefix.isEmpty && $0.id.hasPrefix(prefix) }
         guard matches.count == 1 else {
             throw matches.isEmpty ? .unknownDevice(text) : .ambiguousDevice(text, matches: matches.map(\.id))
         }
@@ -57,7 +57,7 @@ extension CarePlanStore {
     /// Revokes a paired device: it is refused from now on, and a primary serving it closes
     /// its connection when it sees the change.
     @discardableResult
-    @_spi(CareCore) public func revokeDevice(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
+    @_spi(CareCore) public func revoke(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
         try await write { db in
             guard let row = try db.row("SELECT revoked_at FROM device WHERE id = ?", arguments: [id]) else {
                 throw CarePlanStoreError.unknownDevice(id)

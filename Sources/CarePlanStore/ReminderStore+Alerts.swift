@@ -2,7 +2,7 @@ import CarePlan
 import Foundation
 import GRDB
 
-extension CarePlanStore {
+extension ReminderStore {
     /// Keeps each of `alerts` (missed doses, or all clears) that the store does not hold yet
     /// for its event and kind, and returns those kept, with their sequence numbers, in order.
     /// An event is alerted as missed once and cleared once, however often this is asked.

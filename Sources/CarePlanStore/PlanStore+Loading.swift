@@ -29,7 +29,7 @@ public struct PlanLoadReport: Sendable, Hashable, Codable {
 /// What making the store hold an activity did.
 enum UpsertResult { case added, updated, unchanged }
 
-extension CarePlanStore {
+extension PlanStore {
     /// Makes the store hold `plan`, in one transaction: new activities are added, changed
     /// ones get a version effective from `effectiveFrom`, unchanged ones are left alone, and
     /// activities an earlier plan added but this one lacks are ended from `effectiveFrom`.
@@ -68,7 +68,7 @@ extension CarePlanStore {
                 _ = try removeContact(db, id, device: device)
                 report.contactsRemoved.append(id)
             }
-            report.revision = try Self.revision(db)
+            report.revision = try CarePlanStore.revision(db)
             return report
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension CarePlanStore {
+extension MeasurementStore {
     /// How far a named reader (an export to one server, say) has got: the revision of the
     /// change log it has processed (for a reader of measurements, the measurement sequence),
     /// `nil` if it has not started.

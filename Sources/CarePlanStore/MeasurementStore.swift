@@ -37,14 +37,14 @@ public struct MeasurementReceipt: Sendable, Hashable {
     }
 }
 
-extension CarePlanStore {
+extension MeasurementStore {
     /// Stores `measurements` from `device` in one transaction, with the sources they name
     /// (a source's details are updated when they change). A measurement is refused, and the
     /// others still stored, when it is not plausible (`MeasurementSample.validate()`) or names a
     /// source neither given nor stored; one whose id is stored already is a duplicate. A
     /// measurement stored completes the first open event of its day of an assessment linked
     /// to its type (`Activity.measurement`), recorded as `device`'s in the change log.
-    @_spi(CareCore) public func recordMeasurements(
+    @_spi(CareCore) public func record(
         _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
     ) async throws(CarePlanStoreError) -> MeasurementReceipt {
         try await write { db in
@@ -85,7 +85,7 @@ extension CarePlanStore {
                     continue
                 }
                 receipt.stored.append(measurement.id)
-                if let key = try assessments.answer(with: measurement, device: device, in: db, store: self) { receipt.completed.append(key) }
+                if let key = try assessments.answer(with: measurement, device: device, in: db, outcomes: store.outcomes) { receipt.completed.append(key) }
             }
             return receipt
         }
@@ -93,7 +93,7 @@ extension CarePlanStore {
 
     /// Stored measurements taken from `from` (inclusive) until `until` (exclusive), of `type`
     /// if given, in the order they were taken; at most `limit`.
-    public func measurements(
+    public func list(
         type: MeasurementType? = nil, from: Date? = nil, until: Date? = nil, limit: Int? = nil
     ) async throws(CarePlanStoreError) -> [StoredMeasurement] {
         try await read { db in
@@ -112,7 +112,7 @@ extension CarePlanStore {
     /// Measurements stored after `sequence` (``StoredMeasurement/sequence``), in the order
     /// they were stored, taken at or after `from` if given; at most `limit`. What an export
     /// resumes from.
-    public func measurements(
+    public func list(
         storedAfter sequence: Int, takenFrom from: Date? = nil, limit: Int
     ) async throws(CarePlanStoreError) -> [StoredMeasurement] {
         try await read { db in
@@ -124,7 +124,7 @@ extension CarePlanStore {
     }
 
     /// The newest measurement's sequence, 0 if none is stored.
-    public func lastMeasurementSequence() async throws(CarePlanStoreError) -> Int {
+    public func lastSequence() async throws(CarePlanStoreError) -> Int {
         try await read { db in try db.value(Int.self, "SELECT max(seq) FROM measurement") ?? 0 }
     }
 
@@ -136,10 +136,10 @@ extension CarePlanStore {
 
     /// The measurements taken on `days` in `zone` (a day's midnight to the next), of `type`
     /// if given, in the order they were taken.
-    public func measurements(
+    public func list(
         on days: ClosedRange<CalendarDay>, in zone: TimeZone, type: MeasurementType? = nil
     ) async throws(CarePlanStoreError) -> [StoredMeasurement] {
-        try await measurements(type: type, from: days.lowerBound.start(in: zone), until: days.upperBound.adding(days: 1).start(in: zone))
+        try await list(type: type, from: days.lowerBound.start(in: zone), until: days.upperBound.adding(days: 1).start(in: zone))
     }
 
     private static func storedMeasurement(_ row: Row) throws -> StoredMeasurement {

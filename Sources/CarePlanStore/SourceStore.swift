@@ -44,7 +44,7 @@ public struct SourcedActivity: Sendable {
     }
 }
 
-extension CarePlanStore {
+extension SourceStore {
     /// Records (or replaces) where `activityID` came from. The activity must exist.
     @discardableResult
     @_spi(CareCore) public func setSource(_ source: ActivitySource, for activityID: String) async throws(CarePlanStoreError) -> ActivitySource {
@@ -57,7 +57,7 @@ extension CarePlanStore {
     }
 
     /// Every source from `system`, by activity id.
-    public func sources(system: String) async throws(CarePlanStoreError) -> [ActivitySource] {
+    public func all(system: String) async throws(CarePlanStoreError) -> [ActivitySource] {
         try await read { db in try Self.sources(db, "WHERE system = ? ORDER BY activity_id", [system]) }
     }
 
@@ -65,7 +65,7 @@ extension CarePlanStore {
     /// new ones are added from their `firstDay`, changed ones get a version from
     /// `effectiveFrom`, unchanged ones are left alone, and those without an activity are
     /// ended from `effectiveFrom` if they exist (and are skipped if they do not). `review`
-    /// replaces the holds of the records it reviewed (``heldSources(system:)``).
+    /// replaces the holds of the records it reviewed (``held(system:)``).
     @discardableResult
     @_spi(CareCore) public func applySourced(
         _ items: [SourcedActivity], review: SourceReview? = nil, effectiveFrom: CalendarDay, device: String
@@ -75,13 +75,13 @@ extension CarePlanStore {
             var report = PlanLoadReport()
             for item in items {
                 if let activity = item.activity {
-                    let result = try upsert(
+                    let result = try store.plan.upsert(
                         db, activity, effectiveFrom: effectiveFrom, firstDay: item.firstDay, origin: .api, device: device)
                     report.record(result, activity.identifier)
                 } else {
                     guard let row = try Self.activityRow(db, item.activityID) else { continue }
                     if (row["ended_from"] as Int?) == nil {
-                        _ = try endActivity(db, item.activityID, from: effectiveFrom, device: device)
+                        _ = try store.plan.endActivity(db, item.activityID, from: effectiveFrom, device: device)
                         report.ended.append(item.activityID)
                     } else {
                         report.unchanged.append(item.activityID)
@@ -89,7 +89,7 @@ extension CarePlanStore {
                 }
                 try saveSource(db, item.source, for: item.activityID)
             }
-            report.revision = try Self.revision(db)
+            report.revision = try CarePlanStore.revision(db)
             return report
         }
     }
