@@ -5,7 +5,6 @@ import MetricsEndpoint
 import NodeIdentity
 import SimulatorSupport
 import SyncNode
-import SyncProtocol
 
 @main
 struct HouseholdSimulator: AsyncParsableCommand {

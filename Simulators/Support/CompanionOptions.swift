@@ -4,7 +4,6 @@ import Foundation
 import LineOutput
 import Logging
 import SyncNode
-import SyncProtocol
 
 /// Options every simulator takes.
 public struct CompanionOptions: ParsableArguments {

@@ -3,7 +3,6 @@ import Foundation
 import MetricsEndpoint
 import ServiceLifecycle
 import SyncNode
-import SyncProtocol
 
 /// A companion that follows its primary (a household device: each of its primaries) and
 /// takes commands on standard input, one per line: `list`, `complete`, `skip`, `quit`, and

@@ -2,7 +2,6 @@ import CarePlan
 import ArgumentParser
 import NodeIdentity
 import SyncNode
-import SyncProtocol
 
 /// What a simulator is: the role it pairs and connects as.
 public protocol SimulatorRole: Sendable {

@@ -4,7 +4,6 @@ import Foundation
 import MetricsEndpoint
 import SimulatorSupport
 import SyncNode
-import SyncProtocol
 
 @main
 struct WatchSimulator: AsyncParsableCommand {

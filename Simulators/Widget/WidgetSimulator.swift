@@ -3,7 +3,6 @@ import CarePlan
 import Foundation
 import SimulatorSupport
 import SyncNode
-import SyncProtocol
 
 @main
 struct WidgetSimulator: AsyncParsableCommand {

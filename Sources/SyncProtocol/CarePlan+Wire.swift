@@ -100,8 +100,6 @@ extension Caresync_V1_Completion {
 }
 
 extension Date {
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
     /// The instants a message may carry, in milliseconds since 1970: years 1 to 9999 (UTC),
     /// which every other form of CareSync (JSON timestamps, the store) keeps to the millisecond.
     public static let wireMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999

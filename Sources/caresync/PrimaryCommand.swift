@@ -13,7 +13,6 @@ import MetricsEndpoint
 import NIOCore
 import ServiceLifecycle
 import SyncNode
-import SyncProtocol
 
 struct PrimaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,11 +126,7 @@ struct PrimaryCommand: AsyncParsableCommand {
                 + node.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [.init(service: announcement, successTerminationBehavior: .ignore)]
             if advertise {
-                // No health information and no patient names: TXT records reach everyone.
-                let txt = [
-                    "txtvers": "1", "protocol": ProtocolVersion.supported.map(String.init).joined(separator: ","),
-                    "node": configuration.nodeID, "role": "primary", "plan": info.planID, "fp": identity.fingerprint,
-                ]
+                let txt = PrimaryNode.txtRecord(nodeID: configuration.nodeID, planID: info.planID, fingerprint: identity.fingerprint)
                 services.append(.init(service: Advertiser(
                     name: name, type: "_caresync._tcp", txt: txt, port: { try await node.boundAddress().port ?? 0 }, logger: logger
                 ) { advertised in

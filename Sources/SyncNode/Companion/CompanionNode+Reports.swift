@@ -1,3 +1,4 @@
+import CarePlan
 import Foundation
 import PrivateFiles
 import SyncProtocol

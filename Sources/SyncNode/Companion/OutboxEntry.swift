@@ -1,3 +1,4 @@
+import CarePlan
 import Synchronization
 import SyncProtocol
 import Waiting

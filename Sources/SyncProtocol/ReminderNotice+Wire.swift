@@ -1,25 +1,16 @@
 import CarePlan
 import Foundation
 
-/// A reminder as a watch receives it: the event, its title and due time, and the text to show.
-public struct ReminderNotice: Sendable, Hashable {
-    public var reminder: Reminder
-    /// The activity's text (or its instructions); empty when it has neither.
-    public var text: String
-
-    public init(reminder: Reminder, text: String) {
-        self.reminder = reminder
-        self.text = text
-    }
-
+extension ReminderNotice {
     /// - Throws: `MALFORMED_FRAME` for a day, time or instant that cannot be read.
     public init(wire: Caresync_V1_Reminder) throws(ProtocolError) {
         guard let day = CalendarDay(wire.day) else { throw .malformed("reminder day \"\(wire.day)\" is not YYYY-MM-DD") }
         guard let time = TimeOfDay(wire.timeOfDay) else { throw .malformed("reminder time \"\(wire.timeOfDay)\" is not HH:MM") }
-        reminder = Reminder(
-            key: EventKey(activityID: wire.activityID, day: day, occurrence: Int(wire.occurrence)), title: wire.title,
-            time: time, dueAt: try Date(wireMilliseconds: wire.dueAtMs, of: "reminder due time"))
-        text = wire.text
+        self.init(
+            reminder: Reminder(
+                key: EventKey(activityID: wire.activityID, day: day, occurrence: Int(wire.occurrence)), title: wire.title,
+                time: time, dueAt: try Date(wireMilliseconds: wire.dueAtMs, of: "reminder due time")),
+            text: wire.text)
     }
 
     public var wire: Caresync_V1_Reminder {

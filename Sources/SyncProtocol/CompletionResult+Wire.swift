@@ -1,0 +1,17 @@
+import CarePlan
+
+extension CompletionResult {
+    /// The primary's judgement in a CompletionReply. A reason this version does not know is
+    /// still a rejection; it reads as its number.
+    public init(reply: Caresync_V1_CompletionReply) {
+        switch reply.status {
+        case .accepted:
+            self = .accepted(
+                revision: Int(clamping: reply.revision), superseded: reply.superseded,
+                state: (try? EventState(wire: reply.currentState)) ?? .initial)
+        default:
+            self = Rejection(wire: reply.reason).map { .rejected($0, detail: reply.detail) }
+                ?? .refused(code: "\(reply.reason)", detail: reply.detail)
+        }
+    }
+}
