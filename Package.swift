@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "LineOutput",
             dependencies: [
-                "CarePlan", .product(name: "Logging", package: "swift-log"),
+                "CarePlan", "StrictJSON", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -323,7 +323,7 @@ let package = Package(
         .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"]),
         .testTarget(
             name: "SyncProtocolTests",
-            dependencies: ["SyncProtocol", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: ["SyncProtocol", "StrictJSON", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         // What several test targets share.
         .target(name: "TestSupport", dependencies: ["Waiting"], path: "Tests/TestSupport"),

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import StrictJSON
 
 /// Reads from a FHIR server's REST API with AsyncHTTPClient.
 public struct FHIRClient: Sendable {

@@ -1,45 +1,6 @@
 import CarePlan
 import Foundation
-
-/// A JSON value built in place, for output lines that have no type of their own:
-/// `["event": "listening", "port": .int(port)]`.
-public enum JSONValue: Sendable, Hashable, Encodable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
-{
-    case string(String)
-    case int(Int)
-    case double(Double)
-    case bool(Bool)
-    case array([JSONValue])
-    case object([String: JSONValue])
-    case null
-
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
-    }
-
-    /// `text`, or `null` when there is none.
-    public static func orNull(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try c.encode(value)
-        case .int(let value): try c.encode(value)
-        // JSON has no infinities or NaN.
-        case .double(let value): if value.isFinite { try c.encode(value) } else { try c.encodeNil() }
-        case .bool(let value): try c.encode(value)
-        case .array(let value): try c.encode(value)
-        case .object(let value): try c.encode(value)
-        case .null: try c.encodeNil()
-        }
-    }
-}
+@_exported import StrictJSON
 
 /// The one encoder of every JSON line CareSync prints: sorted keys, unescaped slashes,
 /// timestamps as `ISO8601` strings.

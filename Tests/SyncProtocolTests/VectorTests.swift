@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import SwiftProtobuf
+import StrictJSON
 import SyncProtocol
 import Testing
 
@@ -83,33 +84,6 @@ struct VectorTests {
         while let frame = try channel.readInbound(as: ByteBuffer.self) { frames.append(frame) }
         _ = try channel.finish()
         return frames
-    }
-}
-
-/// Any JSON value, to hand a vector's message to protobuf's JSON parser unchanged.
-enum JSONValue: Codable {
-    case object([String: JSONValue]), array([JSONValue]), string(String), number(Double), bool(Bool), null
-
-    init(from decoder: any Swift.Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let v = try? c.decode([String: JSONValue].self) { self = .object(v) }
-        else if let v = try? c.decode([JSONValue].self) { self = .array(v) }
-        else if let v = try? c.decode(String.self) { self = .string(v) }
-        else if let v = try? c.decode(Bool.self) { self = .bool(v) }
-        else if let v = try? c.decode(Double.self) { self = .number(v) }
-        else { self = .null }
-    }
-
-    func encode(to encoder: any Swift.Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .object(let v): try c.encode(v)
-        case .array(let v): try c.encode(v)
-        case .string(let v): try c.encode(v)
-        case .number(let v): v.rounded() == v ? try c.encode(Int64(v)) : try c.encode(v)
-        case .bool(let v): try c.encode(v)
-        case .null: try c.encodeNil()
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// Keys for orders that have neither an id nor an identifier (as Synthea's DSTU2 orders):
 /// derived from what identifies an order and does not change over its life, so that a

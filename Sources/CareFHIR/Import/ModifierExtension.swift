@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A `modifierExtension`: an element that changes the meaning of the element holding it.
 /// FHIR forbids processing such an element as if it were absent, and CareSync understands
 /// none, so an order with one anywhere (its dosage, its medication) is held for review.
