@@ -69,7 +69,9 @@ struct MosquittoBroker {
     }
 }
 
-/// A port of 127.0.0.1 that nothing listens on now (the kernel's choice for port 0).
+/// A port of 127.0.0.1 that nothing listens on now (the kernel's choice for port 0). Mosquitto
+/// cannot listen on port 0 and say which port it got, so the peer measured beside CareSync
+/// alone is given one this way; CareSync's own listeners bind port 0 and report theirs.
 private func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BenchmarkFailure("no socket: errno \(errno)") }

@@ -167,7 +167,7 @@ final class LiveReader: Sendable {
     private let box: Box
 
     /// The text up to and including the first unread event holding `text`, once it came.
-    func next(containing text: String, timeout: Duration = .seconds(10)) async throws -> String {
+    func next(containing text: String, timeout: Duration = patience) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let found: String? = box.state.withLock { state in

@@ -1,3 +1,4 @@
+import CarePlan
 @testable import SyncNode
 import SyncProtocol
 import Testing

@@ -95,12 +95,6 @@ func makeCompanion(
     return try await CompanionNode(configuration: configuration)
 }
 
-/// How long a test waits for what a node should do soon. The whole test run shares two
-/// cores with dozens of primaries, watches and browsers at its peak, and an in-process node
-/// gets only this process's share: CI twice saw a first context take over 20 s. A wait
-/// ends as soon as its condition holds, so this costs a passing test nothing.
-let patience: Duration = .seconds(60)
-
 /// The first context a running companion receives, or `nil`.
 func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
     await node.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }

@@ -6,6 +6,7 @@ and text) in a directory. Prints "listening PORT" and serves until its standard 
 
     smtp-sink.py CERT KEY DIRECTORY USER PASSWORD
 """
+import asyncio
 import email
 import email.header
 import json
@@ -13,9 +14,9 @@ import os
 import socket
 import ssl
 import sys
+import threading
 
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult, LoginPassword
+from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 cert, key, directory, user, password = sys.argv[1:6]
 
@@ -57,13 +58,20 @@ def authenticate(server, session, envelope, mechanism, data):
 
 context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
 context.load_cert_chain(cert, key)
-# A free port, found by binding to port 0: aiosmtpd's controller checks its own port.
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-controller = Controller(Handler(), hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True,
-                        authenticator=authenticate, auth_required=True, auth_require_tls=True)
-controller.start()
+# The listening socket is bound here, to port 0, and handed to the server: the port the
+# kernel chose is the one served, with no moment in which another process could take it.
+listener = socket.socket()
+listener.bind(("127.0.0.1", 0))
+listener.listen()
+port = listener.getsockname()[1]
+loop = asyncio.new_event_loop()
+server = loop.run_until_complete(loop.create_server(
+    lambda: SMTP(Handler(), hostname="127.0.0.1", tls_context=context, require_starttls=True,
+                 authenticator=authenticate, auth_required=True, auth_require_tls=True),
+    sock=listener))
+serving = threading.Thread(target=loop.run_forever, daemon=True)
+serving.start()
 print(f"listening {port}", flush=True)
 sys.stdin.read()
-controller.stop()
+loop.call_soon_threadsafe(loop.stop)
+serving.join()
