@@ -73,8 +73,7 @@ let package = Package(
         .target(
             name: "LineOutput",
             dependencies: [
-                "CarePlan", "StrictJSON", .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CarePlan", "StrictJSON", "Waiting", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Files and directories only their owner may read, written in one piece.
@@ -137,7 +136,7 @@ let package = Package(
         .target(
             name: "CareWeb",
             dependencies: [
-                "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity",
+                "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -166,11 +165,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The options every long-running program shares: --log-level and --metrics-port.
+        .target(
+            name: "CommandOptions",
+            dependencies: [
+                "LineOutput", "MetricsEndpoint", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Primary and companion nodes over mutually authenticated TLS 1.3.
@@ -193,12 +199,12 @@ let package = Package(
             name: "caresync",
             dependencies: [
                 "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
-                "DesktopNotification", "Discovery",
+                "CommandOptions", "DesktopNotification", "Discovery",
                 "LineOutput",
                 "MetricsEndpoint",
                 "NodeIdentity",
                 "PrivateFiles", "Reminders",
-                "SyncNode", "SyncProtocol", .product(name: "NIOCore", package: "swift-nio"),
+                "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -209,7 +215,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
+                "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "CommandOptions", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -224,7 +230,7 @@ let package = Package(
         .target(
             name: "SimulatorSupport",
             dependencies: [
-                "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
+                "CommandOptions", "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -234,7 +240,7 @@ let package = Package(
         .executableTarget(
             name: "watch-sim",
             dependencies: [
-                "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "CommandOptions", "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Watch"
@@ -250,7 +256,7 @@ let package = Package(
         .executableTarget(
             name: "household-sim",
             dependencies: [
-                "CarePlan", "DesktopNotification", "MetricsEndpoint", "NodeIdentity", "PrivateFiles", "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "CarePlan", "CommandOptions", "DesktopNotification", "MetricsEndpoint", "NodeIdentity", "PrivateFiles", "SimulatorSupport", "SyncNode", "SyncProtocol",
                 "Waiting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -263,7 +269,7 @@ let package = Package(
         .target(
             name: "FHIRTestServer",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+                "Waiting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Simulators/FHIRServer"
@@ -284,7 +290,7 @@ let package = Package(
         .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
-        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import Waiting
 
 /// A small FHIR R4 server on SwiftNIO, on loopback only, for tests, demos and benchmarks:
 /// what CareSync's exports are checked against where no real server may be reached. Its base
@@ -44,8 +45,8 @@ public final class FHIRTestServer: Sendable {
         public var stateFile: String?
         /// Told of each request once it is answered (or left hanging).
         public var answered: (@Sendable (Request) -> Void)?
-        /// The time by which access tokens expire.
-        public var now: @Sendable () -> Date = { Date() }
+        /// The clock access tokens expire by.
+        public var clock: any WallClock = .system
 
         public init(fail: Set<Int> = [], hang: Set<Int> = [], refuse: Int? = nil, pageSize: Int = 50, token: String? = nil) {
             self.fail = fail

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Waiting
 
 /// The one client a ``FHIRTestServer`` gives access tokens to, as a FHIR server's
 /// administrator registers a backend service: its id and the public key it signs with.
@@ -44,15 +45,15 @@ struct SMARTAuthority: Sendable {
     static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
     let registration: SMARTClientRegistration
-    let now: @Sendable () -> Date
+    let clock: any WallClock
     /// Each token issued, and when it expires.
     private(set) var issued: [String: Date] = [:]
     /// The `jti` of every assertion taken: one may not be used twice.
     private var assertionsSeen: Set<String> = []
 
-    init(registration: SMARTClientRegistration, now: @escaping @Sendable () -> Date) {
+    init(registration: SMARTClientRegistration, clock: any WallClock) {
         self.registration = registration
-        self.now = now
+        self.clock = clock
     }
 
     /// The answer to a discovery or token request; `nil` for any other.
@@ -77,7 +78,7 @@ struct SMARTAuthority: Sendable {
 
     /// Every token issued so far expires now.
     mutating func expireAll() {
-        let now = now()
+        let now = clock.now
         issued = issued.mapValues { min($0, now) }
     }
 
@@ -85,7 +86,7 @@ struct SMARTAuthority: Sendable {
     func refusal(_ authorization: String?) -> String? {
         guard let authorization, authorization.hasPrefix("Bearer ") else { return "the test server needs an access token" }
         guard let expiry = issued[String(authorization.dropFirst("Bearer ".count))] else { return "the access token is unknown" }
-        return expiry > now() ? nil : "the access token has expired"
+        return expiry > clock.now ? nil : "the access token has expired"
     }
 
     private mutating func token(for form: [String: String], audience: String) -> HTTPAnswer {
@@ -101,7 +102,7 @@ struct SMARTAuthority: Sendable {
         }
         if let reason = verify(assertion, audience: audience) { return Self.error(401, "invalid_client", reason) }
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-        issued[token] = now().addingTimeInterval(TimeInterval(registration.tokenLifetime))
+        issued[token] = clock.now.addingTimeInterval(TimeInterval(registration.tokenLifetime))
         return Self.json(200, [
             "access_token": token, "token_type": "bearer", "expires_in": registration.tokenLifetime, "scope": form["scope"] ?? "",
         ])
@@ -124,7 +125,7 @@ struct SMARTAuthority: Sendable {
         }
         let audiences = (claims["aud"] as? [String]) ?? [(claims["aud"] as? String) ?? ""]
         guard audiences.contains(audience) else { return "the client assertion's aud must be \(audience)" }
-        let now = now().timeIntervalSince1970
+        let now = clock.now.timeIntervalSince1970
         guard let expiry = claims["exp"] as? Double, expiry > now, expiry <= now + 300 + 60 else {
             return "the client assertion has expired or lasts more than five minutes"
         }

@@ -24,7 +24,7 @@ struct ServerState: Sendable {
     init(store: ResourceStore, options: FHIRTestServer.Options) {
         self.store = store
         self.options = options
-        authority = options.smart.map { SMARTAuthority(registration: $0, now: options.now) }
+        authority = options.smart.map { SMARTAuthority(registration: $0, clock: options.clock) }
     }
 
     /// The answer to one request, or `nil` to leave it hanging.

@@ -1,5 +1,6 @@
 import CarePlan
 import ArgumentParser
+import CommandOptions
 import Foundation
 import LineOutput
 import Logging

@@ -15,7 +15,8 @@ public final class CarePlanStore: Sendable {
     /// The file the store lives in.
     public let path: String
     let pool: DatabasePool
-    let now: @Sendable () -> Date
+    /// What stamps commits and judges expiries; tests move their own.
+    let clock: any WallClock
     let definitions = DefinitionCache()
     /// The plan's time zone as last read, so that judging a completion's day makes no zone anew.
     let planZone = Mutex<TimeZone?>(nil)
@@ -31,12 +32,12 @@ public final class CarePlanStore: Sendable {
     /// - Parameters:
     ///   - path: the SQLite file; its directory must exist.
     ///   - busyTimeout: how long a write waits for another process's write to finish.
-    ///   - now: the clock that stamps commits; tests inject their own.
+    ///   - clock: what stamps commits and judges expiries; tests pass their own.
     public init(
-        path: String, busyTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = Date.init
+        path: String, busyTimeout: Duration = .seconds(10), clock: any WallClock = .system
     ) async throws(CarePlanStoreError) {
         self.path = path
-        self.now = now
+        self.clock = clock
         pool = try await blocking { () throws(CarePlanStoreError) in try Self.openPool(path: path, busyTimeout: busyTimeout) }
     }
 
@@ -59,6 +60,9 @@ public final class CarePlanStore: Sendable {
             throw CarePlanStoreError(error, path: path)
         }
     }
+
+    /// The instant now on the store's clock.
+    func now() -> Date { clock.now }
 
     /// The writer's `PRAGMA synchronous` level (2 is FULL).
     func synchronousLevel() async throws -> Int {

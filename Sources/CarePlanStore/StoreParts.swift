@@ -10,7 +10,7 @@ protocol StorePart: Sendable {
 
 extension StorePart {
     var path: String { store.path }
-    var now: @Sendable () -> Date { store.now }
+    func now() -> Date { store.now() }
     var definitions: DefinitionCache { store.definitions }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(CarePlanStoreError) -> T {

@@ -45,7 +45,7 @@ extension CareWebServer {
 
     /// Today in the plan's time zone, on the injected clock.
     func today() async throws -> CalendarDay {
-        CalendarDay.containing(configuration.now(), in: try await store.plan.timeZone())
+        CalendarDay.containing(configuration.clock.now, in: try await store.plan.timeZone())
     }
 
     /// The day a `?day=YYYY-MM-DD` names, if the query has one.

@@ -16,7 +16,7 @@ extension CareWebServer {
         let revision = try await store.revision()
         let zone = try await store.plan.timeZone()
         let devices = try await store.devices.all()
-        let sessions = try await store.webSessions.all().filter { $0.isValid(at: configuration.now()) }
+        let sessions = try await store.webSessions.all().filter { $0.isValid(at: configuration.clock.now) }
         let words = context.words
         let when = { (date: Date?) -> String in
             date.map { words.date(CalendarDay.containing($0, in: zone)) + " " + TimeOfDay.containing($0, in: zone).description }
@@ -91,7 +91,7 @@ extension CareWebServer {
         let (signedIn, form) = try await recordingForm(request, context)
         guard let kind = CodeKind(rawValue: try form.required("kind")) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
         let code = PairingCode.random()
-        let expiresAt = configuration.now().addingTimeInterval(CodeKind.lifetime)
+        let expiresAt = configuration.clock.now.addingTimeInterval(CodeKind.lifetime)
         let id = switch kind {
         case .watch, .widget, .household, .householdRecording:
             try await core.access.openPairingCode(code.characters, role: kind.role!, mayRecord: kind == .householdRecording, expiresAt: expiresAt)
@@ -106,7 +106,7 @@ extension CareWebServer {
     private func shownCode(_ request: Request, _ signedIn: SignedIn) async throws -> ShownCode? {
         guard signedIn.session.access.mayRecord, let text = request.uri.queryParameters["code"] else { return nil }
         guard let id = Int(String(text)) else { throw WebFailure.badForm("\"code\" must be a number") }
-        guard let open = try await store.devices.openCode(id, at: configuration.now()), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
+        guard let open = try await store.devices.openCode(id, at: configuration.clock.now), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
         return ShownCode(code: code, kind: kind, expiresAt: open.expiresAt)
     }
 

@@ -14,7 +14,7 @@ extension CareWebServer {
         _ = try context.session()
         let revision = try await store.revision()
         let days = try await period(request)
-        let report = try await CareReport.read(from: store, days: days, now: configuration.now(), language: context.words.language)
+        let report = try await CareReport.read(from: store, days: days, now: configuration.clock.now, language: context.words.language)
         let words = context.words
         let count = days.lowerBound.distance(to: days.upperBound) + 1
         let page = WebPage(title: words["insights", "title"], section: .insights, context: context, revision: revision)
@@ -41,7 +41,7 @@ extension CareWebServer {
     func report(_ request: Request, _ context: WebContext, pdf: Bool) async throws -> Response {
         _ = try context.session()
         let days = try await period(request)
-        let report = try await CareReport.read(from: store, days: days, now: configuration.now(), language: context.words.language)
+        let report = try await CareReport.read(from: store, days: days, now: configuration.clock.now, language: context.words.language)
         let name = "care-report-\(days.lowerBound)-\(days.upperBound)"
         let body: ByteBuffer
         if pdf {

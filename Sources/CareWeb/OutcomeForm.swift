@@ -42,12 +42,12 @@ extension CareWebServer {
         let recorder = Recorder.browser(sessionID: signedIn.session.shortID, mayRecord: signedIn.session.access.mayRecord)
         let outcome = Outcome(
             state: state, values: state == .completed ? try await values(form, for: key, words: context.words) : [],
-            recordedAt: configuration.now(), device: recorder.device, reason: state == .notCompleted ? reason(form) : nil)
+            recordedAt: configuration.clock.now, device: recorder.device, reason: state == .notCompleted ? reason(form) : nil)
         let receipt = try await core.outcomes.record(outcome, for: key, messageID: "web:\(message)", by: recorder)
         if let rejection = receipt.rejection {
             // A day to come is named as every channel names it: the day, and today where the plan is.
             let zone = try await store.plan.timeZone()
-            let today = CalendarDay.containing(configuration.now(), in: zone)
+            let today = CalendarDay.containing(configuration.clock.now, in: zone)
             throw WebFailure.refused(context.words.refusal(rejection, values: [
                 "day": context.words.date(key.day), "today": context.words.date(today), "zone": zone.identifier,
             ]))

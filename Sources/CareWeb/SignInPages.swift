@@ -31,7 +31,7 @@ extension CareWebServer {
     func signIn(_ request: Request, _ context: WebContext) async throws -> Response {
         let form = try await Form.read(request, limit: configuration.maximumBodyBytes)
         let words = context.words
-        let now = configuration.now()
+        let now = configuration.clock.now
         if let until = signInThrottle.refusedUntil(context.source, at: now) {
             logger.notice("a sign-in was refused: too many wrong codes from its source", metadata: ["source": "\(context.source)"])
             return throttled(context, until: until, now: now)

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NodeIdentity
+import Waiting
 
 /// Where and how the care app is served.
 public struct WebConfiguration: Sendable {
@@ -36,7 +37,7 @@ public struct WebConfiguration: Sendable {
     public var signInAttemptsPerSource = 5
     public var signInWindow: TimeInterval = 15 * 60
     /// The clock sessions and codes are judged on.
-    public var now: @Sendable () -> Date = { Date() }
+    public var clock: any WallClock = .system
 
     public init() {}
 

@@ -1,6 +1,7 @@
 import CarePlan
 import Foundation
 import Logging
+import Waiting
 
 /// A log handler that writes each record as one whole line to a ``LineOutput`` (standard
 /// error by default), never interleaved with another:
@@ -15,15 +16,15 @@ public struct LineLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let output: LineOutput
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
 
     public init(
-        label: String, level: Logger.Level, output: LineOutput = .standardError, now: @escaping @Sendable () -> Date = Date.init
+        label: String, level: Logger.Level, output: LineOutput = .standardError, clock: any WallClock = .system
     ) {
         self.label = label
         self.logLevel = level
         self.output = output
-        self.now = now
+        self.clock = clock
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -36,7 +37,7 @@ public struct LineLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { all.merge(provided) { $1 } }
         if let extra = event.metadata { all.merge(extra) { $1 } }
         if let error = event.error { all["error"] = "\(error)" }
-        var line = "\(ISO8601.string(from: now())) \(event.level) \(label): \(event.message)"
+        var line = "\(ISO8601.string(from: clock.now)) \(event.level) \(label): \(event.message)"
         for (key, value) in all.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Self.quoted("\(value)"))"
         }

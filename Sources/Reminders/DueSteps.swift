@@ -7,21 +7,21 @@ import Waiting
 /// the next it wants, or `nil` for none (it then runs again within the hour, or when woken).
 /// A step that fails is logged and tried again after `retryDelay`.
 func runStepsAsDue(
-    what: String, now: @Sendable () -> Date, sleep: @escaping Sleep, wake: WakeSignal, retryDelay: Duration, logger: Logger,
+    what: String, clock: any WallClock, wake: WakeSignal, retryDelay: Duration, logger: Logger,
     step: (Date) async throws -> Date?
 ) async {
-    var next: Date? = now()
+    var next: Date? = clock.now
     while !Task.isCancelled {
-        let delay = next.map { max(0, $0.timeIntervalSince(now())) } ?? 3600
-        if delay > 0 { await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), sleep: sleep) }
+        let delay = next.map { max(0, $0.timeIntervalSince(clock.now)) } ?? 3600
+        if delay > 0 { await wake.wait(timeout: .milliseconds(Int64(min(delay, 3600) * 1000)), clock: clock) }
         do {
-            next = try await step(now())
+            next = try await step(clock.now)
         } catch {
             guard !Task.isCancelled else { return }  // stopping
             logger.error("\(what): a step failed; trying again", metadata: [
                 "retryIn": "\(retryDelay)", "error": "\(error)",
             ])
-            next = now().addingTimeInterval(Double(retryDelay.components.seconds))
+            next = clock.now.addingTimeInterval(Double(retryDelay.components.seconds))
         }
     }
 }

@@ -27,8 +27,7 @@ public final class MissedDoseMonitor: Sendable {
     /// How long ``run(following:deliver:)`` waits after a failed step.
     public static let retryDelay = Duration.seconds(5)
 
-    private let now: @Sendable () -> Date
-    private let sleep: Sleep
+    private let clock: any WallClock
     private let logger: Logger
     private let wake = WakeSignal()
     /// The events alerted and not yet cleared, as the last step left them: their outcomes wake the loop.
@@ -38,16 +37,15 @@ public final class MissedDoseMonitor: Sendable {
 
     /// - Parameters:
     ///   - store: where the alerts are kept and the events are read.
-    ///   - now: the clock every step reads; tests pass their own.
-    ///   - sleep: how ``run(following:deliver:)`` waits between steps; tests pass their own.
+    ///   - clock: what every step reads as now, and what ``run(following:deliver:)`` waits on
+    ///     between steps; tests pass their own.
     ///   - logger: told of failures that ``run(following:deliver:)`` recovers from (silent unless given).
     public init(
-        store: CarePlanStore, now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping Sleep = taskSleep,
+        store: CarePlanStore, clock: any WallClock = .system,
         logger: Logger = Logger(label: "caresync.alerts", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
-        self.now = now
-        self.sleep = sleep
+        self.clock = clock
         self.logger = logger
     }
 
@@ -115,7 +113,7 @@ public final class MissedDoseMonitor: Sendable {
             group.addTask { [self] in
                 for await batch in changes.batches() where batch.contains(where: matters) { wake.signal() }
             }
-            await runStepsAsDue(what: "missed-dose alerts", now: now, sleep: sleep, wake: wake, retryDelay: Self.retryDelay, logger: logger) {
+            await runStepsAsDue(what: "missed-dose alerts", clock: clock, wake: wake, retryDelay: Self.retryDelay, logger: logger) {
                 let (alerts, next) = try await step(at: $0)
                 if !alerts.isEmpty { await deliver(alerts) }
                 return next

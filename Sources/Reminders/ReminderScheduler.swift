@@ -16,26 +16,23 @@ import Waiting
 public final class ReminderScheduler: Sendable {
     public let store: CarePlanStore
     public let policy: ReminderPolicy
-    private let now: @Sendable () -> Date
-    private let sleep: Sleep
+    private let clock: any WallClock
     private let logger: Logger
     private let wake = WakeSignal()
 
     /// - Parameters:
     ///   - store: where the window is kept and the events are read.
     ///   - policy: how far ahead, how many, and the grace period of the start-up rule.
-    ///   - now: the clock every step reads; tests pass their own.
-    ///   - sleep: how ``run(following:deliver:)`` waits between steps; tests pass their own.
+    ///   - clock: what every step reads as now, and what ``run(following:deliver:)`` waits on
+    ///     between steps; tests pass their own.
     ///   - logger: told of failures that ``run(following:deliver:)`` recovers from (silent unless given).
     public init(
-        store: CarePlanStore, policy: ReminderPolicy = ReminderPolicy(), now: @escaping @Sendable () -> Date = { Date() },
-        sleep: @escaping Sleep = taskSleep,
+        store: CarePlanStore, policy: ReminderPolicy = ReminderPolicy(), clock: any WallClock = .system,
         logger: Logger = Logger(label: "caresync.reminders", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
         self.policy = policy
-        self.now = now
-        self.sleep = sleep
+        self.clock = clock
         self.logger = logger
     }
 
@@ -120,7 +117,7 @@ public final class ReminderScheduler: Sendable {
 
     private func deliverAsDue(_ deliver: @Sendable (Reminder) async -> Void) async {
         var caughtUp = false
-        await runStepsAsDue(what: "reminders", now: now, sleep: sleep, wake: wake, retryDelay: Self.retryDelay, logger: logger) { instant in
+        await runStepsAsDue(what: "reminders", clock: clock, wake: wake, retryDelay: Self.retryDelay, logger: logger) { instant in
             if !caughtUp {
                 for reminder in try await catchUp(at: instant) { await deliver(reminder) }
                 caughtUp = true

@@ -2,14 +2,14 @@ import Synchronization
 
 /// A result set once, which any number of tasks wait for: the first ``resolve(_:)`` wins.
 /// Waiting ends when the result is set or the waiting task is cancelled, so it can be raced
-/// against a sleep (``withTimeout(_:sleep:_:)``) any number of times. (An `AsyncStream` cannot serve:
+/// against a sleep (``withTimeout(_:clock:_:)``) any number of times. (An `AsyncStream` cannot serve:
 /// a consumer cancelled while waiting finishes the stream for good.)
 public final class Eventual<Value: Sendable>: Sendable {
     private struct State {
         var result: Result<Value, any Error>?
         var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
         var next = 0
-        /// Waits whose time ran out before they began (``value(within:sleep:)``).
+        /// Waits whose time ran out before they began (``value(within:clock:)``).
         var expired: Set<Int> = []
 
         mutating func newID() -> Int {
@@ -45,14 +45,14 @@ public final class Eventual<Value: Sendable>: Sendable {
         }
     }
 
-    /// The result if it is set within `timeout` (slept with `sleep`) and is a value; `nil`
-    /// otherwise, or if the task is cancelled first. As ``withTimeout(_:sleep:_:)`` racing
+    /// The result if it is set within `timeout` on `clock` and is a value; `nil`
+    /// otherwise, or if the task is cancelled first. As ``withTimeout(_:clock:_:)`` racing
     /// ``value``, for less: the setter resumes this task itself, and the sleep runs in a
     /// task of its own that is cancelled, not awaited.
-    public func value(within timeout: Duration, sleep: @escaping Sleep = taskSleep) async -> Value? {
+    public func value(within timeout: Duration, clock: any WallClock = .system) async -> Value? {
         let id = state.withLock { $0.newID() }
         let timer = Task {
-            try? await sleep(timeout)
+            try? await clock.sleep(timeout)
             guard !Task.isCancelled else { return }
             state.withLock { state -> CheckedContinuation<Value, any Error>? in
                 guard state.result == nil else { return nil }

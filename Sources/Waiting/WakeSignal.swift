@@ -19,8 +19,8 @@ public final class WakeSignal: Sendable {
     }
 
     /// Returns when signalled or after `timeout`, whichever comes first.
-    public func wait(timeout: Duration, sleep: @escaping Sleep = taskSleep) async {
-        _ = await withTimeout(timeout, sleep: sleep) { await self.signalled() }
+    public func wait(timeout: Duration, clock: any WallClock = .system) async {
+        _ = await withTimeout(timeout, clock: clock) { await self.signalled() }
     }
 
     /// Waits for a signal; cancellation (before or after it starts waiting) ends the wait.

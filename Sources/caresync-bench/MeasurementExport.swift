@@ -19,7 +19,7 @@ enum MeasurementExport {
         let server = try await FHIRTestServer()
         var info = try await store.plan.info()
         info.patient = try CarePlan.Patient(name: "Bench Patient", identifier: "caresync-bench")
-        let poster = try TransactionPoster(url: server.base, policy: RetryPolicy(), clock: ContinuousClock())
+        let poster = try TransactionPoster(url: server.base, policy: RetryPolicy())
         let uploader = ObservationUploader(store: store, poster: poster, mapper: try ObservationMapper(info: info))
         var observations = 0
         let start = ContinuousClock.now

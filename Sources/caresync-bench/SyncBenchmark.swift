@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarePlan
+import CommandOptions
 import Foundation
 import Logging
 import MetricsEndpoint

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CareFHIR
 import CarePlanStore
+import CommandOptions
 import Foundation
 import LineOutput
 

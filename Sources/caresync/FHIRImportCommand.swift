@@ -4,6 +4,7 @@ import CareFHIR
 import CareLanguage
 import CarePlan
 import CarePlanStore
+import CommandOptions
 import Foundation
 import LineOutput
 

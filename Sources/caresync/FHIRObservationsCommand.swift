@@ -2,6 +2,7 @@ import ArgumentParser
 import CareFHIR
 import CarePlan
 import CarePlanStore
+import CommandOptions
 import Foundation
 import LineOutput
 

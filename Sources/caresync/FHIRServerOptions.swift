@@ -34,7 +34,7 @@ struct FHIRServerOptions: ParsableArguments {
     var smartKey: String?
 
     @Option(help: "The SMART scopes to ask for.")
-    var smartScope = SMARTBackendClient<ContinuousClock>.defaultScope
+    var smartScope = SMARTBackendClient.defaultScope
 
     func validate() throws {
         guard batchSize >= 1, attempts >= 1 else { throw ValidationError("--batch-size and --attempts must be at least 1") }
@@ -45,13 +45,13 @@ struct FHIRServerOptions: ParsableArguments {
     }
 
     /// The poster for `--server`, or `nil` without one.
-    func poster(logger: Logger) throws -> TransactionPoster<ContinuousClock>? {
+    func poster(logger: Logger) throws -> TransactionPoster? {
         let policy = RetryPolicy(
             attempts: attempts, firstDelay: .seconds(retryDelay), budget: .seconds(retryBudget), requestTimeout: .seconds(timeout))
         return try server.map { server in
             let authorizer = try fhirAuthorizer(
                 server: server, tokenFile: tokenFile, smartClientID: smartClientID, smartKey: smartKey, smartScope: smartScope, logger: logger)
-            return try TransactionPoster(url: server, policy: policy, authorizer: authorizer, clock: ContinuousClock(), logger: logger)
+            return try TransactionPoster(url: server, policy: policy, authorizer: authorizer, logger: logger)
         }
     }
 }
@@ -63,7 +63,7 @@ func fhirAuthorizer(
 ) throws -> (any RequestAuthorizer)? {
     if let smartClientID, let smartKey {
         let key = try SMARTSigningKey(file: smartKey)
-        return SMARTBackendClient(fhirBase: server, clientID: smartClientID, key: key, scope: smartScope, clock: ContinuousClock(), logger: logger)
+        return SMARTBackendClient(fhirBase: server, clientID: smartClientID, key: key, scope: smartScope, logger: logger)
     }
     if let tokenFile { return try BearerToken(file: tokenFile) }
     return ProcessInfo.processInfo.environment["CARESYNC_FHIR_TOKEN"].flatMap(BearerToken.init)

@@ -4,24 +4,25 @@ import Foundation
 import LineOutput
 import Logging
 import ServiceLifecycle
+import Waiting
 
 /// `caresync primary --fhir-server URL`: the store's new measurements and doses to a FHIR
 /// server while the primary serves (``ContinuousUpload``), each round that sends something
 /// or fails printed as an event.
 struct FHIRUploadService: Service {
-    let upload: ContinuousUpload<ContinuousClock>
+    let upload: ContinuousUpload
 
     /// - Throws: ``FHIRExportError`` for a bad URL or a plan without a patient, before the
     ///   primary starts.
     init(
-        store: CarePlanStore, url: String, authorizer: (any RequestAuthorizer)?, interval: Duration, now: @escaping @Sendable () -> Date, json: Bool,
+        store: CarePlanStore, url: String, authorizer: (any RequestAuthorizer)?, interval: Duration, clock: any WallClock, json: Bool,
         logger: Logger
     ) async throws {
-        let poster = try TransactionPoster(url: url, policy: RetryPolicy(), authorizer: authorizer, clock: ContinuousClock(), logger: logger)
+        let poster = try TransactionPoster(url: url, policy: RetryPolicy(), authorizer: authorizer, logger: logger)
         let mapper = try ObservationMapper(info: try await store.plan.info())
         upload = ContinuousUpload(
             observations: ObservationUploader(store: store, poster: poster, mapper: mapper),
-            doses: AdministrationUploader(store: store, poster: poster, version: .r4), interval: interval, clock: ContinuousClock(), now: now
+            doses: AdministrationUploader(store: store, poster: poster, version: .r4), interval: interval, clock: clock
         ) { event in
             switch event {
             case .sent(let observations, let administrations, let cursor):

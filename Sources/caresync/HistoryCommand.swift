@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarePlan
 import CarePlanStore
+import CommandOptions
 import Foundation
 import LineOutput
 

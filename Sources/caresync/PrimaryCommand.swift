@@ -2,6 +2,7 @@ import ArgumentParser
 import CareFHIR
 import CarePlanStore
 import CareWeb
+import CommandOptions
 import Discovery
 import CarePlan
 import NodeIdentity
@@ -13,6 +14,7 @@ import MetricsEndpoint
 import NIOCore
 import ServiceLifecycle
 import SyncNode
+import Waiting
 
 struct PrimaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,7 +70,7 @@ struct PrimaryCommand: AsyncParsableCommand {
     var fhirSmartKey: String?
 
     @Option(help: "The SMART scopes to ask for.")
-    var fhirSmartScope = SMARTBackendClient<ContinuousClock>.defaultScope
+    var fhirSmartScope = SMARTBackendClient.defaultScope
 
     @Flag(help: "Serve the care app in a browser beside the primary; prints its address and a sign-in code.")
     var web = false
@@ -110,8 +112,7 @@ struct PrimaryCommand: AsyncParsableCommand {
                 guard let start = ISO8601.date(from: clockStart) else {
                     throw UsageError(description: "--clock-start must be an ISO 8601 instant, not \"\(clockStart)\"")
                 }
-                let began = Date()
-                configuration.now = { start.addingTimeInterval(Date().timeIntervalSince(began)) }
+                configuration.clock = ShiftedClock(start: start)
             }
             var policy = ReminderPolicy()
             policy.gracePeriod = .seconds(graceMinutes * 60)
@@ -142,7 +143,7 @@ struct PrimaryCommand: AsyncParsableCommand {
                     server: fhirServer, tokenFile: fhirTokenFile, smartClientID: fhirSmartClientID, smartKey: fhirSmartKey,
                     smartScope: fhirSmartScope, logger: logger)
                 services.append(.init(service: try await FHIRUploadService(
-                    store: store, url: fhirServer, authorizer: authorizer, interval: .seconds(fhirInterval), now: configuration.now,
+                    store: store, url: fhirServer, authorizer: authorizer, interval: .seconds(fhirInterval), clock: configuration.clock,
                     json: json, logger: logger)))
             }
             var group = ServiceGroupConfiguration(services: services, logger: logger)

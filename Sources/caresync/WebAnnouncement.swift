@@ -17,7 +17,7 @@ extension PrimaryCommand {
         var configuration = WebConfiguration()
         configuration.host = webHost
         configuration.port = webPort
-        configuration.now = node.configuration.now
+        configuration.clock = node.configuration.clock
         // This machine's name and its mDNS name: what a browser on the network calls it by.
         let machine = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         configuration.serverNames = machine.isEmpty ? [] : [machine, machine + ".local"]

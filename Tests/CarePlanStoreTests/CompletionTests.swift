@@ -11,7 +11,7 @@ struct CompletionTests {
     let key = EventKey(activityID: "apple", day: monday, occurrence: 0)
 
     init() async throws {
-        store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
         try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
     }
 

@@ -9,7 +9,7 @@ struct EventStoreTests {
     let store: CarePlanStore
 
     init() async throws {
-        store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
         try await store.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
         try await store.plan.addActivity(painScale(resettable: true), effectiveFrom: monday, device: "t")
         let weekly = try Activity(

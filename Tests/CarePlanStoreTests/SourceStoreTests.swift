@@ -11,7 +11,7 @@ struct SourceStoreTests {
     let day = CalendarDay("2026-11-02")!
 
     init() async throws {
-        store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { [clock] in clock.now })
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
     }
 
     func pill(_ id: String, times: [String] = ["08:00"]) throws -> Activity {

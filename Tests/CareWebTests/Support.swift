@@ -26,7 +26,7 @@ final class WebFixture: Sendable {
     init(configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_510_800))  // 2026-11-24 09:00 UTC
         self.clock = clock
-        store = try await CarePlanStore(path: scratch.path("store.sqlite"), now: { clock.now })
+        store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
         let tablets = try Activity(
             identifier: "tablets", kind: .intervention, title: "Tablets", instructions: "With water.",
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: Self.day))
@@ -36,7 +36,7 @@ final class WebFixture: Sendable {
         let logger = Logger(label: "web-test")
         let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(20), logger: logger)
         var configuration = WebConfiguration()
-        configuration.now = { clock.now }
+        configuration.clock = clock
         configure(&configuration)
         server = try CareWebServer(store: store, changes: feed, configuration: configuration, logger: logger)
         var services = ServiceGroupConfiguration(services: [feed, server], logger: logger)

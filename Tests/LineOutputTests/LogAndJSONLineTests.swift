@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LineOutput
 import Logging
+import TestSupport
 import Testing
 
 /// What a pipe received from `body`, which writes through the given output.
@@ -23,7 +24,7 @@ struct LineLogHandlerTests {
     @Test func aRecordIsOneLineWithItsLevelLabelAndSortedMetadata() {
         let text = captured { output in
             var logger = Logger(label: "caresync.primary") {
-                LineLogHandler(label: $0, level: .info, output: output, now: { Self.instant })
+                LineLogHandler(label: $0, level: .info, output: output, clock: ManualClock(Self.instant))
             }
             logger[metadataKey: "peer"] = "3f2a"
             logger.warning("could not record when the device was seen", metadata: ["error": "disk I/O error", "attempt": "2"])

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import SyncProtocol
 import Testing
+import Waiting
 
 @testable import SyncNode
 
@@ -111,7 +112,8 @@ import Testing
     /// A publisher of `store`'s contexts, its clock at `now` (the real clock if `nil`).
     static func publisher(of store: CarePlanStore, now instant: Date? = nil) -> ContextPublisher {
         ContextPublisher(
-            store: store, clock: HybridClock(node: "primary"), now: { instant ?? Date() }, tomorrowFrom: TimeOfDay(hour: 20, minute: 0)!)
+            store: store, clock: HybridClock(node: "primary"), wallClock: instant.map { ManualClock($0) } ?? SystemClock(),
+            tomorrowFrom: TimeOfDay(hour: 20, minute: 0)!)
     }
 
     static func difference(_ a: ApplicationContext, _ b: ApplicationContext) -> String {

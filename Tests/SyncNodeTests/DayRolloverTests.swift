@@ -10,7 +10,7 @@ import Testing
     @Test func aWatchSeesTomorrowInTheEveningAndTheNewDayAtMidnight() async throws {
         let today = CalendarDay.containing(Date(), in: .gmt)
         let clock = ManualClock(today.date(at: TimeOfDay("23:00")!, in: .gmt))
-        let primary = try await TestPrimary(now: { clock.now })
+        let primary = try await TestPrimary(clock: clock)
         let watch = try await primary.pairedCompanion(.watch)
         let widget = try await primary.pairedCompanion(.widget)
         let tasks = [Task { await watch.run() }, Task { await widget.run() }]

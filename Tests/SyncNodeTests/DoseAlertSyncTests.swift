@@ -19,8 +19,7 @@ import Waiting
         let today = CalendarDay.containing(Date(), in: .gmt)
         let clock = ManualClock(today.date(at: TimeOfDay("09:00")!, in: .gmt).addingTimeInterval(30))
         let primary = try await TestPrimary(configure: { configuration in
-            configuration.now = { clock.now }
-            configuration.sleep = clock.sleep
+            configuration.clock = clock
             configuration.dayCheckInterval = .milliseconds(20)
         })
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-household-\(UUID().uuidString)").path

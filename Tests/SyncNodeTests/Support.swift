@@ -20,7 +20,7 @@ final class TestPrimary: Sendable {
     ///   - now: the primary's wall clock (default: the real one).
     ///   - configure: any other change to the primary's configuration.
     init(
-        activityID: String = "apple", now: (@Sendable () -> Date)? = nil, configure: (inout PrimaryConfiguration) -> Void = { _ in }
+        activityID: String = "apple", clock: (any WallClock)? = nil, configure: (inout PrimaryConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-node-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -36,8 +36,8 @@ final class TestPrimary: Sendable {
         // here a machine busy with the whole suite must not close a pairing midway ("I/O on
         // closed channel" in CI, with the default 5 s).
         configuration.handshakeTimeout = .seconds(60)
-        if let now {
-            configuration.now = now
+        if let clock {
+            configuration.clock = clock
             configuration.dayCheckInterval = .milliseconds(20)
         }
         configure(&configuration)

@@ -1,12 +1,22 @@
 import Foundation
 import Synchronization
+import Waiting
 
 /// A wall clock the test moves, and a sleep on it: a sleeper wakes once the clock reaches
 /// the end of its sleep, or when cancelled (then it throws).
-public final class ManualClock: Sendable {
+public final class ManualClock: WallClock {
     private struct State {
         var now: Date
         var sleepers: [UUID: (until: Date, wake: CheckedContinuation<Void, Never>)] = [:]
+        /// Tests waiting for a number of sleepers.
+        var watchers: [UUID: (count: Int, wake: CheckedContinuation<Void, Never>)] = [:]
+
+        /// The watchers whose number of sleepers is reached, removed.
+        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let due = watchers.filter { $0.value.count <= sleepers.count }
+            for id in due.keys { watchers.removeValue(forKey: id) }
+            return due.values.map(\.wake)
+        }
     }
 
     private let state: Mutex<State>
@@ -34,21 +44,40 @@ public final class ManualClock: Sendable {
         for wake in woken { wake.resume() }
     }
 
-    @Sendable public func sleep(_ duration: Duration) async throws {
+    public func sleep(_ duration: Duration) async throws {
         let id = UUID()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state in
+                let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                     let until = state.now.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
-                    guard until > state.now, !Task.isCancelled else { return true }
+                    guard until > state.now, !Task.isCancelled else { return (true, []) }
                     state.sleepers[id] = (until, wake)
-                    return false
+                    return (false, state.satisfiedWatchers())
                 }
+                for watcher in watchers { watcher.resume() }
                 if resumeNow { wake.resume() }
             }
         } onCancel: {
             state.withLock { $0.sleepers.removeValue(forKey: id) }?.wake.resume()
         }
         try Task.checkCancellation()
+    }
+
+    /// Returns once at least `count` sleeps wait on the clock, or when cancelled: a test moves
+    /// the clock only after what it moves it for has begun to wait.
+    public func sleeping(_ count: Int = 1) async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    guard state.sleepers.count < count, !Task.isCancelled else { return true }
+                    state.watchers[id] = (count, wake)
+                    return false
+                }
+                if resumeNow { wake.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.watchers.removeValue(forKey: id) }?.wake.resume()
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import Waiting
@@ -24,10 +25,10 @@ struct BackoffTests {
 }
 
 struct TimeoutTests {
-    /// A sleep that returns only when the test lets it, or throws when cancelled: time does
-    /// not pass by itself. (Not an AsyncStream of ticks: a sleeper cancelled while waiting
-    /// would finish it, and every later sleep would return at once.)
-    final class ManualSleep: Sendable {
+    /// A clock whose sleeps return only when the test lets them, or throw when cancelled:
+    /// time does not pass by itself. (Not an AsyncStream of ticks: a sleeper cancelled while
+    /// waiting would finish it, and every later sleep would return at once.)
+    final class ManualSleep: WallClock {
         private struct Sleepers {
             var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
             var started = 0
@@ -40,28 +41,29 @@ struct TimeoutTests {
         /// How many sleeps have begun.
         var sleepers: Int { state.withLock { $0.started } }
 
-        var sleep: Sleep {
-            { [self] _ in
-                let id = state.withLock { state in
-                    state.started += 1
-                    return state.started
-                }
-                try await withTaskCancellationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        let now = state.withLock { state -> Result<Void, any Error>? in
-                            if Task.isCancelled { return .failure(CancellationError()) }
-                            if state.spare > 0 {
-                                state.spare -= 1
-                                return .success(())
-                            }
-                            state.waiting[id] = continuation
-                            return nil
+        /// A fixed instant: only the sleeps matter here.
+        var now: Date { Date(timeIntervalSince1970: 0) }
+
+        func sleep(_ duration: Duration) async throws {
+            let id = state.withLock { state in
+                state.started += 1
+                return state.started
+            }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let now = state.withLock { state -> Result<Void, any Error>? in
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        if state.spare > 0 {
+                            state.spare -= 1
+                            return .success(())
                         }
-                        if let now { continuation.resume(with: now) }
+                        state.waiting[id] = continuation
+                        return nil
                     }
-                } onCancel: {
-                    state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+                    if let now { continuation.resume(with: now) }
                 }
+            } onCancel: {
+                state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
             }
         }
 
@@ -80,14 +82,14 @@ struct TimeoutTests {
     @Test func theOperationsResultWhenItComesFirst() async {
         let clock = ManualSleep()
         // The time never passes here: only the operation can end the wait.
-        #expect(await withTimeout(.seconds(1), sleep: clock.sleep) { 42 } == 42)
+        #expect(await withTimeout(.seconds(1), clock: clock) { 42 } == 42)
     }
 
     @Test func nilWhenTheTimeoutComesFirstAndTheOperationIsCancelled() async {
         let clock = ManualSleep()
         let cancelled = Mutex(false)
         let waiting = Task {
-            await withTimeout(.seconds(1), sleep: clock.sleep) { () async -> Int? in
+            await withTimeout(.seconds(1), clock: clock) { () async -> Int? in
                 // Waits until cancelled, as a reply that never comes.
                 try? await Task.sleep(for: .seconds(3600))
                 cancelled.withLock { $0 = Task.isCancelled }
@@ -109,17 +111,17 @@ struct EventualTests {
         let latch = Eventual<Void>()
         let clock = TimeoutTests.ManualSleep()
         for round in 1...3 {
-            let waiting = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } }
+            let waiting = Task { await withTimeout(.seconds(1), clock: clock) { (try? await latch.value).map { true } } }
             while clock.sleepers < round { await Task.yield() }
             clock.elapse()
             #expect(await waiting.value == nil, "round \(round) should time out")
         }
-        let raised = Task { await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } }
+        let raised = Task { await withTimeout(.seconds(1), clock: clock) { (try? await latch.value).map { true } } }
         while clock.sleepers < 4 { await Task.yield() }
         latch.raise()
         #expect(await raised.value == true)
         // Raised, it stays raised: a wait after returns at once; a second resolve changes nothing.
-        #expect(await withTimeout(.seconds(1), sleep: clock.sleep) { (try? await latch.value).map { true } } == true)
+        #expect(await withTimeout(.seconds(1), clock: clock) { (try? await latch.value).map { true } } == true)
         #expect(latch.isResolved)
     }
 }
@@ -143,17 +145,17 @@ extension EventualTests {
     @Test func aWaitWithinATimeGetsTheValueOrNil() async {
         let clock = TimeoutTests.ManualSleep()
         let answer = Eventual<Int>()
-        let late = Task { await answer.value(within: .seconds(1), sleep: clock.sleep) }
+        let late = Task { await answer.value(within: .seconds(1), clock: clock) }
         while clock.sleepers < 1 { await Task.yield() }
         clock.elapse()
         #expect(await late.value == nil)
-        let waiting = Task { await answer.value(within: .seconds(1), sleep: clock.sleep) }
+        let waiting = Task { await answer.value(within: .seconds(1), clock: clock) }
         while clock.sleepers < 2 { await Task.yield() }
         answer.resolve(.success(42))
         #expect(await waiting.value == 42)
-        #expect(await answer.value(within: .seconds(1), sleep: clock.sleep) == 42)
+        #expect(await answer.value(within: .seconds(1), clock: clock) == 42)
         let failed = Eventual<Int>()
         failed.resolve(.failure(CancellationError()))
-        #expect(await failed.value(within: .seconds(1), sleep: clock.sleep) == nil)
+        #expect(await failed.value(within: .seconds(1), clock: clock) == nil)
     }
 }

@@ -33,13 +33,13 @@ public struct UploadProgress: Sendable, Hashable {
 /// Sends an export to a FHIR server in transactions of at most `batchSize` entries, oldest
 /// first, and moves the store's cursor for that server after each one the server accepts:
 /// an interrupted upload resumes where it stopped.
-public struct AdministrationUploader<C: Clock>: Sendable where C.Duration == Duration {
+public struct AdministrationUploader: Sendable {
     public let store: CarePlanStore
-    public let poster: TransactionPoster<C>
+    public let poster: TransactionPoster
     public let version: DoseAdministration.Version
     public let batchSize: Int
 
-    public init(store: CarePlanStore, poster: TransactionPoster<C>, version: DoseAdministration.Version, batchSize: Int = 100) {
+    public init(store: CarePlanStore, poster: TransactionPoster, version: DoseAdministration.Version, batchSize: Int = 100) {
         self.store = store
         self.poster = poster
         self.version = version

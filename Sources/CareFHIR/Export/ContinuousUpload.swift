@@ -9,7 +9,7 @@ import Waiting
 /// A failed round is reported and tried again after a backoff that grows to
 /// `maximumBackoff`; nothing ends the loop but cancellation. It runs beside the sync
 /// service and holds up nothing of it: it only reads the store, and writes its cursors.
-public struct ContinuousUpload<C: Clock>: Sendable where C.Duration == Duration {
+public struct ContinuousUpload: Sendable {
     /// What a round did, for the primary's output.
     public enum Event: Sendable, Hashable {
         /// Something was sent; the Observations' cursor now stands at `cursor`.
@@ -18,25 +18,23 @@ public struct ContinuousUpload<C: Clock>: Sendable where C.Duration == Duration 
         case failed(reason: String, retryIn: Duration)
     }
 
-    public let observations: ObservationUploader<C>
-    public let doses: AdministrationUploader<C>
+    public let observations: ObservationUploader
+    public let doses: AdministrationUploader
     public let interval: Duration
     public let maximumBackoff: Duration
-    public let clock: C
-    /// The wall clock: where "today" begins for a first upload.
-    public let now: @Sendable () -> Date
+    /// Where "today" begins for a first upload, and what the rounds wait on.
+    public let clock: any WallClock
     public let report: @Sendable (Event) -> Void
 
     public init(
-        observations: ObservationUploader<C>, doses: AdministrationUploader<C>, interval: Duration, maximumBackoff: Duration = .seconds(60),
-        clock: C, now: @escaping @Sendable () -> Date = Date.init, report: @escaping @Sendable (Event) -> Void
+        observations: ObservationUploader, doses: AdministrationUploader, interval: Duration, maximumBackoff: Duration = .seconds(60),
+        clock: any WallClock = .system, report: @escaping @Sendable (Event) -> Void
     ) {
         self.observations = observations
         self.doses = doses
         self.interval = interval
         self.maximumBackoff = maximumBackoff
         self.clock = clock
-        self.now = now
         self.report = report
     }
 
@@ -55,14 +53,14 @@ public struct ContinuousUpload<C: Clock>: Sendable where C.Duration == Duration 
                 wait = max(interval, Backoff(first: interval, maximum: maximumBackoff).delay(attempt: failures - 1, random: 0))
                 report(.failed(reason: "\(error)", retryIn: wait))
             }
-            do { try await clock.sleep(for: wait) } catch { return }
+            do { try await clock.sleep(wait) } catch { return }
         }
     }
 
     /// One upload of what is new: Observations first, then administrations.
     func round() async throws {
         let zone = observations.mapper.timeZone
-        let today = CalendarDay.containing(now(), in: zone).start(in: zone)
+        let today = CalendarDay.containing(clock.now, in: zone).start(in: zone)
         let (after, takenFrom) = try await observations.start(firstFrom: today)
         var sentObservations = 0
         try await observations.upload(after: after, takenFrom: takenFrom) { sentObservations += $0.observations }

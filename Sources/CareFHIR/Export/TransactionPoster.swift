@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import Waiting
 
 /// What a FHIR server did with a transaction.
 public struct TransactionResult: Sendable, Hashable {
@@ -13,19 +14,19 @@ public struct TransactionResult: Sendable, Hashable {
 
 /// Posts transaction Bundles to a FHIR server's base URL, trying again with backoff after
 /// failures that may pass (no connection, timeouts, 5xx, 408, 429) and never after a refusal.
-public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration {
+public struct TransactionPoster: Sendable {
     /// The server's base URL, as given.
     public let url: String
     public let policy: RetryPolicy
     /// Authorizes every request when the server asks for it.
     public let authorizer: (any RequestAuthorizer)?
-    let clock: C
+    let clock: any WallClock
     let logger: Logger
 
     /// Fails with ``FHIRExportError/badURL(_:)`` unless `url` is an absolute http(s) URL.
     /// Each failure that is tried again is logged to `logger` (silent unless given).
     public init(
-        url: String, policy: RetryPolicy, authorizer: (any RequestAuthorizer)? = nil, clock: C,
+        url: String, policy: RetryPolicy, authorizer: (any RequestAuthorizer)? = nil, clock: any WallClock = .system,
         logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws(FHIRExportError) {
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
@@ -71,8 +72,8 @@ public struct TransactionPoster<C: Clock>: Sendable where C.Duration == Duration
             } catch {
                 failure = .unreachable(url: url, attempts: attempt, detail: HTTPClient.describe(error))
             }
-            guard let delay = policy.delay(after: attempt, elapsed: start.duration(to: clock.now)),
-                  (try? await clock.sleep(for: delay)) != nil  // cancelled: give up
+            guard let delay = policy.delay(after: attempt, elapsed: .seconds(clock.now.timeIntervalSince(start))),
+                  (try? await clock.sleep(delay)) != nil  // cancelled: give up
             else { throw failure }
             logger.warning("the FHIR server did not take the transaction; trying again", metadata: [
                 "url": "\(url)", "attempt": "\(attempt)", "waited": "\(delay)", "error": "\(failure)",

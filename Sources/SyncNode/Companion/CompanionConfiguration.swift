@@ -72,10 +72,9 @@ public struct CompanionConfiguration: Sendable {
     /// Whether a household device asks for missed-dose alerts (protocol section 22). Other
     /// roles never receive them.
     public var alerts = false
-    /// The wall clock, for completions' device time and clocks.
-    public var now: @Sendable () -> Date = { Date() }
-    /// Waits between retries and pings; tests can pass their own.
-    public var sleep: Sleep = taskSleep
+    /// The wall clock, for completions' device time and clocks, and what retries, pings and
+    /// timeouts wait on; tests can pass their own.
+    public var clock: any WallClock = .system
     /// Where the companion logs connections, retries and the failures it recovers from
     /// (with `primary`, `messageID` and `revision` metadata). Silent unless given.
     public var logger = Logger(label: "caresync.companion", factory: { _ in SwiftLogNoOpLogHandler() })

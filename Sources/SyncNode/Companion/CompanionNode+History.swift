@@ -16,7 +16,7 @@ extension CompanionNode {
         let requestID = UUID().uuidString.lowercased()
         replies.expect(requestID)
         try current.send(.historyRequest(after: revision, limit: limit, requestID: requestID))
-        switch await replies.wait(requestID, timeout: configuration.replyTimeout, sleep: configuration.sleep) {
+        switch await replies.wait(requestID, timeout: configuration.replyTimeout, clock: configuration.clock) {
         case .history(let page): return try HistoryPage(wire: page)
         case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)
         case .retryLater(let message): throw ProtocolError(.internal, message, fatal: false)

@@ -44,7 +44,7 @@ extension CompanionSession {
             let id = UUID().uuidString.lowercased()
             node.replies.expect(id)
             try session.send(.measurementBatch(id: id, sources: batch.sources, samples: batch.samples))
-            guard let answer = await node.replies.wait(id, timeout: configuration.replyTimeout, sleep: configuration.sleep) else {
+            guard let answer = await node.replies.wait(id, timeout: configuration.replyTimeout, clock: configuration.clock) else {
                 return await replyTimedOut(id, outbound)
             }
             let result: MeasurementBatchResult

@@ -72,7 +72,7 @@ public final class CompanionNode: Service, Sendable {
         self.configuration = configuration
         state = try await CompanionState.open(
             directory: configuration.stateDirectory, logger: configuration.logger,
-            contextWriteDelay: configuration.contextWriteDelay, sleep: configuration.sleep)
+            contextWriteDelay: configuration.contextWriteDelay, clock: configuration.clock)
         identity = try await blocking {
             try NodeIdentity.loadOrCreate(in: configuration.identityDirectory ?? configuration.stateDirectory, name: configuration.name)
         }
@@ -132,7 +132,7 @@ public final class CompanionNode: Service, Sendable {
     public func complete(
         _ key: EventKey, state eventState: EventState = .completed, values: [OutcomeValue] = [], reason: String? = nil
     ) async throws -> CompletionResult {
-        let now = configuration.now()
+        let now = configuration.clock.now
         let completion = Caresync_V1_Completion(
             messageID: UUID().uuidString.lowercased(), key: key, state: eventState, values: values, deviceTime: now,
             clock: clock.tick(now: now), reason: reason)
@@ -141,7 +141,7 @@ public final class CompanionNode: Service, Sendable {
         // Sent while its outbox row commits, by the connection up as it enters the outbox; one
         // that comes up later finds it there.
         metrics.outboxDepth.record(try await state.enqueue(entry) { session.withLock { $0 }?.wakeSender.yield() })
-        if session.withLock({ $0 }) != nil, let answer = await entry.answer(within: configuration.replyTimeout, sleep: configuration.sleep) {
+        if session.withLock({ $0 }) != nil, let answer = await entry.answer(within: configuration.replyTimeout, clock: configuration.clock) {
             return answer
         }
         // Left waiting in the outbox: only now must its row survive a power cut.
@@ -217,7 +217,7 @@ public final class CompanionNode: Service, Sendable {
 
     /// Waits `duration` (on the configuration's clock), or less if the node stops.
     private func waitUnlessStopped(_ duration: Duration) async {
-        _ = await withTimeout(duration, sleep: configuration.sleep) { [stopped] in try? await stopped.value }
+        _ = await withTimeout(duration, clock: configuration.clock) { [stopped] in try? await stopped.value }
     }
 
     /// Says Goodbye to the primary, closes the connection, writes the context deltas not yet

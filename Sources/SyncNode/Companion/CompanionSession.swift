@@ -272,7 +272,7 @@ struct CompanionSession: Sendable {
             let sentAt = ContinuousClock.now
             try session.send(.completion(completion))
             guard let answer = await node.replies.wait(
-                completion.messageID, timeout: configuration.replyTimeout, sleep: configuration.sleep)
+                completion.messageID, timeout: configuration.replyTimeout, clock: configuration.clock)
             else {
                 return await replyTimedOut(completion.messageID, outbound)
             }
@@ -310,7 +310,7 @@ struct CompanionSession: Sendable {
             "id": "\(id)", "reason": "\(message)",
         ])
         node.eventSink.yield(.error(code: "INTERNAL", message: message))
-        try await configuration.sleep(configuration.backoff.delay(attempt: attempt))
+        try await configuration.clock.sleep(configuration.backoff.delay(attempt: attempt))
     }
 
     /// Tells the primary that the answer to `id` did not come in time, and ends the
@@ -333,7 +333,7 @@ struct CompanionSession: Sendable {
     private func keepAlive(_ session: CompanionNode.SessionHandle, every interval: Duration) async throws -> End {
         var nonce: UInt64 = 0
         while !Task.isCancelled {
-            try await configuration.sleep(interval)
+            try await configuration.clock.sleep(interval)
             nonce += 1
             try session.send(.ping(nonce: nonce))
         }

@@ -59,23 +59,23 @@ final class CompanionState: Sendable {
     /// How long a delta applied waits to be written (at most), with those that follow it:
     /// deltas arriving together cost one transaction, not one each.
     let contextWriteDelay: Duration
-    private let sleep: Sleep
+    private let clock: any WallClock
     private let logger: Logger
 
-    private init(queue: DatabaseQueue, memory: Memory, measurementsWaiting: Int, contextWriteDelay: Duration, sleep: @escaping Sleep, logger: Logger) {
+    private init(queue: DatabaseQueue, memory: Memory, measurementsWaiting: Int, contextWriteDelay: Duration, clock: any WallClock, logger: Logger) {
         self.queue = queue
         self.memory = Mutex(memory)
         measurements = MeasurementOutbox(queue: queue, depth: measurementsWaiting)
         self.contextWriteDelay = contextWriteDelay
-        self.sleep = sleep
+        self.clock = clock
         self.logger = logger
     }
 
     /// Opens (creating if needed) the state in `directory`, on a thread of its own. A cached
     /// context that cannot be read is logged and forgotten: the primary sends a new one.
-    /// Deltas are written `contextWriteDelay` after they are applied, waited with `sleep`.
+    /// Deltas are written `contextWriteDelay` after they are applied, waited on `clock`.
     static func open(
-        directory: String, logger: Logger, contextWriteDelay: Duration = .milliseconds(200), sleep: @escaping Sleep = taskSleep
+        directory: String, logger: Logger, contextWriteDelay: Duration = .milliseconds(200), clock: any WallClock = .system
     ) async throws -> CompanionState {
         try await blocking {
             let queue = try openQueue(path: directory + "/" + fileName, directory: directory)
@@ -112,7 +112,7 @@ final class CompanionState: Sendable {
                     primaryID: stored.primaryID, alertsAfter: stored.alertsAfter, context: context,
                     deltaBytes: stored.deltas.reduce(0) { $0 + $1.count }, deltaAllowance: allowance(after: stored.context?.count ?? 0),
                     outbox: outbox),
-                measurementsWaiting: stored.measurements, contextWriteDelay: contextWriteDelay, sleep: sleep, logger: logger)
+                measurementsWaiting: stored.measurements, contextWriteDelay: contextWriteDelay, clock: clock, logger: logger)
         }
     }
 
@@ -213,7 +213,7 @@ final class CompanionState: Sendable {
             Task { [self] in
                 // Shortened at random by up to half: companions sharing a process (a household,
                 // a benchmark) that receive the same deltas do not all write at once.
-                try? await sleep(contextWriteDelay * Double.random(in: 0.5...1))
+                try? await clock.sleep(contextWriteDelay * Double.random(in: 0.5...1))
                 await writeContext()
             }
         }

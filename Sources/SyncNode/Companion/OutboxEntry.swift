@@ -52,7 +52,7 @@ final class OutboxEntry: Sendable {
     }
 
     /// The answer, or `nil` if none comes within `timeout`.
-    func answer(within timeout: Duration, sleep: @escaping Sleep) async -> CompletionResult? {
-        await answer.value(within: timeout, sleep: sleep)
+    func answer(within timeout: Duration, clock: any WallClock) async -> CompletionResult? {
+        await answer.value(within: timeout, clock: clock)
     }
 }

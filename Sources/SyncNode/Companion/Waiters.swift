@@ -20,8 +20,8 @@ final class Waiters<Value: Sendable>: Sendable {
     }
 
     /// The value for `key`, or `nil` if none arrives within `timeout` (or the task is cancelled).
-    func wait(_ key: String, timeout: Duration, sleep: @escaping Sleep) async -> Value? {
-        await withTimeout(timeout, sleep: sleep) { await self.arrival(key) }
+    func wait(_ key: String, timeout: Duration, clock: any WallClock) async -> Value? {
+        await withTimeout(timeout, clock: clock) { await self.arrival(key) }
     }
 
     /// Waits for the value of `key`; cancellation, before or after it starts waiting, gives `nil`.

@@ -51,7 +51,7 @@ struct CompletionJudge: Sendable {
             guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
             var outcome = try completion.outcome(device: peer.nodeID)
             // The primary's clock orders a completion that brings none by its arrival.
-            outcome.clock = outcome.clock.map(node.clock.observe) ?? node.clock.tick(now: node.configuration.now())
+            outcome.clock = outcome.clock.map(node.clock.observe) ?? node.clock.tick(now: node.configuration.clock.now)
             return .record(try completion.eventKey(), outcome)
         } catch {
             logger.notice("refused a completion", metadata: [

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import Synchronization
 import SyncProtocol
+import Waiting
 
 /// Builds application contexts from the store and tells connections when a newer one
 /// exists. One context is made per revision and day, and its frame encoded once, when a
@@ -67,14 +68,14 @@ final class ContextPublisher: Sendable {
 
     private let store: CarePlanStore
     private let clock: HybridClock
-    private let now: @Sendable () -> Date
+    private let wallClock: any WallClock
     private let tomorrowFrom: TimeOfDay
     private let state = Mutex(State())
 
-    init(store: CarePlanStore, clock: HybridClock, now: @escaping @Sendable () -> Date, tomorrowFrom: TimeOfDay) {
+    init(store: CarePlanStore, clock: HybridClock, wallClock: any WallClock, tomorrowFrom: TimeOfDay) {
         self.store = store
         self.clock = clock
-        self.now = now
+        self.wallClock = wallClock
         self.tomorrowFrom = tomorrowFrom
     }
 
@@ -152,7 +153,7 @@ final class ContextPublisher: Sendable {
                 if state.generation == generation { state.timeZone = timeZone }
             }
         }
-        let instant = now()
+        let instant = wallClock.now
         let today = CalendarDay.containing(instant, in: timeZone)
         let tomorrowAt = today.date(at: tomorrowFrom, in: timeZone)
         return Variant(today: today, includesTomorrow: role == .watch && instant >= tomorrowAt)
@@ -289,7 +290,7 @@ final class ContextPublisher: Sendable {
             context.days[day].events[item].recorded(outcome)
             changed[day, default: []].insert(item)
         }
-        let instant = now()
+        let instant = wallClock.now
         context.generatedAt = instant
         context.clock = clock.tick(now: instant)
         return (context, changed)
@@ -298,7 +299,7 @@ final class ContextPublisher: Sendable {
     /// Reads the plan's events for the variant's days and the revision they reflect.
     func build(_ variant: Variant) async throws -> ApplicationContext {
         let snapshot = try await store.outcomes.snapshot(of: variant.days)
-        let instant = now()
+        let instant = wallClock.now
         return ApplicationContext(
             revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",
             patientName: snapshot.info.patient?.name ?? "", timeZone: snapshot.info.timeZone?.identifier ?? "",

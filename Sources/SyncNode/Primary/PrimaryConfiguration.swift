@@ -31,11 +31,9 @@ public struct PrimaryConfiguration: Sendable {
     public var maximumFrameBytes = Frame.defaultMaximumBytes
     /// From this time of day a watch also receives tomorrow's events.
     public var tomorrowFrom = TimeOfDay(hour: 20, minute: 0)!
-    /// The wall clock: decides which day it is.
-    public var now: @Sendable () -> Date = { Date() }
-    /// How reminders and alerts wait for their time on ``now``'s clock; a test whose clock
-    /// runs fast passes a sleep as fast.
-    public var sleep: Sleep = taskSleep
+    /// The wall clock: decides which day it is, and what reminders and alerts wait on for
+    /// their time; tests pass a clock they move.
+    public var clock: any WallClock = .system
     /// How often the primary looks at `now` for a new day (it also wakes at each boundary
     /// it foresees); tests with a clock of their own make it short.
     public var dayCheckInterval: Duration = .seconds(60)

@@ -106,8 +106,8 @@ struct PrimaryConnection {
                 await outbound.sendLast(.goodbye(.shutdown, detail: "primary stopping"), logger: logger)
                 return
             }
-            node.lastSeen.note(peer.nodeID, at: node.configuration.now())
-            defer { node.lastSeen.note(peer.nodeID, at: node.configuration.now()) }
+            node.lastSeen.note(peer.nodeID, at: node.configuration.clock.now)
+            defer { node.lastSeen.note(peer.nodeID, at: node.configuration.clock.now) }
             defer { node.connections.remove(registration) }
             try await exchange(
                 &frames, with: peer, outbound, reportsWaiting: reportsWaiting, alertsWaiting: alertsWaiting, close: close, logger: connected)
@@ -327,7 +327,7 @@ struct PrimaryConnection {
     private func sendAlerts(to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, on waiting: AsyncStream<Void>) async throws {
         var after = peer.alertsAfter
         for await _ in waiting {
-            let since = node.configuration.now().addingTimeInterval(-Self.alertBacklogAge)
+            let since = node.configuration.clock.now.addingTimeInterval(-Self.alertBacklogAge)
             let alerts = try await node.store.reminders.alerts(after: after, raisedSince: since, limit: Self.alertBacklog)
             guard let newest = alerts.first else { continue }
             try await outbound.send(.doseAlerts(alerts))

@@ -20,7 +20,7 @@ extension PrimaryNode {
         guard let role = DeviceRole(wire: request.role) else {
             throw ProtocolError(.notPermitted, "a node with role \(request.role) cannot pair with a primary")
         }
-        guard pairingThrottle.admit(at: configuration.now()) else {
+        guard pairingThrottle.admit(at: configuration.clock.now) else {
             throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
         }
         var matched: (id: Int, proof: PairingProof)?

@@ -63,16 +63,16 @@ public final class PrimaryNode: Service, Sendable {
         self.onReminder = onReminder
         self.onAlert = onAlert
         self.alerts = alerts
-            ? MissedDoseMonitor(store: store, now: configuration.now, sleep: configuration.sleep, logger: configuration.logger) : nil
+            ? MissedDoseMonitor(store: store, clock: configuration.clock, logger: configuration.logger) : nil
         pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
         connections = ConnectionRegistry(gauges: metrics.connections)
         devices = DeviceDirectory(store: store)
         lastSeen = LastSeen(interval: configuration.lastSeenInterval)
         reminders = policy.map {
-            ReminderScheduler(store: store, policy: $0, now: configuration.now, sleep: configuration.sleep, logger: configuration.logger)
+            ReminderScheduler(store: store, policy: $0, clock: configuration.clock, logger: configuration.logger)
         }
         clock = HybridClock(node: configuration.nodeID)
-        publisher = ContextPublisher(store: store, clock: clock, now: configuration.now, tomorrowFrom: configuration.tomorrowFrom)
+        publisher = ContextPublisher(store: store, clock: clock, wallClock: configuration.clock, tomorrowFrom: configuration.tomorrowFrom)
     }
 
     /// The primary and the services it needs beside it (the change feed, its reminders and
@@ -196,7 +196,7 @@ public final class PrimaryNode: Service, Sendable {
         }
         let key = EventKey(activityID: request.activityID, day: day, occurrence: Int(request.occurrence))
         do {
-            guard try await reminders.snooze(key, minutes: Int(request.minutes), at: configuration.now()) else {
+            guard try await reminders.snooze(key, minutes: Int(request.minutes), at: configuration.clock.now) else {
                 return ProtocolError(.protocolViolation, "no reminder for \(key) to snooze", fatal: false).envelope()
             }
             return nil
@@ -250,7 +250,7 @@ public final class PrimaryNode: Service, Sendable {
                 ])
                 zone = .gmt
             }
-            let now = configuration.now()
+            let now = configuration.clock.now
             let today = CalendarDay.containing(now, in: zone)
             let tomorrowFrom = today.date(at: configuration.tomorrowFrom, in: zone)
             let current = (day: today, seesTomorrow: now >= tomorrowFrom)
@@ -259,7 +259,7 @@ public final class PrimaryNode: Service, Sendable {
             let next = now < tomorrowFrom ? tomorrowFrom : today.adding(days: 1).start(in: zone)
             // Wake at the boundary, or sooner to notice a changed time zone or clock.
             let untilBoundary = Duration.seconds(max(0.05, next.timeIntervalSince(now) + 0.01))
-            try await Task.sleep(for: min(configuration.dayCheckInterval, untilBoundary))
+            try await configuration.clock.sleep(min(configuration.dayCheckInterval, untilBoundary))
         }
     }
 }

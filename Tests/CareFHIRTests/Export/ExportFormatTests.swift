@@ -90,10 +90,10 @@ struct ExportFormatTests {
             copy.revision = revision
             return copy
         }
-        let batches = AdministrationUploader<ContinuousClock>.batches(doses, size: 2)
+        let batches = AdministrationUploader.batches(doses, size: 2)
         #expect(batches.map { $0.map(\.revision) } == [[1], [2, 2], [3, 3, 3], [4]])
-        #expect(AdministrationUploader<ContinuousClock>.batches(doses, size: 100).count == 1)
-        #expect(AdministrationUploader<ContinuousClock>.batches([], size: 2).isEmpty)
+        #expect(AdministrationUploader.batches(doses, size: 100).count == 1)
+        #expect(AdministrationUploader.batches([], size: 2).isEmpty)
     }
 
     @Test func retriesBackOffAndStopAtTheirCountOrBudget() {
@@ -108,13 +108,13 @@ struct ExportFormatTests {
     @Test(arguments: ["", "fhir.example.org", "ftp://fhir.example.org/", "http:///r4", "http://h/r4?x=1", "not a url"])
     func aServerURLMustBeAbsoluteHTTP(url: String) {
         #expect(throws: FHIRExportError.badURL(url)) {
-            try TransactionPoster(url: url, policy: RetryPolicy(), clock: ContinuousClock())
+            try TransactionPoster(url: url, policy: RetryPolicy())
         }
     }
 
     @Test func aRefusalCarriesTheOperationOutcomesText() {
         let body = #"{"resourceType": "OperationOutcome", "issue": [{"diagnostics": "bad status"}, {"details": {"text": "no subject"}}]}"#
-        #expect(TransactionPoster<ContinuousClock>.outcome(Data(body.utf8)) == "bad status; no subject")
-        #expect(TransactionPoster<ContinuousClock>.outcome(Data("<html>".utf8)) == nil)
+        #expect(TransactionPoster.outcome(Data(body.utf8)) == "bad status; no subject")
+        #expect(TransactionPoster.outcome(Data("<html>".utf8)) == nil)
     }
 }

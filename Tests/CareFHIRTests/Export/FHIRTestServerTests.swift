@@ -25,7 +25,7 @@ struct FHIRTestServerTests {
 
     @Test func aTransactionWithABadEntryChangesNothingAndTheIndexFollows() async throws {
         let server = try await FHIRTestServer()
-        let poster = try TransactionPoster(url: server.base, policy: RetryPolicy(attempts: 1), clock: ContinuousClock())
+        let poster = try TransactionPoster(url: server.base, policy: RetryPolicy(attempts: 1))
         _ = try await poster.post(Self.transaction([Self.patient("a")]))
         let id = try #require(try await Self.search(server, "a").first)
 

@@ -2,25 +2,18 @@ import CareFHIR
 import Foundation
 import Synchronization
 import Testing
+import Waiting
 
 /// A clock whose sleeps return at once and are recorded; time passes only by sleeping.
-final class SleepRecorder: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let state = Mutex((now: Instant(offset: .zero), sleeps: [Duration]()))
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+final class SleepRecorder: WallClock {
+    private let state = Mutex((now: Date(timeIntervalSince1970: 1_795_000_000), sleeps: [Duration]()))
+    var now: Date { state.withLock { $0.now } }
     var sleeps: [Duration] { state.withLock { $0.sleeps } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    func sleep(_ duration: Duration) async throws {
         state.withLock { state in
-            state.sleeps.append(state.now.duration(to: deadline))
-            state.now = deadline
+            state.sleeps.append(duration)
+            state.now = state.now.addingTimeInterval(duration.inSeconds)
         }
     }
 }

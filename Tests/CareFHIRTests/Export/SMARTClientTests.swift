@@ -4,21 +4,24 @@ import FHIRTestServer
 import Foundation
 import Synchronization
 import Testing
+import Waiting
 
 /// SMART Backend Services against the test server's authorization server: discovery, the
 /// signed assertion, reuse, renewal before expiry (on an injected clock) and after a refusal.
 struct SMARTClientTests {
     static let emptyTransaction = Data(#"{"resourceType":"Bundle","type":"transaction","entry":[]}"#.utf8)
 
-    /// A server that gives tokens lasting `lifetime` seconds to "caresync" with `key`.
-    static func server(for key: SMARTSigningKey, lifetime: Int = 300) async throws -> FHIRTestServer {
+    /// A server that gives tokens lasting `lifetime` seconds to "caresync" with `key`, judging
+    /// assertions and expiries on `clock` (the client's, so that one clock moves both).
+    static func server(for key: SMARTSigningKey, lifetime: Int = 300, clock: any WallClock) async throws -> FHIRTestServer {
         var options = FHIRTestServer.Options()
+        options.clock = clock
         options.smart = try SMARTClientRegistration(clientID: "caresync", jwks: key.jwks, tokenLifetime: lifetime)
         return try await FHIRTestServer(options: options)
     }
 
     static func poster(_ server: FHIRTestServer, key: SMARTSigningKey, clock: SleepRecorder) throws
-        -> (TransactionPoster<SleepRecorder>, SMARTBackendClient<SleepRecorder>) {
+        -> (TransactionPoster, SMARTBackendClient) {
         let client = SMARTBackendClient(fhirBase: server.base, clientID: "caresync", key: key, clock: clock)
         return (try TransactionPoster(url: server.base, policy: RetryPolicy(attempts: 1), authorizer: client, clock: clock), client)
     }
@@ -30,8 +33,8 @@ struct SMARTClientTests {
 
     @Test func aTokenIsObtainedOnceThroughDiscoveryAndUsedUntilItIsDue() async throws {
         let key = SMARTSigningKey.generate()
-        let server = try await Self.server(for: key)
         let clock = SleepRecorder()
+        let server = try await Self.server(for: key, clock: clock)
         let (poster, client) = try Self.poster(server, key: key, clock: clock)
         _ = try await poster.post(Self.emptyTransaction)
         _ = try await poster.post(Self.emptyTransaction)
@@ -39,10 +42,10 @@ struct SMARTClientTests {
             "GET /fhir/.well-known/smart-configuration 200", "POST /auth/token 200", "POST /fhir 200", "POST /fhir 200",
         ])
         // A 300 s token is renewed 60 s before it expires: not at 239 s, at 240 s.
-        try await clock.sleep(for: .seconds(239))
+        try await clock.sleep(.seconds(239))
         _ = try await poster.post(Self.emptyTransaction)
         #expect(await client.tokensObtained == 1)
-        try await clock.sleep(for: .seconds(1))
+        try await clock.sleep(.seconds(1))
         _ = try await poster.post(Self.emptyTransaction)
         #expect(await client.tokensObtained == 2)
         #expect(server.tokensIssued == 2)
@@ -52,8 +55,9 @@ struct SMARTClientTests {
 
     @Test func aTokenTheServerExpiredIsRenewedAndTheTransactionSentAgainOnce() async throws {
         let key = SMARTSigningKey.generate()
-        let server = try await Self.server(for: key)
-        let (poster, client) = try Self.poster(server, key: key, clock: SleepRecorder())
+        let clock = SleepRecorder()
+        let server = try await Self.server(for: key, clock: clock)
+        let (poster, client) = try Self.poster(server, key: key, clock: clock)
         _ = try await poster.post(Self.emptyTransaction)
         server.expireTokens()
         let result = try await poster.post(Self.emptyTransaction)
@@ -64,8 +68,9 @@ struct SMARTClientTests {
     }
 
     @Test func anAssertionSignedWithAnotherKeyIsRefusedAndNothingIsPosted() async throws {
-        let server = try await Self.server(for: SMARTSigningKey.generate())
-        let (poster, _) = try Self.poster(server, key: SMARTSigningKey.generate(), clock: SleepRecorder())
+        let clock = SleepRecorder()
+        let server = try await Self.server(for: SMARTSigningKey.generate(), clock: clock)
+        let (poster, _) = try Self.poster(server, key: SMARTSigningKey.generate(), clock: clock)
         let token = server.url.replacingOccurrences(of: "/fhir/", with: "/auth/token")
         await #expect(throws: FHIRExportError.unauthorized(url: token, reason: "invalid_client: the client assertion names another key")) {
             try await poster.post(Self.emptyTransaction)

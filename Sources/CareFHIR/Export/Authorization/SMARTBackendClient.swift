@@ -2,12 +2,13 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import Waiting
 
 /// SMART Backend Services for one FHIR server: finds the token endpoint in the server's
 /// `.well-known/smart-configuration`, obtains access tokens with a signed client assertion
 /// (client credentials grant, `private_key_jwt`, ES384), and renews a token shortly before
 /// it expires, or at once when the server refuses it.
-public actor SMARTBackendClient<C: Clock>: RequestAuthorizer where C.Duration == Duration {
+public actor SMARTBackendClient: RequestAuthorizer {
     /// What a backend service asks for by default: to write what CareSync exports.
     public static var defaultScope: String {
         "system/Patient.write system/Device.write system/Observation.write system/MedicationAdministration.write"
@@ -19,20 +20,19 @@ public actor SMARTBackendClient<C: Clock>: RequestAuthorizer where C.Duration ==
     public let scope: String
     private let key: SMARTSigningKey
     private let requestTimeout: Duration
-    private let clock: C
-    private let now: @Sendable () -> Date
+    private let clock: any WallClock
     private let logger: Logger
 
     private var tokenEndpoint: String?
-    private var current: (header: String, renewAt: C.Instant?)?
+    private var current: (header: String, renewAt: Date?)?
     /// The access tokens obtained so far.
     public private(set) var tokensObtained = 0
 
     /// A client that asks for `scope` as `clientID`, signing with `key`. `clock` says when a
-    /// token is due for renewal; `now` dates the assertions.
+    /// token is due for renewal and dates the assertions.
     public init(
         fhirBase: String, clientID: String, key: SMARTSigningKey, scope: String = defaultScope, requestTimeout: Duration = .seconds(30),
-        clock: C, now: @escaping @Sendable () -> Date = { Date() },
+        clock: any WallClock = .system,
         logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.fhirBase = fhirBase.hasSuffix("/") ? String(fhirBase.dropLast()) : fhirBase
@@ -41,7 +41,6 @@ public actor SMARTBackendClient<C: Clock>: RequestAuthorizer where C.Duration ==
         self.scope = scope
         self.requestTimeout = requestTimeout
         self.clock = clock
-        self.now = now
         self.logger = logger
     }
 
@@ -54,7 +53,7 @@ public actor SMARTBackendClient<C: Clock>: RequestAuthorizer where C.Duration ==
         let token = try await obtainToken(at: endpoint)
         let lifetime = token.expires_in.map { Duration.seconds($0) }
         // Renewed a fifth of its lifetime (at most a minute) before it expires.
-        current = ("Bearer \(token.access_token)", lifetime.map { started.advanced(by: $0 - min(.seconds(60), $0 / 5)) })
+        current = ("Bearer \(token.access_token)", lifetime.map { started.addingTimeInterval(($0 - min(.seconds(60), $0 / 5)).inSeconds) })
         tokensObtained += 1
         logger.debug("obtained a SMART access token", metadata: [
             "tokenEndpoint": "\(endpoint)", "expiresIn": "\(token.expires_in.map(String.init) ?? "unknown")",
@@ -83,7 +82,7 @@ public actor SMARTBackendClient<C: Clock>: RequestAuthorizer where C.Duration ==
     }
 
     private func obtainToken(at endpoint: String) async throws(FHIRExportError) -> TokenResponse {
-        let assertion = try ClientAssertion.make(clientID: clientID, audience: endpoint, key: key, now: now())
+        let assertion = try ClientAssertion.make(clientID: clientID, audience: endpoint, key: key, now: clock.now)
         let form = [
             ("grant_type", "client_credentials"), ("scope", scope),
             ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),

@@ -19,13 +19,13 @@ public struct ObservationProgress: Sendable, Hashable {
 /// interrupted upload resumes where it stopped. The first upload to a server sends only what
 /// was taken since a given moment (the start of the day, unless told otherwise), so as not to
 /// send years of history by surprise; later ones send everything received since.
-public struct ObservationUploader<C: Clock>: Sendable where C.Duration == Duration {
+public struct ObservationUploader: Sendable {
     public let store: CarePlanStore
-    public let poster: TransactionPoster<C>
+    public let poster: TransactionPoster
     public let mapper: ObservationMapper
     public let batchSize: Int
 
-    public init(store: CarePlanStore, poster: TransactionPoster<C>, mapper: ObservationMapper, batchSize: Int = 100) {
+    public init(store: CarePlanStore, poster: TransactionPoster, mapper: ObservationMapper, batchSize: Int = 100) {
         self.store = store
         self.poster = poster
         self.mapper = mapper

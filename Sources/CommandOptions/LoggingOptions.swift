@@ -1,4 +1,5 @@
 import ArgumentParser
+import LineOutput
 import Logging
 
 /// `--log-level`, which every long-running program of CareSync takes: its log goes to

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import MetricsEndpoint
 
 /// `--metrics-port`, which the primary and the simulators take.
 public struct MetricsOptions: ParsableArguments, Sendable {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The time a part of CareSync lives by: the instant it reads as now, and its sleeps,
+/// measured on the same clock. Schedules, reminders, expiries, retries and timeouts all take
+/// one, so that a test moves the time they see and the time they wait together, and runs
+/// days in milliseconds. Programs use ``SystemClock``.
+public protocol WallClock: Sendable {
+    /// The instant now.
+    var now: Date { get }
+    /// Returns once `duration` has passed on this clock; throws `CancellationError` if the
+    /// task is cancelled first.
+    func sleep(_ duration: Duration) async throws
+}
+
+/// The machine's clock: `Date()` and `Task.sleep`.
+public struct SystemClock: WallClock {
+    public init() {}
+
+    public var now: Date { Date() }
+
+    public func sleep(_ duration: Duration) async throws {
+        try await Task.sleep(for: duration)
+    }
+}
+
+extension WallClock where Self == SystemClock {
+    /// The machine's clock.
+    public static var system: SystemClock { SystemClock() }
+}
+
+/// The machine's clock, reading `start` at the moment it is made and running at the
+/// machine's pace from there: a primary started "on a Thursday at 07:59" for a test or a
+/// demonstration (`caresync primary --clock-start`).
+public struct ShiftedClock: WallClock {
+    private let offset: TimeInterval
+
+    public init(start: Date) {
+        offset = start.timeIntervalSinceNow
+    }
+
+    public var now: Date { Date().addingTimeInterval(offset) }
+
+    public func sleep(_ duration: Duration) async throws {
+        try await Task.sleep(for: duration)
+    }
+}
