@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import LineOutput
 import MetricsEndpoint
 import ServiceLifecycle
 import SyncNode

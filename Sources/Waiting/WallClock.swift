@@ -27,20 +27,3 @@ extension WallClock where Self == SystemClock {
     /// The machine's clock.
     public static var system: SystemClock { SystemClock() }
 }
-
-/// The machine's clock, reading `start` at the moment it is made and running at the
-/// machine's pace from there: a primary started "on a Thursday at 07:59" for a test or a
-/// demonstration (`caresync primary --clock-start`).
-public struct ShiftedClock: WallClock {
-    private let offset: TimeInterval
-
-    public init(start: Date) {
-        offset = start.timeIntervalSinceNow
-    }
-
-    public var now: Date { Date().addingTimeInterval(offset) }
-
-    public func sleep(_ duration: Duration) async throws {
-        try await Task.sleep(for: duration)
-    }
-}

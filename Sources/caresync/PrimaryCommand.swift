@@ -54,6 +54,9 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run the primary's clock from this instant (for demos and tests).", valueName: "ISO 8601"))
     var clockStart: String?
 
+    @Flag(help: "A test facility: move the primary's clock forward by N seconds for each line `advance N` on standard input.")
+    var clockControl = false
+
     @Option(help: ArgumentHelp("Keep this FHIR server up to date with measurements and doses as they arrive.", valueName: "url"))
     var fhirServer: String?
 
@@ -108,12 +111,8 @@ struct PrimaryCommand: AsyncParsableCommand {
             configuration.port = port
             configuration.name = name
             configuration.logger = logger
-            if let clockStart {
-                guard let start = ISO8601.date(from: clockStart) else {
-                    throw UsageError(description: "--clock-start must be an ISO 8601 instant, not \"\(clockStart)\"")
-                }
-                configuration.clock = ShiftedClock(start: start)
-            }
+            let shiftedClock = try shiftedClock()
+            if let shiftedClock { configuration.clock = shiftedClock }
             var policy = ReminderPolicy()
             policy.gracePeriod = .seconds(graceMinutes * 60)
             let notices = PrimaryNotices(json: json, logger: logger)
@@ -134,6 +133,9 @@ struct PrimaryCommand: AsyncParsableCommand {
                     json ? emitJSON(["event": "advertised", "name": .string(advertised), "type": "_caresync._tcp"])
                         : emit("Advertised as \"\(advertised)\" (_caresync._tcp)")
                 }))
+            }
+            if clockControl, let shiftedClock {
+                services.append(.init(service: ClockControl(clock: shiftedClock, json: json), successTerminationBehavior: .ignore))
             }
             if web {
                 services += try webServices(store: store, node: node, identity: identity, logger: logger)
@@ -180,6 +182,15 @@ struct Announcement: Service {
 }
 
 extension PrimaryCommand {
+    /// The clock `--clock-start` or `--clock-control` ask for (the latter alone starts it now).
+    func shiftedClock() throws -> ShiftedClock? {
+        guard let clockStart else { return clockControl ? ShiftedClock(start: Date()) : nil }
+        guard let start = ISO8601.date(from: clockStart) else {
+            throw UsageError(description: "--clock-start must be an ISO 8601 instant, not \"\(clockStart)\"")
+        }
+        return ShiftedClock(start: start)
+    }
+
     /// Where the primary's identity (and its web certificate) live: beside its store.
     func identityDirectory(of store: CarePlanStore) -> String { store.path + ".identity" }
 }

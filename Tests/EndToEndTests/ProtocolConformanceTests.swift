@@ -200,7 +200,7 @@ import Testing
 
     /// Sections 7 and 18: a Reminder carries `text`, the activity's text, else its
     /// instructions. The watch pairs with a first run of the primary; a second run's clock
-    /// starts seconds before 08:00 so that both reminders fall due while the peer listens.
+    /// starts at 07:00 and is moved to 08:00 once the peer listens.
     @Test func aReminderCarriesTheActivitysText() async throws {
         let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let plan = scratch.path("plan.json")
@@ -216,8 +216,9 @@ import Testing
         let first = try await PrimaryProcess(store: caresync.store)
         let watch = try await pairedWatch(caresync, first)
         await first.stop()
-        let primary = try await PrimaryProcess(store: caresync.store, clockStart: "\(today)T07:59:54Z")
+        let primary = try await PrimaryProcess(store: caresync.store, clockStart: "\(today)T07:00:00Z")
         let peer = try await established(primary, watch)
+        try await primary.advanceClock(by: 3600)
         var reminders: [Caresync_V1_Reminder] = []
         #expect(try await waitUntil(timeout: 30) {
             reminders = try peer.frames.compactMap { if case .reminder(let reminder) = $0.body { reminder } else { nil } }

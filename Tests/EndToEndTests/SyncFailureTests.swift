@@ -226,10 +226,10 @@ import TestSupport
             #"{"id": "dose", "kind": "intervention", "title": "Dose", "schedule": {"times": ["08:00"]}}"#,
             #"{"id": "vitamin", "kind": "intervention", "title": "Vitamin", "schedule": {"times": ["08:00"]}}"#,
         ])
-        // Two reminders fall due at 08:00, 30 s after the primary starts.
-        let started = Date()
+        // Two reminders fall due at 08:00; the test moves the primary's clock there.
         let primary = try await RunningProcess(CareSyncCommand.executable, [
-            "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store, "--clock-start", "\(today)T07:59:30Z",
+            "primary", "--port", "0", "--json", "--no-advertise", "--store", caresync.store,
+            "--clock-start", "\(today)T07:00:00Z", "--clock-control",
         ])
         defer { primary.terminate(signal: SIGTERM) }
         let listening = try await #require(primary.waitForLine { $0.contains("\"listening\"") })
@@ -240,9 +240,11 @@ import TestSupport
         // Fill the buffers toward the stalled watch before 08:00.
         for n in 0..<30 { watch.send("complete a\(n) 0") }
         try await watch.waitFor("reply", count: 30, timeout: 60) { $0["status"] as? String == "accepted" }
-        // Both by 08:00:15; the second used to come after the stalled watch's idle deadline (its
-        // Hello + 45 s, then NIOSSL's 5 s for a close_notify), 08:00:20 or later.
-        let reminders = try await watch.waitFor("reminder", count: 2, timeout: max(1, 45 - Date().timeIntervalSince(started)))
+        try await primary.advanceClock(by: 3600)
+        // Both within 30 s of 08:00; the second used to wait for the stalled watch's idle
+        // deadline (45 s of the machine's time without a frame from it, then NIOSSL's 5 s for
+        // a close_notify).
+        let reminders = try await watch.waitFor("reminder", count: 2, timeout: 30)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(primary.output.filter { $0.contains("\"event\":\"reminder\"") }.count == 2)
         withExtendedLifetime(stalled) {}

@@ -8,10 +8,11 @@ final class PrimaryProcess {
 
     /// Starts a primary on `store` (a free port unless one is given) and waits until it
     /// listens. It advertises itself on the network only if given a `name`; its clock
-    /// starts at `clockStart` (ISO 8601) if given; `extra` are further options.
+    /// starts at `clockStart` (ISO 8601) if given, and then ``advanceClock(by:)`` moves it;
+    /// `extra` are further options.
     init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil, extra: [String] = []) async throws {
         let advertising = name.map { ["--name", $0] } ?? ["--no-advertise"]
-        let clock = clockStart.map { ["--clock-start", $0] } ?? []
+        let clock = clockStart.map { ["--clock-start", $0, "--clock-control"] } ?? []
         process = try await RunningProcess(
             CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock + extra)
         guard let line = await process.waitForLine(where: { $0.contains("\"listening\"") }),
@@ -23,6 +24,11 @@ final class PrimaryProcess {
 
     var endpoint: String { "127.0.0.1:\(port)" }
 
+    /// Moves the primary's clock (started with `clockStart`) on by `seconds`.
+    func advanceClock(by seconds: Int) async throws {
+        try await process.advanceClock(by: seconds)
+    }
+
     func stop(signal: Int32 = SIGTERM) async {
         await process.stop(signal: signal)
     }
@@ -33,6 +39,19 @@ final class PrimaryProcess {
     }
 
     deinit { process.terminate() }
+}
+
+extension RunningProcess {
+    /// Moves the clock of a `caresync primary --clock-control` on by `seconds`, and waits
+    /// until the primary says so.
+    func advanceClock(by seconds: Int) async throws {
+        let isClock: @Sendable (String) -> Bool = { $0.contains("\"event\":\"clock\"") }
+        let answered = output.filter(isClock).count
+        send("advance \(seconds)")
+        guard await waitForLines(count: answered + 1, where: isClock) != nil else {
+            throw ProcessFailed(description: "the primary did not move its clock: \(output)")
+        }
+    }
 }
 
 /// Pairs a simulator's state directory with the running primary of `store`, as a person

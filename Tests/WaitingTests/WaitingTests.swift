@@ -159,3 +159,48 @@ extension EventualTests {
         #expect(await failed.value(within: .seconds(1), clock: clock) == nil)
     }
 }
+
+struct ShiftedClockTests {
+    @Test func readsFromItsStartAndRunsAtTheMachinesPace() {
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let clock = ShiftedClock(start: start)
+        let read = clock.now.timeIntervalSince(start)
+        #expect(read >= 0 && read < 5)
+    }
+
+    /// A test moves the clock a minute at a time: the hour's sleep ends on the move that
+    /// takes the clock past its end, not an hour later, and not on any move before.
+    @Test func aMovePastASleepsEndEndsIt() async throws {
+        let clock = ShiftedClock(start: Date(timeIntervalSince1970: 1_795_000_000))
+        let slept = Mutex<(from: Date, to: Date)?>(nil)
+        let sleeper = Task {
+            let from = clock.now
+            try await clock.sleep(.seconds(3600))
+            slept.withLock { $0 = (from, clock.now) }
+        }
+        var moves = 0
+        while slept.withLock({ $0 == nil }), moves < 100_000 {
+            clock.advance(by: 60)
+            moves += 1
+            await Task.yield()
+        }
+        try await sleeper.value
+        let (from, to) = try #require(slept.withLock { $0 })
+        #expect(to.timeIntervalSince(from) >= 3600)
+        #expect(moves >= 60)
+    }
+
+    @Test func aShortSleepEndsOnTheMachinesClock() async throws {
+        let clock = ShiftedClock(start: Date(timeIntervalSince1970: 0))
+        let started = ContinuousClock.now
+        try await clock.sleep(.milliseconds(20))
+        #expect(started.duration(to: .now) >= .milliseconds(20))
+    }
+
+    @Test func aCancelledSleepThrows() async {
+        let clock = ShiftedClock(start: Date())
+        let sleeper = Task { try await clock.sleep(.seconds(3600)) }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+}
