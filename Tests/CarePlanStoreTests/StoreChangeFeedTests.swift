@@ -25,7 +25,7 @@ struct StoreChangeFeedTests {
     }
 
     /// The first `count` changes of `stream`, or fewer if `limit` passes first.
-    func first(_ count: Int, of stream: AsyncStream<StoreChange>, within limit: Duration = .seconds(20)) async -> [StoreChange] {
+    func first(_ count: Int, of stream: AsyncStream<StoreChange>, within limit: Duration = patience) async -> [StoreChange] {
         await withTimeout(limit) {
             var changes: [StoreChange] = []
             for await change in stream {
@@ -90,7 +90,7 @@ struct StoreChangeFeedTests {
         let (batch, single) = try await following(feed) {
             let batches = feed.batches(after: start), changes = feed.changes(after: start)
             try await store.outcomes.setOutcomes((0..<5).map { (key($0), done()) })
-            let batch = await withTimeout(.seconds(20)) { await batches.first { _ in true } }
+            let batch = await withTimeout(patience) { await batches.first { _ in true } }
             return (batch, await first(5, of: changes))
         }
         #expect(batch?.map(\.revision) == Array((start + 1)...(start + 5)))
@@ -131,7 +131,7 @@ struct StoreChangeFeedTests {
                 }
                 return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
             }
-            return (answeredAfterArriving, await withTimeout(.seconds(20)) { await consumer.value } ?? [])
+            return (answeredAfterArriving, await withTimeout(patience) { await consumer.value } ?? [])
         }
         #expect(answeredAfterArriving == 0)
         #expect(arrived.map(\.revision) == Array((start + 1)...(start + 24)))
@@ -159,7 +159,7 @@ struct StoreChangeFeedTests {
                 try await group.waitForAll()
             }
             let end = try await store.revision()
-            return await withTimeout(.seconds(20)) {
+            return await withTimeout(patience) {
                 var batches: [[StoreChange]] = []
                 for await batch in stream {
                     batches.append(batch)
@@ -180,7 +180,7 @@ struct StoreChangeFeedTests {
         let keys = (0..<50).flatMap { day in (0..<24).map { key($0, day: day) } }
         try await store.outcomes.setOutcomes(keys.map { ($0, done()) })
         // Reading 1,200 changes took 16 s with the end-to-end tests beside it on two cores.
-        let changes = try await following(feed) { await first(keys.count, of: feed.changes(after: start), within: .seconds(120)) }
+        let changes = try await following(feed) { await first(keys.count, of: feed.changes(after: start)) }
         #expect(changes.map(\.revision) == Array((start + 1)...(start + keys.count)))
     }
 
@@ -194,7 +194,7 @@ struct StoreChangeFeedTests {
         }
         running.cancel()
         _ = await running.result
-        #expect(await withTimeout(.seconds(20)) { await ended.value } == true)
+        #expect(await withTimeout(patience) { await ended.value } == true)
     }
 
     /// Subscribers cancelled while changes are being handed to them leave the feed going.

@@ -136,8 +136,8 @@ struct SecurityTests {
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
-        #expect(await idle.receiveAll(timeout: 20).closed)
-        #expect(await slow.receiveAll(timeout: 20).closed)
+        #expect(await idle.receiveAll().closed)
+        #expect(await slow.receiveAll().closed)
         trickle.cancel()
         try await web.stop()
     }

@@ -218,7 +218,7 @@ extension WebFixture {
         let socket = try RawSocket(port: port)
         let text = request.replacingOccurrences(of: "\n", with: "\r\n") + "\r\nConnection: close\r\n\r\n"
         try socket.send(Array(text.utf8))
-        let (bytes, closed) = await socket.receiveAll(timeout: 20)
+        let (bytes, closed) = await socket.receiveAll()
         guard closed else { throw WebTestFailure("the app kept the connection open after: \(request)") }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -46,7 +46,7 @@ import Testing
             namespace.tcpdump.path, ["-i", "lo", "-n", "-U", "--immediate-mode", "-Z", "root", "-w", capture])
         defer { tcpdump.terminate() }
         try await #require(
-            tcpdump.waitForLine(timeout: 15) { $0.contains("listening on lo") } != nil,
+            tcpdump.waitForLine { $0.contains("listening on lo") } != nil,
             "tcpdump did not start capturing in namespace \(namespace.name): \(tcpdump.output)")
         // Positive control, before the session: a plaintext datagram the capture must show.
         let startCanary = "caresync-capture-canary-start-\(UUID().uuidString)"
@@ -57,7 +57,7 @@ import Testing
             caresync, ["primary", "--store", store, "--port", "0", "--json", "--no-advertise", "--host", "127.0.0.1"])
         defer { primary.terminate() }
         let listening = try await #require(
-            primary.waitForLine(timeout: 30) { $0.contains("\"listening\"") }.flatMap(jsonObject),
+            primary.waitForLine { $0.contains("\"listening\"") }.flatMap(jsonObject),
             "the primary did not start listening: \(primary.output)")
         let port = try #require(listening["port"] as? Int)
         let planID = try #require(listening["planID"] as? String)
@@ -86,7 +86,7 @@ import Testing
                         "complete golden-apple 1 \(Self.text)", "skip no-brains 0 \(Self.reason)"] {
             watch.send(command)
         }
-        let replies = await watch.waitForLines(count: 4, timeout: 30) { line in
+        let replies = await watch.waitForLines(count: 4) { line in
             guard let object = jsonObject(line) else { return false }
             return object["type"] as? String == "reply" && object["status"] as? String == "accepted"
         }
@@ -101,7 +101,7 @@ import Testing
         try await waitForContext(watch) { state(in: $0, "golden-apple", 2) == "completed" }
         watch.send("list")
         watch.send("quit")
-        try #require(await watch.waitForExit(timeout: 15), "the watch did not quit: \(watch.output.suffix(20))")
+        try #require(await watch.waitForExit(), "the watch did not quit: \(watch.output.suffix(20))")
 
         // The primary's history holds what the companions sent: it crossed the wire.
         let history = try await bounded(caresync, ["history", "--json", "--store", store], in: namespace)
@@ -209,7 +209,7 @@ import Testing
 
     /// Waits for a context from the watch that satisfies `predicate`.
     fileprivate func waitForContext(_ watch: RunningProcess, where predicate: @escaping @Sendable ([String: Any]) -> Bool) async throws {
-        let line = await watch.waitForLine(timeout: 30) { line in
+        let line = await watch.waitForLine { line in
             guard let object = jsonObject(line), object["type"] as? String == "context" else { return false }
             return predicate(object)
         }

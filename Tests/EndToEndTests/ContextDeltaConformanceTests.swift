@@ -34,7 +34,7 @@ extension ProtocolConformanceTests {
         _ peer: TLSPeer, after known: Int, where predicate: (Caresync_V1_Envelope) -> Bool
     ) async throws -> Caresync_V1_Envelope? {
         var found: Caresync_V1_Envelope?
-        _ = try await waitUntil(timeout: 30) {
+        _ = try await waitUntil {
             found = try peer.frames.dropFirst(known).first(where: predicate)
             return found != nil
         }

@@ -88,7 +88,7 @@ extension MDNSTests {
         let moved = try await PrimaryProcess(store: caresync.store, name: primaryName)
         defer { moved.terminate(signal: SIGTERM) }
         #expect(moved.port != oldPort)
-        try await watch.waitFor("connected", count: 2, timeout: 40)
+        try await watch.waitFor("connected", count: 2)
         watch.send("complete golden-apple 2")
         #expect(try await watch.waitFor("reply").last?["status"] as? String == "accepted")
     }
@@ -104,7 +104,7 @@ extension MDNSTests {
 
         let restart = try await CareSyncCommand.run(executable: MDNSSandbox.script, ["restart"])
         #expect(restart.status == 0, "\(restart.stderr)")
-        let advertised = await primary.process.waitForLines(count: 2, timeout: 30) { $0.contains("\"advertised\"") }
+        let advertised = await primary.process.waitForLines(count: 2) { $0.contains("\"advertised\"") }
         #expect(advertised?.count == 2)
         // The connection never depended on the daemon; a new companion finds the primary again.
         #expect(watch.messages("disconnected").isEmpty)
@@ -119,7 +119,7 @@ extension MDNSTests {
         let moved = try await PrimaryProcess(store: caresync.store, name: primaryName)
         defer { moved.terminate(signal: SIGTERM) }
         #expect(moved.port != oldPort)
-        try await watch.waitFor("connected", count: 2, timeout: 40)
+        try await watch.waitFor("connected", count: 2)
     }
 }
 

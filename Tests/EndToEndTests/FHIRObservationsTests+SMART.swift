@@ -76,12 +76,12 @@ extension FHIRObservationsTests {
         defer { watch.terminate() }
         try await watch.waitFor("context")
         watch.send("measure heart-rate 71")
-        #expect(await waitUntil(timeout: 30) { server.resources("Observation").count == 1 }, "\(primary.process.output.suffix(5))")
+        #expect(await waitUntil { server.resources("Observation").count == 1 }, "\(primary.process.output.suffix(5))")
         #expect(server.tokensIssued == 1)
 
         server.expireTokens()
         watch.send("measure heart-rate 73")
-        #expect(await waitUntil(timeout: 30) { server.resources("Observation").count == 2 }, "\(primary.process.output.suffix(5))")
+        #expect(await waitUntil { server.resources("Observation").count == 2 }, "\(primary.process.output.suffix(5))")
         #expect(server.tokensIssued == 2)
         let posts = server.requests.filter { $0.method == "POST" }.map { request in
             "\(request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path) \(request.status.map(String.init) ?? "-")"

@@ -23,7 +23,7 @@ struct HouseholdQuietHoursTests {
     }
 
     func alerts(_ household: RunningProcess, count: Int) async throws -> [[String: Any]] {
-        guard let lines = await household.waitForLines(count: count, timeout: 60, where: { WatchProcess.object($0)?["type"] as? String == "alert" }) else {
+        guard let lines = await household.waitForLines(count: count, where: { WatchProcess.object($0)?["type"] as? String == "alert" }) else {
             throw ProcessFailed(description: "no \(count) alerts: " + household.output.suffix(20).joined(separator: "\n"))
         }
         return lines.compactMap(WatchProcess.object)
@@ -51,7 +51,7 @@ struct HouseholdQuietHoursTests {
         let notified = Dictionary(uniqueKeysWithValues: arrived.map { ($0["activity"] as? String ?? "", $0["notified"] as? Bool) })
         #expect(notified == ["insulin": true, "vitamin": false], "\(arrived)")
         household.send("quit")
-        #expect(await household.waitForExit(timeout: 15))
+        #expect(await household.waitForExit())
         let kept = try String(contentsOfFile: scratch.path("household/alerts.json"), encoding: .utf8)
         #expect(kept.contains("vitamin") && !kept.contains("insulin"), "\(kept)")
 
@@ -63,7 +63,7 @@ struct HouseholdQuietHoursTests {
         #expect(released["activity"] as? String == "vitamin" && released["notified"] as? Bool == true)
         #expect(released["sequence"] as? Int == arrived.first { $0["activity"] as? String == "vitamin" }?["sequence"] as? Int)
         household.send("quit")
-        #expect(await household.waitForExit(timeout: 15))
+        #expect(await household.waitForExit())
         #expect(household.output.compactMap(WatchProcess.object).count { $0["type"] as? String == "alert" } == 1, "nothing came twice")
     }
 }

@@ -51,9 +51,9 @@ extension MDNSTests {
     /// The household's JSON lines of `type` about `person` (a name, or the primary's
     /// fingerprint), once `count` have come.
     @discardableResult
-    func wait(_ process: RunningProcess, _ type: String, person: String, count: Int = 1, timeout: TimeInterval = 60,
+    func wait(_ process: RunningProcess, _ type: String, person: String, count: Int = 1,
               where predicate: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) async throws -> [[String: Any]] {
-        guard let lines = await process.waitForLines(count: count, timeout: timeout, where: { line in
+        guard let lines = await process.waitForLines(count: count, where: { line in
             guard let object = WatchProcess.object(line) else { return false }
             return object["type"] as? String == type && predicate(object)
                 && (object["person"] as? String == person || object["personID"] as? String == person)
@@ -113,7 +113,7 @@ extension MDNSTests {
 
         // Margaret's primary is killed; Bernard's plan goes on meanwhile, on the household too.
         mums.terminate(signal: SIGKILL)
-        #expect(await mums.process.waitForExit(timeout: 15))
+        #expect(await mums.process.waitForExit())
         try await dadsWatch.waitFor("context")
         dadsWatch.send("complete dose 0")
         try await dadsWatch.waitFor("reply") { $0["status"] as? String == "accepted" }
@@ -122,13 +122,13 @@ extension MDNSTests {
         (mums, _) = try await primary(mum, name: name, clock: "09:30:00")
         try await wait(household, "connected", person: mumsID, count: 2)
         household.send("quit")
-        #expect(await household.waitForExit(timeout: 15))
+        #expect(await household.waitForExit())
 
         // With the household away, Margaret's primary restarts an hour later on its clock: the
         // 09:00 dose is missed while nobody follows.
         await mums.stop()
         (mums, _) = try await primary(mum, name: name, clock: "09:59:57")
-        #expect(await mums.process.waitForLine(timeout: 60) { $0.contains("\"event\":\"alert\"") } != nil, "\(mums.process.output)")
+        #expect(await mums.process.waitForLine { $0.contains("\"event\":\"alert\"") } != nil, "\(mums.process.output)")
 
         household = try await startHousehold()
         let backlog = try await wait(household, "alert", person: "Margaret")[0]
@@ -139,7 +139,7 @@ extension MDNSTests {
         let alerts = household.output.compactMap(WatchProcess.object).filter { $0["type"] as? String == "alert" }
         #expect(alerts.compactMap { $0["sequence"] as? Int } == [3, 4], "\(alerts)")
         household.send("quit")
-        #expect(await household.waitForExit(timeout: 15))
+        #expect(await household.waitForExit())
         _ = await mumsWatch.quit()
         _ = await dadsWatch.quit()
     }

@@ -32,7 +32,7 @@ import Testing
         let usage = try await watch.waitFor("error") { $0["code"] as? String == "USAGE" }
         #expect((usage[0]["message"] as? String)?.hasPrefix("name a measurement and its value") == true)
         // Answered in as many batches as the sender found waiting each time.
-        let answered = await waitUntil(timeout: 30) {
+        let answered = await waitUntil {
             watch.messages("measurements").map { ($0["stored"] as? Int ?? 0) + ($0["refused"] as? [Any] ?? []).count }.reduce(0, +) == 7
         }
         #expect(answered, "\(watch.process.output.suffix(5))")
@@ -72,7 +72,7 @@ import Testing
         #expect(done.contains("\"samples\":3000"))
         let restarted = try await PrimaryProcess(store: caresync.store, port: Int(endpoint.split(separator: ":").last!)!)
         defer { restarted.terminate() }
-        let answered = await waitUntil(timeout: 120) {
+        let answered = await waitUntil {
             sensor.output.compactMap(WatchProcess.object).filter { $0["type"] as? String == "measurements" }
                 .map { ($0["stored"] as? Int ?? 0) + ($0["duplicates"] as? Int ?? 0) }.reduce(0, +) >= 3000
         }
@@ -85,6 +85,6 @@ import Testing
         #expect((49...50).contains(steps.count), "a count a minute beside a heart rate a second: \(steps.count)")
         #expect(Set(heartRates.compactMap { $0["id"] as? String }).count == heartRates.count)
         sensor.send("quit")
-        #expect(await sensor.waitForExit(timeout: 15))
+        #expect(await sensor.waitForExit())
     }
 }

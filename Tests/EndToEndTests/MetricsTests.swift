@@ -10,7 +10,7 @@ struct MetricsTests {
     func scrape(_ port: Int, path: String = "/metrics") async throws -> (status: String, body: String) {
         let socket = try RawSocket(port: port)
         try socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        let response = await String(decoding: socket.receiveAll(timeout: 10).bytes, as: UTF8.self)
+        let response = await String(decoding: socket.receiveAll().bytes, as: UTF8.self)
         let parts = response.components(separatedBy: "\r\n\r\n")
         return (parts[0].components(separatedBy: "\r\n")[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
     }

@@ -38,7 +38,7 @@ import Testing
         // The fingerprint as people read it, shortened to a unique beginning.
         let revoke = try await caresync.run("devices", "revoke", String(identity.uppercased().prefix(4)) + "-" + String(identity.uppercased().dropFirst(4).prefix(4)))
         #expect(revoke.status == 0, "\(revoke.stderr)")
-        let refusal = try await watch.waitFor("error", timeout: 10) { $0["code"] as? String == "NOT_PAIRED" }.last!
+        let refusal = try await watch.waitFor("error") { $0["code"] as? String == "NOT_PAIRED" }.last!
         #expect((refusal["message"] as? String)?.contains("revoked") == true)
         #expect(try await devices(caresync).first?["revokedAt"] as? String != nil)
         // A restarted watch with the same identity is refused, and so is pairing it again.
@@ -49,7 +49,7 @@ import Testing
         defer { again.terminate(signal: SIGTERM) }
         #expect(await again.waitForLine { $0.contains("NOT_PAIRED") && $0.contains("revoked") } != nil)
         // Refused for good, it ends quietly: no failure of its own services.
-        #expect(await again.waitForExit(timeout: 15))
+        #expect(await again.waitForExit())
         #expect(!again.output.contains { $0.contains("services failed") }, "\(again.output)")
         let code = try await #require(WatchProcess.object(try caresync.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
         let repair = try await CareSyncCommand.run(
@@ -91,7 +91,7 @@ import Testing
         #expect(try await caresync.run("history", "--json").lines.count == before)
 
         household.send("history")
-        let entries = try await household.waitFor("history", count: before, timeout: 20)
+        let entries = try await household.waitFor("history", count: before)
         #expect(entries.contains { $0["kind"] as? String == "outcomeRecorded" && $0["activity"] as? String == "pain" })
         #expect(entries.contains { $0["kind"] as? String == "devicePaired" })
     }

@@ -67,7 +67,7 @@ import Testing
     /// Waits until the peer has the primary's close, and returns the frames that arrived
     /// after the first `known` ones.
     func framesUntilClosed(_ peer: TLSPeer, after known: Int = 0) async throws -> [Caresync_V1_Envelope] {
-        let answer = await peer.receiveAll(timeout: 10)
+        let answer = await peer.receiveAll()
         #expect(answer.closed, "the primary did not close the connection")
         return Array(try TLSPeer.frames(in: answer.bytes).dropFirst(known))
     }
@@ -189,11 +189,11 @@ import Testing
             // Read before the close: a closed channel forgets its address.
             let peerPort = peer.localPort
             #expect(await waitUntil { holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) }, "no socket to watch")
-            let answer = await peer.receiveAll(timeout: 10)
+            let answer = await peer.receiveAll()
             #expect(answer.closed)
             #expect(try TLSPeer.frames(in: answer.bytes).last?.error.code == (refusedInTheHandshake ? .notPaired : .protocolViolation))
             if withCloseNotify { await peer.close() } else { await peer.shutdownWriteWithoutCloseNotify() }
-            #expect(await waitUntil(timeout: 3) { !holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) },
+            #expect(await waitUntil { !holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) },
                     "the primary still holds the socket (refused in the handshake: \(refusedInTheHandshake), close_notify: \(withCloseNotify))")
         }
     }
@@ -220,7 +220,7 @@ import Testing
         let peer = try await established(primary, watch)
         try await primary.advanceClock(by: 3600)
         var reminders: [Caresync_V1_Reminder] = []
-        #expect(try await waitUntil(timeout: 30) {
+        #expect(try await waitUntil {
             reminders = try peer.frames.compactMap { if case .reminder(let reminder) = $0.body { reminder } else { nil } }
             return reminders.count == 2
         })
@@ -239,7 +239,7 @@ import Testing
         for _ in 0..<11 {
             let probe = try await TLSPeer(port: primary.port, identity: stranger)
             await probe.shutdownWrite()
-            let answer = await probe.receiveAll(timeout: 10)
+            let answer = await probe.receiveAll()
             #expect(answer.closed && answer.bytes.isEmpty)
         }
         let refusals: [(Caresync_V1_PairRequest, Caresync_V1_ErrorCode, String)] = [

@@ -53,7 +53,7 @@ struct ReportShareScenarioTests {
         #expect(recorded["from"] as? String == "2026-11-16" && recorded["through"] as? String == "2026-11-22")
         // The device reads the same entry in the primary's history.
         household.send("history")
-        let seen = try await household.waitFor("history", count: history.count, timeout: 20)
+        let seen = try await household.waitFor("history", count: history.count)
         #expect(seen.contains { $0["kind"] as? String == "reportShared" && $0["sharedTo"] as? String == "Household" })
 
         // Away while another report is shared, it gets that one when it connects, and only that one.

@@ -28,8 +28,8 @@ struct SimulatorOutputTests {
             watch.send("list")
             watch.send("complete a-\(n) 0")
         }
-        try await watch.waitFor("reply", count: rounds, timeout: 120)
-        try await watch.waitFor("list", count: rounds, timeout: 60)
+        try await watch.waitFor("reply", count: rounds)
+        try await watch.waitFor("list", count: rounds)
         let lines = watch.process.output
         let broken = lines.filter { WatchProcess.object($0) == nil }
         #expect(broken.isEmpty, "\(broken.count) lines are not JSON: \(broken.first?.prefix(80) ?? "")")

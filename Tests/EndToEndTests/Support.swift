@@ -198,14 +198,16 @@ final class RunningProcess: Sendable {
         try? input.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    /// Waits until a line satisfies `predicate`, or `timeout` passes (or the output ends).
-    func waitForLine(timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
-        await waitForLines(count: 1, timeout: timeout, where: predicate)?.first
+    /// Waits until a line satisfies `predicate`, or the suite's `patience` runs out (or the
+    /// output ends).
+    func waitForLine(where predicate: @escaping @Sendable (String) -> Bool) async -> String? {
+        await waitForLines(count: 1, where: predicate)?.first
     }
 
-    /// Waits until `count` lines satisfy `predicate`, or `timeout` passes (or the output ends).
-    func waitForLines(count: Int, timeout: TimeInterval = 30, where predicate: @escaping @Sendable (String) -> Bool) async -> [String]? {
-        await withTimeout(.milliseconds(Int64(timeout * 1000))) { await self.lines(count: count, where: predicate) }
+    /// Waits until `count` lines satisfy `predicate`, or the suite's `patience` runs out (or
+    /// the output ends).
+    func waitForLines(count: Int, where predicate: @escaping @Sendable (String) -> Bool) async -> [String]? {
+        await withTimeout(patience) { await self.lines(count: count, where: predicate) }
     }
 
     /// The first `count` lines that satisfy `predicate`, once there are that many; `nil` if
@@ -231,10 +233,10 @@ final class RunningProcess: Sendable {
         }
     }
 
-    /// Waits up to `timeout` for the process to end by itself.
+    /// Waits up to the suite's `patience` for the process to end by itself.
     @discardableResult
-    func waitForExit(timeout: TimeInterval = 30) async -> Bool {
-        await withTimeout(.milliseconds(Int64(timeout * 1000))) { [exited] in try? await exited.value } != nil
+    func waitForExit() async -> Bool {
+        await withTimeout(patience) { [exited] in try? await exited.value } != nil
     }
 
     /// Sends `signal` and returns at once (cleaning up where nothing can wait: a `defer`, a
@@ -246,7 +248,7 @@ final class RunningProcess: Sendable {
     /// Sends `signal`, waits for the process to end, and kills it if it does not.
     func stop(signal: Int32 = SIGTERM) async {
         if process.isRunning { kill(process.processIdentifier, signal) }
-        if await !waitForExit(timeout: 15) {
+        if await !waitForExit() {
             kill(process.processIdentifier, SIGKILL)
             await waitForExit()
         }
@@ -257,8 +259,8 @@ final class RunningProcess: Sendable {
 
 /// Polls `condition` until it holds or `timeout` passes (for state another process changes
 /// that no line announces).
-func waitUntil(timeout: TimeInterval = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
+func waitUntil(_ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(patience.inSeconds)
     repeat {
         if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(20))

@@ -38,7 +38,7 @@ import TestSupport
         let perWatch = days.count * 3
         var acknowledged: [String] = []
         for watch in watches {
-            let replies = try await watch.waitFor("reply", count: perWatch, timeout: 60) { $0["status"] as? String == "accepted" }
+            let replies = try await watch.waitFor("reply", count: perWatch) { $0["status"] as? String == "accepted" }
             acknowledged += replies.compactMap { $0["messageID"] as? String }
         }
         let recorded = try await caresync.run("history", "--json").lines.map {
@@ -96,7 +96,7 @@ import TestSupport
         for (bytes, code) in cases {
             let peer = try await TLSPeer(port: primary.port, identity: stranger)
             try await peer.send(bytes)
-            let answer = await peer.receiveAll(timeout: 10)
+            let answer = await peer.receiveAll()
             #expect(answer.closed, "the primary did not close the connection")
             let error = try #require(try Self.firstFrame(answer.bytes), "no Error frame for \(bytes)").error
             #expect(error.code == code, "\(error)")
@@ -108,11 +108,11 @@ import TestSupport
         let truncating = try await TLSPeer(port: primary.port, identity: stranger)
         try await truncating.send([0, 0, 0, 10, 0x0A, 0x03])
         await truncating.shutdownWrite()
-        #expect(await truncating.receiveAll(timeout: 10).closed, "the primary did not close after a truncated frame")
+        #expect(await truncating.receiveAll().closed, "the primary did not close after a truncated frame")
         // A frame in plaintext is not a TLS ClientHello: closed without a word.
         let plaintext = try RawSocket(port: primary.port)
         try plaintext.send(Array(try Frame.encode(.with { $0.ping = .with { $0.nonce = 1 } }).readableBytesView))
-        let refused = await plaintext.receiveAll(timeout: 10)
+        let refused = await plaintext.receiveAll()
         let frame = try? Self.firstFrame(refused.bytes)
         #expect(refused.closed && frame == nil)
 
@@ -138,10 +138,10 @@ import TestSupport
             try await Task.sleep(for: .milliseconds(500))
         }
         for socket in [silent, rawTrickler] {
-            let answer = await socket.receiveAll(timeout: 15)
+            let answer = await socket.receiveAll()
             #expect(answer.closed)
         }
-        let answer = await trickler.receiveAll(timeout: 15)
+        let answer = await trickler.receiveAll()
         #expect(answer.closed)
         #expect(try Self.firstFrame(answer.bytes)?.error.code == .handshakeTimeout)
     }
@@ -168,7 +168,7 @@ import TestSupport
             }
         })
         try await socket.send(Array(hello.readableBytesView))
-        let answer = await socket.receiveAll(timeout: 10)
+        let answer = await socket.receiveAll()
         #expect(answer.closed)
         let error = try #require(try SyncFailureTests.firstFrame(answer.bytes)).error
         #expect(error.code == .versionMismatch)
@@ -179,9 +179,9 @@ import TestSupport
     /// last of their revisions.
     func completeAndAwaitContext(_ watch: WatchProcess, count: Int) async throws {
         for n in 0..<count { watch.send("complete a\(n) 0") }
-        let replies = try await watch.waitFor("reply", count: count, timeout: 90) { $0["status"] as? String == "accepted" }
+        let replies = try await watch.waitFor("reply", count: count) { $0["status"] as? String == "accepted" }
         let last = try #require(replies.compactMap { $0["revision"] as? Int }.max())
-        try await watch.waitFor("context", timeout: 30) { ($0["revision"] as? Int ?? 0) >= last }
+        try await watch.waitFor("context") { ($0["revision"] as? Int ?? 0) >= last }
     }
 
     /// A companion that completes its handshake and then never reads: the primary keeps
@@ -209,10 +209,10 @@ import TestSupport
         let revoke = try await caresync.run("devices", "revoke", identity.fingerprint)
         #expect(revoke.status == 0, "\(revoke.stderr)")
         watch.send("complete a40 0")
-        let reply = try await watch.waitFor("reply", count: 31, timeout: 30) { $0["status"] as? String == "accepted" }.last
+        let reply = try await watch.waitFor("reply", count: 31) { $0["status"] as? String == "accepted" }.last
         let revision = try #require(reply?["revision"] as? Int)
         // Well before the stalled peer's idle deadline (45 s) could have released anything.
-        try await watch.waitFor("context", timeout: 20) { ($0["revision"] as? Int ?? 0) >= revision }
+        try await watch.waitFor("context") { ($0["revision"] as? Int ?? 0) >= revision }
         #expect(watch.messages("disconnected").isEmpty)
         withExtendedLifetime((primary, stalled)) {}
     }
@@ -239,12 +239,12 @@ import TestSupport
         try await watch.waitFor("context")
         // Fill the buffers toward the stalled watch before 08:00.
         for n in 0..<30 { watch.send("complete a\(n) 0") }
-        try await watch.waitFor("reply", count: 30, timeout: 60) { $0["status"] as? String == "accepted" }
+        try await watch.waitFor("reply", count: 30) { $0["status"] as? String == "accepted" }
         try await primary.advanceClock(by: 3600)
         // Both within 30 s of 08:00; the second used to wait for the stalled watch's idle
         // deadline (45 s of the machine's time without a frame from it, then NIOSSL's 5 s for
         // a close_notify).
-        let reminders = try await watch.waitFor("reminder", count: 2, timeout: 30)
+        let reminders = try await watch.waitFor("reminder", count: 2)
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(primary.output.filter { $0.contains("\"event\":\"reminder\"") }.count == 2)
         withExtendedLifetime(stalled) {}
@@ -291,7 +291,7 @@ import TestSupport
             }
         })
         try await stalled.send(Array(hello.readableBytesView))
-        #expect(await stalled.waitForBytes(4, timeout: 10), "no HelloAck")
+        #expect(await stalled.waitForBytes(4), "no HelloAck")
         try await stalled.stopReading()
         return (stalled, identity)
     }

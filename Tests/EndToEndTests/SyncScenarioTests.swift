@@ -81,7 +81,7 @@ import Testing
 
         let restarted = try await PrimaryProcess(store: caresync.store, port: port)
         defer { restarted.terminate(signal: SIGTERM) }
-        let replies = try await watch.waitFor("reply", count: 3, timeout: 40) { $0["status"] as? String == "accepted" }
+        let replies = try await watch.waitFor("reply", count: 3) { $0["status"] as? String == "accepted" }
         #expect(replies.map { $0["activity"] as? String } == ["golden-apple", "pain", "golden-apple"])
         let changes = try await caresync.run("history", "--json", "--after", "\(start)").lines.map {
             try JSONDecoder().decode(Change.self, from: Data($0.utf8))

@@ -104,21 +104,21 @@ final class WatchProcess {
 
     /// Waits for `count` JSON lines of `type` that satisfy `predicate`.
     @discardableResult
-    func waitFor(_ type: String, count: Int = 1, timeout: TimeInterval = 30,
+    func waitFor(_ type: String, count: Int = 1,
                  where predicate: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) async throws -> [[String: Any]] {
-        guard let lines = await process.waitForLines(count: count, timeout: timeout, where: { line in
+        guard let lines = await process.waitForLines(count: count, where: { line in
             guard let object = Self.object(line) else { return false }
             return object["type"] as? String == type && predicate(object)
         }) else {
-            throw ProcessFailed(description: "no \(count) × \(type) within \(timeout) s; output:\n" + process.output.suffix(20).joined(separator: "\n"))
+            throw ProcessFailed(description: "no \(count) × \(type) within \(patience); output:\n" + process.output.suffix(20).joined(separator: "\n"))
         }
         return lines.compactMap(Self.object)
     }
 
     /// Waits for a context in which `activity` `occurrence` (today) has `state`.
     @discardableResult
-    func waitForState(_ activity: String, _ occurrence: Int, _ state: String, timeout: TimeInterval = 30) async throws -> [String: Any] {
-        try await waitFor("context", timeout: timeout) { context in
+    func waitForState(_ activity: String, _ occurrence: Int, _ state: String) async throws -> [String: Any] {
+        try await waitFor("context") { context in
             Self.event(in: context, activity, occurrence)?["state"] as? String == state
         }.last!
     }
@@ -136,7 +136,7 @@ final class WatchProcess {
     @discardableResult
     func quit() async -> Bool {
         process.send("quit")
-        return await process.waitForExit(timeout: 15)
+        return await process.waitForExit()
     }
 
     static func event(in context: [String: Any], _ activity: String, _ occurrence: Int) -> [String: Any]? {

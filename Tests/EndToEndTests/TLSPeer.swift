@@ -6,6 +6,7 @@ import NodeIdentity
 import SyncNode
 import Synchronization
 import SyncProtocol
+import Waiting
 
 /// A TLS 1.3 client on loopback that presents `identity` and then sends bytes no
 /// well-behaved companion would, to test the primary inside the encryption.
@@ -104,9 +105,10 @@ final class TLSPeer {
         get throws { try Self.frames(in: received.state.withLock { $0.bytes }) }
     }
 
-    /// Waits until a frame that satisfies `predicate` has arrived, or `timeout` passes.
-    func waitForFrame(timeout: TimeInterval = 30, where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope? {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// Waits until a frame that satisfies `predicate` has arrived, or the suite's `patience`
+    /// runs out.
+    func waitForFrame(where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope? {
+        let deadline = Date().addingTimeInterval(patience.inSeconds)
         repeat {
             if let frame = try frames.first(where: predicate) { return frame }
             try await Task.sleep(for: .milliseconds(20))
@@ -131,9 +133,9 @@ final class TLSPeer {
         try await channel.setOption(.autoRead, value: false).get()
     }
 
-    /// Waits until `count` bytes have arrived, or `timeout` passes.
-    func waitForBytes(_ count: Int, timeout: TimeInterval) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// Waits until `count` bytes have arrived, or the suite's `patience` runs out.
+    func waitForBytes(_ count: Int) async -> Bool {
+        let deadline = Date().addingTimeInterval(patience.inSeconds)
         while Date() < deadline {
             if received.state.withLock({ $0.bytes.count >= count }) { return true }
             try? await Task.sleep(for: .milliseconds(20))
@@ -141,9 +143,9 @@ final class TLSPeer {
         return false
     }
 
-    /// Waits until the primary closes or `timeout` passes.
-    func receiveAll(timeout: TimeInterval) async -> (bytes: [UInt8], closed: Bool) {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// Waits until the primary closes, or the suite's `patience` runs out.
+    func receiveAll() async -> (bytes: [UInt8], closed: Bool) {
+        let deadline = Date().addingTimeInterval(patience.inSeconds)
         while Date() < deadline && !received.state.withLock({ $0.closed }) { try? await Task.sleep(for: .milliseconds(20)) }
         return received.state.withLock { $0 }
     }

@@ -89,7 +89,7 @@ struct WebAppTests {
             try await browser.execute("window.sameDocument = true")
             #expect(try await browser.execute("return document.documentElement.dataset.live") as? String == "following")
             watch.send("complete golden-apple 1")
-            _ = try await browser.wait(for: second + ".state-completed", timeout: 10)
+            _ = try await browser.wait(for: second + ".state-completed")
             #expect(try await browser.execute("return window.sameDocument === true && Number(document.body.dataset.updates) >= 1") as? Bool == true)
             let after = try await browser.screenshot()
             try Self.save(after, as: "care-card")
@@ -256,7 +256,7 @@ struct WebAppTests {
             let before = try await refresh()
             #expect(before.status == 0 && before.stdout.contains("\"type\":\"context\""), "\(before.stdout)\(before.stderr)")
             // The open page followed the pairing: the used code is gone, and the connection never seemed lost.
-            #expect(try await waitUntil(timeout: 20) { try await browser.element(".big-code") == nil })
+            #expect(try await waitUntil { try await browser.element(".big-code") == nil })
             #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
             try await browser.open(web.url + "devices")
             _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
@@ -312,14 +312,14 @@ struct WebAppTests {
             let first = "li[data-event='golden-apple@2026-11-26#0']"
             #expect(try await browser.element(first + ":not(.state-completed)") != nil)
             await web.primary.stop()
-            #expect(try await waitUntil(timeout: 20) {
+            #expect(try await waitUntil {
                 try await browser.execute("return !document.getElementById('connection').hidden") as? Bool == true
             })
             try Self.save(try await browser.screenshot(), as: "lost")
             // Recorded by the command line while the primary is down; the page learns of it once back.
             #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
             web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday, webPort: port)
-            _ = try await browser.wait(for: first + ".state-completed", timeout: 30)
+            _ = try await browser.wait(for: first + ".state-completed")
             #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
         }
         await web.primary.stop()
@@ -332,7 +332,7 @@ struct WebAppTests {
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode, name: "Revoked browser")
-            #expect(try await waitUntil(timeout: 20) {
+            #expect(try await waitUntil {
                 try await browser.execute("return document.documentElement.dataset.live") as? String == "following"
             })
             let listed = try await caresync.run("devices", "--json")
@@ -340,7 +340,7 @@ struct WebAppTests {
             let id = try #require(session["id"] as? String)
             #expect(try await caresync.run("devices", "revoke", id).stdout.contains("Signed out the browser \"Revoked browser\""))
             #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
-            #expect(try await waitUntil(timeout: 30) { try await browser.url.hasSuffix("/sign-in") })
+            #expect(try await waitUntil { try await browser.url.hasSuffix("/sign-in") })
             _ = try await browser.wait(for: "form[action='/sign-in']")
         }
         await web.primary.stop()

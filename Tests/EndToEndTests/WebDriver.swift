@@ -71,14 +71,14 @@ final class WebDriver {
         return found?.first?.values.first as? String
     }
 
-    /// The element `selector` matches, once it does (waiting up to `timeout`).
-    func wait(for selector: String, timeout: TimeInterval = 20) async throws -> String {
+    /// The element `selector` matches, once it does (waiting up to the suite's `patience`).
+    func wait(for selector: String) async throws -> String {
         var found: String?
-        _ = try await waitUntil(timeout: timeout) {
+        _ = try await waitUntil {
             found = try await element(selector)
             return found != nil
         }
-        guard let found else { throw Failure(description: "no \(selector) within \(timeout) s; page: \(try await text("main") ?? "")") }
+        guard let found else { throw Failure(description: "no \(selector) within \(patience); page: \(try await text("main") ?? "")") }
         return found
     }
 

@@ -121,22 +121,27 @@ import Testing
 /// A companion that cannot reach its primary says so once, not on every retry.
 struct UnreachablePrimaryTests {
     @Test func theSameFailureIsReportedOnce() async throws {
-        // A port nothing listens on: bind one and close it.
         let primary = try await TestPrimary()
-        let watch = try await primary.pairedCompanion(.watch)
+        let clock = ManualClock()
+        let watch = try await primary.pairedCompanion(.watch, clock: clock)
         await primary.stop()
         let running = Task { await watch.run() }
-        // Stop after two seconds (several retries at 20–200 ms); the event stream then ends.
-        let stopper = Task {
-            try? await Task.sleep(for: .seconds(2))
-            await watch.stop()
+        let heard = Task {
+            var reasons: [String] = []
+            for await event in watch.events {
+                if case .disconnected(let reason) = event { reasons.append(reason) }
+            }
+            return reasons
         }
-        var reasons: [String] = []
-        for await event in watch.events {
-            if case .disconnected(let reason) = event { reasons.append(reason) }
+        // Five attempts refused alike: after each the watch waits on its clock, moved past it.
+        for _ in 0..<5 {
+            await clock.sleeping()
+            clock.advance(by: 1)
         }
-        await stopper.value
+        await clock.sleeping()
+        await watch.stop()
         await running.value
+        let reasons = await heard.value
         #expect(reasons.count == 1)
         #expect(reasons.first?.contains("cannot reach the primary") == true)
     }

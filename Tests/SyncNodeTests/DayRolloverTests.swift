@@ -23,7 +23,7 @@ import Testing
         // No store change: the context changes because the day does.
         let revision = try await primary.store.revision()
         clock.set(today.adding(days: 1).date(at: TimeOfDay("00:00")!, in: .gmt))
-        let morning = try #require(await widget.firstEvent(within: .seconds(10)) { event -> ApplicationContext? in
+        let morning = try #require(await widget.firstEvent(within: patience) { event -> ApplicationContext? in
             if case .context(let c) = event, c.days.first?.day == today.adding(days: 1) { c } else { nil }
         })
         #expect(morning.revision == revision)

@@ -21,7 +21,7 @@ import Testing
     static func results(_ node: CompanionNode, answering count: Int) async -> [MeasurementBatchResult] {
         var results: [MeasurementBatchResult] = []
         while results.reduce(0, { $0 + $1.stored + $1.duplicates + $1.refused.count }) < count {
-            guard let next = await node.firstEvent(within: .seconds(60), { if case .measurements(let r) = $0 { r } else { nil } }) else { break }
+            guard let next = await node.firstEvent(within: patience, { if case .measurements(let r) = $0 { r } else { nil } }) else { break }
             results.append(next)
         }
         return results

@@ -58,10 +58,11 @@ final class TestPrimary: Sendable {
     /// A companion paired with this primary through the real exchange.
     func pairedCompanion(
         _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true,
-        contextWriteDelay: Duration? = nil
+        contextWriteDelay: Duration? = nil, clock: any WallClock = .system
     ) async throws -> CompanionNode {
         let companion = try await makeCompanion(
-            role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay)
+            role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay,
+            clock: clock)
         _ = try await companion.pair(code: try openCode(role, mayRecord: mayRecord))
         return companion
     }
@@ -81,7 +82,7 @@ final class TestPrimary: Sendable {
 /// A companion node in this process with its own state directory.
 func makeCompanion(
     _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, contextDeltas: Bool = true,
-    contextWriteDelay: Duration? = nil
+    contextWriteDelay: Duration? = nil, clock: any WallClock = .system
 ) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
@@ -91,6 +92,7 @@ func makeCompanion(
     // given up and begun again, and a first context then took over 20 s in CI.
     configuration.handshakeTimeout = .seconds(60)
     configuration.contextDeltas = contextDeltas
+    configuration.clock = clock
     if let contextWriteDelay { configuration.contextWriteDelay = contextWriteDelay }
     return try await CompanionNode(configuration: configuration)
 }

@@ -43,8 +43,9 @@ public final class RawSocket: @unchecked Sendable {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Reads until the peer closes or `timeout` passes, on a thread of its own (reads block).
-    public func receiveAll(timeout: TimeInterval) async -> (bytes: [UInt8], closed: Bool) {
+    /// Reads until the peer closes or `timeout` passes (by default the suite's `patience`), on
+    /// a thread of its own (reads block).
+    public func receiveAll(timeout: TimeInterval = patience.inSeconds) async -> (bytes: [UInt8], closed: Bool) {
         let descriptor = descriptor
         return await blocking { Self.receiveAll(descriptor, timeout: timeout) }
     }
