@@ -4,6 +4,7 @@ import NodeIdentity
 import SyncProtocol
 import Testing
 import TestSupport
+import Waiting
 
 /// The sync protocol when things go wrong: a killed primary, a race, a hostile peer.
 @Suite(.serialized) struct SyncFailureTests {
@@ -241,10 +242,14 @@ import TestSupport
         for n in 0..<30 { watch.send("complete a\(n) 0") }
         try await watch.waitFor("reply", count: 30) { $0["status"] as? String == "accepted" }
         try await primary.advanceClock(by: 3600)
-        // Both within 30 s of 08:00; the second used to wait for the stalled watch's idle
-        // deadline (45 s of the machine's time without a frame from it, then NIOSSL's 5 s for
-        // a close_notify).
-        let reminders = try await watch.waitFor("reminder", count: 2)
+        // Both within 30 s of 08:00, a bound below the suite's patience on purpose: the second
+        // used to wait for the stalled watch's idle deadline (45 s of the machine's time
+        // without a frame from it, then NIOSSL's 5 s for a close_notify).
+        let process = watch.process
+        let lines = await withTimeout(.seconds(30)) {
+            await process.waitForLines(count: 2) { WatchProcess.object($0)?["type"] as? String == "reminder" }
+        }
+        let reminders = try #require(lines?.compactMap(WatchProcess.object), "both reminders within 30 s: \(watch.messages("reminder"))")
         #expect(Set(reminders.compactMap { $0["activity"] as? String }) == ["dose", "vitamin"])
         #expect(primary.output.filter { $0.contains("\"event\":\"reminder\"") }.count == 2)
         withExtendedLifetime(stalled) {}
