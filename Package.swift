@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CareLanguage", targets: ["CareLanguage"]),
         .library(name: "CareReport", targets: ["CareReport"]),
         .library(name: "CareWeb", targets: ["CareWeb"]),
+        .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
         .executable(name: "caresync", targets: ["caresync"]),
         .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
@@ -158,6 +159,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The properties each parser keeps on any bytes, for the fuzzers: libFuzzer's (Fuzz/,
+        // scripts/fuzz) and the suite's short mutation run (FuzzTests).
+        .target(
+            name: "FuzzProperties",
+            dependencies: [
+                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "NodeIdentity", "SyncProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
         // The process's metrics in Prometheus's text format over HTTP on loopback (--metrics-port).
         .target(
             name: "MetricsEndpoint",
@@ -283,7 +295,7 @@ let package = Package(
             ],
             path: "Simulators/FHIRServerCommand"
         ),
-        .testTarget(name: "CarePlanTests", dependencies: ["CarePlan"]),
+        .testTarget(name: "CarePlanTests", dependencies: ["CarePlan", "TestSupport"]),
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
@@ -327,6 +339,7 @@ let package = Package(
             dependencies: ["CarePlanStore", "CarePlanDocument", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzProperties", "TestSupport"]),
         .testTarget(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", "StrictJSON", .product(name: "NIOEmbedded", package: "swift-nio")]

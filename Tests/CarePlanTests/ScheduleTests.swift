@@ -1,6 +1,7 @@
 import CarePlan
 import Foundation
 import Testing
+import TestSupport
 
 struct ScheduleTests {
     let start = CalendarDay("2026-11-02")!  // a Monday
@@ -85,18 +86,5 @@ struct ScheduleTests {
             day = day.adding(days: 1)
         }
         return result
-    }
-}
-
-/// A small deterministic random generator for property tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

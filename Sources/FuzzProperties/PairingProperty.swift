@@ -1,5 +1,4 @@
 import Foundation
-import FuzzSupport
 import NodeIdentity
 
 // Pairing codes and proofs (Sources/NodeIdentity) on any text and bytes:
@@ -15,20 +14,18 @@ import NodeIdentity
 // Input: three parts of one length byte each (the code, the companion's fingerprint, the
 // primary's fingerprint), then the proof's bytes.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    var input = FuzzInput(data, count)
+func checkPairing(_ bytes: [UInt8]) throws(PropertyBroken) {
+    var input = FuzzInput(bytes)
     let text = input.text()
     let companion = input.text()
     let primary = input.text()
     let proof = Data(input.rest())
 
     let code = PairingCode(text)
-    checkCode(code, from: text)
-    checkFingerprints(code: code ?? vector.code, companion, primary)
-    require(vector.proof.isCompanion(proof) == (proof == vector.proof.companion), "companion proof \(proof.hex)")
-    require(vector.proof.isPrimary(proof) == (proof == vector.proof.primary), "primary proof \(proof.hex)")
-    return 0
+    try checkCode(code, from: text)
+    try checkFingerprints(code: code ?? vector.code, companion, primary)
+    try require(vector.proof.isCompanion(proof) == (proof == vector.proof.companion), "companion proof \(proof.hex)")
+    try require(vector.proof.isPrimary(proof) == (proof == vector.proof.primary), "primary proof \(proof.hex)")
 }
 
 /// The pairing vector: code 7K3M-Q9XA, fingerprints of 32 bytes of 0x11 and of 0x22.
@@ -43,10 +40,10 @@ private let vector: (code: PairingCode, proof: PairingProof) = {
 
 private let alphabet = Set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
-private func checkCode(_ code: PairingCode?, from text: String) {
+private func checkCode(_ code: PairingCode?, from text: String) throws(PropertyBroken) {
     if let code {
-        require(code.characters.count == 8 && code.characters.allSatisfy(alphabet.contains), "accepted \(text.debugDescription) as \(code)")
-        require(PairingCode(code.description) == code && PairingCode(code.characters) == code, "\(code) does not read back")
+        try require(code.characters.count == 8 && code.characters.allSatisfy(alphabet.contains), "accepted \(text.debugDescription) as \(code)")
+        try require(PairingCode(code.description) == code && PairingCode(code.characters) == code, "\(code) does not read back")
     }
     guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return }
     var normalized = ""
@@ -55,26 +52,26 @@ private func checkCode(_ code: PairingCode?, from text: String) {
         character = Character(character.uppercased())
         if character == "O" { character = "0" }
         if character == "I" || character == "L" { character = "1" }
-        guard alphabet.contains(character) else { return require(code == nil, "accepted \(text.debugDescription)") }
+        guard alphabet.contains(character) else { return try require(code == nil, "accepted \(text.debugDescription)") }
         normalized.append(character)
     }
-    require(code?.characters == (normalized.count == 8 ? normalized : nil),
+    try require(code?.characters == (normalized.count == 8 ? normalized : nil),
             "read \(text.debugDescription) as \(String(describing: code)), expected \(normalized)")
 }
 
 /// Fingerprints that are not both 64 hexadecimal digits are refused. Right ones are not
 /// tried: each derivation costs a scrypt (about 100 ms).
-private func checkFingerprints(code: PairingCode, _ companion: String, _ primary: String) {
+private func checkFingerprints(code: PairingCode, _ companion: String, _ primary: String) throws(PropertyBroken) {
     func isFingerprint(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) }
     }
     guard !isFingerprint(companion) || !isFingerprint(primary) else { return }
     do {
         _ = try PairingProof(code: code, companionFingerprint: companion, primaryFingerprint: primary)
-        fuzzFailure("derived a key for fingerprints \(companion.debugDescription) and \(primary.debugDescription)")
     } catch {
-        require(error == .badFingerprint, "refused with \(error)")
+        return try require(error == .badFingerprint, "refused with \(error)")
     }
+    throw fuzzFailure("derived a key for fingerprints \(companion.debugDescription) and \(primary.debugDescription)")
 }
 
 extension Data {

@@ -1,7 +1,6 @@
 import CarePlan
 import CarePlanDocument
 import Foundation
-import FuzzSupport
 
 // PlanDocument.decode, the reader of care-plan documents, on any bytes:
 // - a document it refuses is refused with a PlanDocumentError (typed throws: never a
@@ -12,24 +11,23 @@ import FuzzSupport
 //
 // Input: the document's bytes.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    var input = FuzzInput(data, count)
+func checkPlanDocument(_ bytes: [UInt8]) throws(PropertyBroken) {
+    var input = FuzzInput(bytes)
     let plan: Plan
     do {
         plan = try PlanDocument.decode(Data(input.rest()), file: "fuzz.json", defaultStart: defaultStart)
     } catch {
-        require(error.file == "fuzz.json" && error.path.hasPrefix("$") && !error.message.isEmpty, "refused with \(error)")
-        return 0
+        try require(error.file == "fuzz.json" && error.path.hasPrefix("$") && !error.message.isEmpty, "refused with \(error)")
+        return
     }
+    let again: Plan
     do {
-        let again = try PlanDocument.decode(PlanDocument.encode(plan), file: "again.json", defaultStart: defaultStart)
-        require(again == plan, "not equal after encode → decode:\n\(plan)\n\(again)")
+        again = try PlanDocument.decode(PlanDocument.encode(plan), file: "again.json", defaultStart: defaultStart)
     } catch {
-        fuzzFailure("an accepted plan does not survive encode → decode: \(error)")
+        throw fuzzFailure("an accepted plan does not survive encode → decode: \(error)")
     }
-    for activity in plan.activities { requireExpandable(activity.schedule) }
-    return 0
+    try require(again == plan, "not equal after encode → decode:\n\(plan)\n\(again)")
+    for activity in plan.activities { try requireExpandable(activity.schedule) }
 }
 
 private let defaultStart = CalendarDay("2026-11-23")!

@@ -1,4 +1,3 @@
-import FuzzSupport
 import NIOCore
 import SwiftProtobuf
 import SyncProtocol
@@ -11,32 +10,32 @@ import SyncProtocol
 //
 // Input: one frame's payload, without its length prefix.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    var input = FuzzInput(data, count)
+func checkEnvelope(_ bytes: [UInt8]) throws(PropertyBroken) {
+    var input = FuzzInput(bytes)
     let envelope: Caresync_V1_Envelope
     do {
         envelope = try Frame.decode(ByteBuffer(bytes: input.rest()))
     } catch {
-        require(error.code == .malformedFrame && error.isFatal, "refused with \(error)")
-        return 0
+        try require(error.code == .malformedFrame && error.isFatal, "refused with \(error)")
+        return
     }
     var frame: ByteBuffer
     do {
         frame = try Frame.encode(envelope)
     } catch {
-        fuzzFailure("a decoded envelope does not encode: \(error)")
+        throw fuzzFailure("a decoded envelope does not encode: \(error)")
     }
     let length = frame.readInteger(endianness: .big, as: UInt32.self)
-    require(length.map(Int.init) == frame.readableBytes, "length prefix \(String(describing: length)), payload \(frame.readableBytes)")
+    try require(length.map(Int.init) == frame.readableBytes, "length prefix \(String(describing: length)), payload \(frame.readableBytes)")
     let payload = Array(frame.readableBytesView)
+    let again: Caresync_V1_Envelope
+    let bytes: [UInt8]
     do {
-        let again = try Frame.decode(frame)
-        require(again == envelope, "not equal after decode → encode → decode:\n\(envelope)\n\(again)")
-        let bytes: [UInt8] = try again.serializedBytes()
-        require(bytes == payload, "encoding again gives other bytes")
+        again = try Frame.decode(frame)
+        bytes = try again.serializedBytes()
     } catch {
-        fuzzFailure("an encoded envelope does not decode again: \(error)")
+        throw fuzzFailure("an encoded envelope does not decode again: \(error)")
     }
-    return 0
+    try require(again == envelope, "not equal after decode → encode → decode:\n\(envelope)\n\(again)")
+    try require(bytes == payload, "encoding again gives other bytes")
 }
