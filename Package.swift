@@ -77,10 +77,12 @@ let package = Package(
                 "CarePlan", "StrictJSON", "Waiting", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Child processes started with no signal blocked, whichever thread starts them.
+        .target(name: "ChildProcess"),
         // Files and directories only their owner may read, written in one piece.
         .target(name: "PrivateFiles"),
         // A desktop notification through notify-send, where there is one.
-        .target(name: "DesktopNotification", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "DesktopNotification", dependencies: ["ChildProcess", .product(name: "Logging", package: "swift-log")]),
         // The authoritative store on SQLite.
         .target(
             name: "CarePlanStore",
@@ -131,7 +133,7 @@ let package = Package(
         .target(name: "Markup"),
         // The care report: one self-contained XHTML document (inline CSS and SVG), and its PDF
         // by headless Chromium.
-        .target(name: "CareReport", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Markup", "Waiting"]),
+        .target(name: "CareReport", dependencies: ["ChildProcess", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "Markup", "Waiting"]),
         // The care app in a browser, served beside the primary on its store: sign-in with a
         // one-time code, pages that work without JavaScript, live updates by Server-Sent Events.
         .target(
@@ -227,7 +229,7 @@ let package = Package(
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "CommandOptions", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
+                "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "ChildProcess", "CommandOptions", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
                 "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -299,10 +301,11 @@ let package = Package(
         .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
         .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
-        .testTarget(name: "NodeIdentityTests", dependencies: ["NodeIdentity"]),
+        .testTarget(name: "NodeIdentityTests", dependencies: ["ChildProcess", "NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
-        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
+        .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
@@ -316,14 +319,14 @@ let package = Package(
         .testTarget(
             name: "CareFHIRTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "FHIRTestServer", "Waiting",
+                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "ChildProcess", "FHIRTestServer", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
         .testTarget(
             name: "CareReportTests",
-            dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "Waiting"]
+            dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "ChildProcess", "Waiting"]
         ),
         .testTarget(
             name: "CareWebTests",
@@ -339,7 +342,7 @@ let package = Package(
             dependencies: ["CarePlanStore", "CarePlanDocument", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"]),
-        .testTarget(name: "FuzzTests", dependencies: ["FuzzProperties", "TestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport"]),
         .testTarget(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", "StrictJSON", .product(name: "NIOEmbedded", package: "swift-nio")]
@@ -350,7 +353,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
+                "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

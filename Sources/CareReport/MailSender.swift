@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Waiting
 
@@ -89,7 +90,7 @@ public struct MailSender: Sendable {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { throw .mailFailed("curl could not be started: \(error)") }
+        do { try process.runUnblocked() } catch { throw .mailFailed("curl could not be started: \(error)") }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 import Waiting
@@ -76,7 +77,7 @@ public struct ReportPrinter: Sendable {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
+        do { try process.runUnblocked() } catch { return nil }
         let deadline = DispatchTime.now() + .seconds(Int(timeout.components.seconds))
         let killed = Mutex(false)
         let killer = DispatchWorkItem {

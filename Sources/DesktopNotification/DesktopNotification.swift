@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Logging
 
@@ -15,7 +16,7 @@ public enum DesktopNotification {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
-            try process.run()
+            try process.runUnblocked()
         } catch {
             logger.warning("notify-send could not show a notification", metadata: ["path": "\(notifySend)", "error": "\(error)"])
         }

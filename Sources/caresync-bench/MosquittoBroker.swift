@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Waiting
 
@@ -39,7 +40,7 @@ struct MosquittoBroker {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
-        try process.run()
+        try process.runUnblocked()
         let broker = MosquittoBroker(port: port, process: process, directory: directory)
         let deadline = ContinuousClock.now + timeout
         while !(await blocking { canConnect(port: port) }) {

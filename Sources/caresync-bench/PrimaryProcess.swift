@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -67,7 +68,7 @@ final class PrimaryProcess {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
-        try process.run()
+        try process.runUnblocked()
     }
 
     /// Reads JSON lines until the "listening" line and the "metrics" line have come: the

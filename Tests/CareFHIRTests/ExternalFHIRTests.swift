@@ -2,6 +2,7 @@ import CareFHIR
 import CareLanguage
 import CarePlan
 import CarePlanStore
+import ChildProcess
 import Foundation
 import Testing
 import Waiting
@@ -28,7 +29,7 @@ struct ExternalFHIRTests {
         gzip.arguments = ["-dc", file.path]
         let pipe = Pipe()
         gzip.standardOutput = pipe
-        try gzip.run()
+        try gzip.runUnblocked()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         gzip.waitUntilExit()
         return data

@@ -1,4 +1,5 @@
 import CareReport
+import ChildProcess
 import Foundation
 import Testing
 import Waiting
@@ -14,7 +15,7 @@ struct ReportPDFTests {
             process.arguments = arguments
             let output = Pipe()
             process.standardOutput = output
-            try process.run()
+            try process.runUnblocked()
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }

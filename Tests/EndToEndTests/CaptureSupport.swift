@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 import Waiting
@@ -113,7 +114,7 @@ struct BoundedResult {
         process.standardInput = FileHandle.nullDevice
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
-        try process.run()
+        try process.runUnblocked()
         if done.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             _ = done.wait(timeout: .now() + 5)

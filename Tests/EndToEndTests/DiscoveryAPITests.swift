@@ -1,3 +1,4 @@
+import ChildProcess
 import Discovery
 import Foundation
 import Testing
@@ -34,10 +35,9 @@ extension MDNSTests {
         publisher.arguments = ["-s", theirs, type, "7654", "txtvers=1", "role=test"]
         publisher.standardOutput = FileHandle.nullDevice
         publisher.standardError = FileHandle.nullDevice
-        try publisher.run()
+        try publisher.runUnblocked()
         defer {
-            // avahi-publish ignores SIGTERM while it waits on the daemon.
-            kill(publisher.processIdentifier, SIGKILL)
+            publisher.terminate()
             publisher.waitUntilExit()
         }
         let found = try #require(await firstFound(named: theirs))

@@ -2,15 +2,11 @@ import Foundation
 import Testing
 
 /// Everything that uses the real Avahi daemon, in the loopback-only namespace that
-/// `scripts/mdns-sandbox start` makes (scripts/test starts it). One serialized suite, since
-/// one of its tests restarts the daemon.
-@Suite(.serialized, .enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"))
+/// `scripts/mdns-sandbox start` makes (scripts/test starts it). Its tests share the daemon,
+/// run beside each other and the rest of the suite, except those that restart or stop it or
+/// need to see every service on it (``DaemonUse``).
+@Suite(.enabled(if: MDNSSandbox.isRunning, "the mDNS sandbox is not running: scripts/mdns-sandbox start"), .daemon(alone: false))
 struct MDNSTests {}
-
-enum MDNSSandbox {
-    static let script = CareSyncCommand.repository.appendingPathComponent("scripts/mdns-sandbox")
-    static let isRunning = (try? CareSyncCommand.runBlocking(executable: script, ["status"]))?.status == 0
-}
 
 extension MDNSTests {
 /// Primaries advertised with DNS-SD and watches that find them without an address.
@@ -19,7 +15,7 @@ extension MDNSTests {
 
     func name(_ label: String) -> String { "\(label) \(UUID().uuidString.prefix(4))" }
 
-    @Test func aWatchFindsTheOnlyPrimaryWithoutAnAddress() async throws {
+    @Test(.daemon(alone: true)) func aWatchFindsTheOnlyPrimaryWithoutAnAddress() async throws {
         let caresync = try await exampleStore(in: scratch)
         // A quote and a backslash in the name: the advertised line is still one JSON object.
         let primaryName = name(#"Mum's "kitchen" tablet \"#)
@@ -94,7 +90,7 @@ extension MDNSTests {
     }
 
     /// The daemon restarts: the primary advertises again, and a companion finds it.
-    @Test func aRestartedDaemonGetsTheAdvertisementBack() async throws {
+    @Test(.daemon(alone: true)) func aRestartedDaemonGetsTheAdvertisementBack() async throws {
         let caresync = try await exampleStore(in: scratch)
         let primaryName = name("Steadfast")
         let primary = try await PrimaryProcess(store: caresync.store, name: primaryName)
@@ -132,7 +128,7 @@ extension MDNSTests {
     }
 
     /// Without the daemon: one clear error that says what to do, and addresses still work.
-    @Test func withoutAvahiTheErrorSaysWhatToDoAndAddressesStillWork() async throws {
+    @Test(.daemon(alone: true)) func withoutAvahiTheErrorSaysWhatToDoAndAddressesStillWork() async throws {
         let stop = try await CareSyncCommand.run(
             executable: URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", "caresync-mdns", "avahi-daemon", "-k"])
         #expect(stop.status == 0, "\(stop.stderr)")

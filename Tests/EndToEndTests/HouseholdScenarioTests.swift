@@ -67,8 +67,8 @@ extension MDNSTests {
         let mum = try await store("mum", patient: "Margaret")
         let dad = try await store("dad", patient: "Bernard")
         let name = "Family tablet \(UUID().uuidString.prefix(4))"
-        // Margaret's 08:00 dose is missed at 09:00 on her primary's clock, half a minute from now.
-        var (mums, mumsID) = try await primary(mum, name: name, clock: "08:59:30")
+        // Margaret's 08:00 dose is missed at 09:00 on her primary's clock, moved there below.
+        var (mums, mumsID) = try await primary(mum, name: name, clock: "08:30:00")
         let (dads, dadsID) = try await primary(dad, name: name, clock: "06:00:00")
         defer { mums.terminate(); dads.terminate() }
         // One name on one machine: Avahi renamed one; each is its own instance.
@@ -98,10 +98,11 @@ extension MDNSTests {
         #expect(household.output.compactMap(WatchProcess.object).count { $0["type"] as? String == "list" && $0["person"] as? String == "Margaret" } == 1)
 
         // The missed dose: raised on Margaret's primary within a second of 09:00 on its clock.
+        let deadline = try #require(utcInstant("\(today)T09:00:00.000Z"))
+        try await mums.advanceClock(to: deadline.addingTimeInterval(0.2))
         let missed = try await wait(household, "alert", person: "Margaret") { $0["kind"] as? String == "missed" }[0]
         #expect(missed["activity"] as? String == "dose" && missed["occurrence"] as? Int == 0 && missed["day"] as? String == today)
         let raisedAt = try #require(utcInstant(missed["raisedAt"] as? String ?? ""))
-        let deadline = try #require(utcInstant("\(today)T09:00:00.000Z"))
         #expect((0...1).contains(raisedAt.timeIntervalSince(deadline)), "raised at \(raisedAt)")
         #expect(missed["notified"] as? Bool == true)
         // Taken late on her watch: the all clear follows.
@@ -127,7 +128,8 @@ extension MDNSTests {
         // With the household away, Margaret's primary restarts an hour later on its clock: the
         // 09:00 dose is missed while nobody follows.
         await mums.stop()
-        (mums, _) = try await primary(mum, name: name, clock: "09:59:57")
+        (mums, _) = try await primary(mum, name: name, clock: "09:59:00")
+        try await mums.advanceClock(by: 60)
         #expect(await mums.process.waitForLine { $0.contains("\"event\":\"alert\"") } != nil, "\(mums.process.output)")
 
         household = try await startHousehold()

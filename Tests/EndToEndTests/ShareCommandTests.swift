@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 import Waiting
@@ -51,7 +52,7 @@ struct ShareCommandTests {
         let (input, output) = (Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try process.runUnblocked()
         let line = await blocking { () -> String in
             var line = Data()
             while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A { line.append(first) }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 @_exported import TestSupport
 import Synchronization
@@ -63,7 +64,7 @@ struct CareSyncCommand {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runUnblocked()
         let errData = Mutex(Data())
         let errDone = DispatchSemaphore(value: 0)
         Thread {
@@ -139,7 +140,7 @@ final class RunningProcess: Sendable {
             var none = sigset_t()
             sigemptyset(&none)
             pthread_sigmask(SIG_SETMASK, &none, nil)
-            let result = Result { try process.run() }
+            let result = Result { try process.runUnblocked() }
             outcome.withLock { $0 = result }
             started.signal()
         }.start()

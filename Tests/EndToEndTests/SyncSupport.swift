@@ -25,8 +25,15 @@ final class PrimaryProcess {
     var endpoint: String { "127.0.0.1:\(port)" }
 
     /// Moves the primary's clock (started with `clockStart`) on by `seconds`.
-    func advanceClock(by seconds: Int) async throws {
+    func advanceClock(by seconds: Double) async throws {
         try await process.advanceClock(by: seconds)
+    }
+
+    /// Moves the primary's clock (started with `clockStart`, and not yet past `instant`) to
+    /// `instant`, give or take the milliseconds between two commands.
+    func advanceClock(to instant: Date) async throws {
+        let now = try await process.advanceClock(by: 0)
+        try await process.advanceClock(by: instant.timeIntervalSince(now))
     }
 
     func stop(signal: Int32 = SIGTERM) async {
@@ -42,15 +49,17 @@ final class PrimaryProcess {
 }
 
 extension RunningProcess {
-    /// Moves the clock of a `caresync primary --clock-control` on by `seconds`, and waits
-    /// until the primary says so.
-    func advanceClock(by seconds: Int) async throws {
+    /// Moves the clock of a `caresync primary --clock-control` on by `seconds`, waits until
+    /// the primary says so, and returns the time it then gives.
+    @discardableResult
+    func advanceClock(by seconds: Double) async throws -> Date {
         let isClock: @Sendable (String) -> Bool = { $0.contains("\"event\":\"clock\"") }
         let answered = output.filter(isClock).count
         send("advance \(seconds)")
-        guard await waitForLines(count: answered + 1, where: isClock) != nil else {
-            throw ProcessFailed(description: "the primary did not move its clock: \(output)")
-        }
+        guard let answers = await waitForLines(count: answered + 1, where: isClock),
+              let now = (WatchProcess.object(answers[answered])?["now"] as? String).flatMap(utcInstant)
+        else { throw ProcessFailed(description: "the primary did not move its clock: \(output)") }
+        return now
     }
 }
 

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import FuzzProperties
 import Testing
@@ -65,7 +66,7 @@ import TestSupport
         let process = Process()
         process.executableURL = Self.repository.appendingPathComponent("scripts/fuzz-seeds")
         process.arguments = [scratch.url.path]
-        try process.run()
+        try process.runUnblocked()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "scripts/fuzz-seeds failed")
         let directory = scratch.url.appendingPathComponent(target.rawValue)

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import NodeIdentity
 import Testing
@@ -117,7 +118,7 @@ func openSSL(_ arguments: [String]) throws -> String {
     process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
-    try process.run()
+    try process.runUnblocked()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return text
