@@ -72,7 +72,7 @@ struct FaultCampaignTests {
     /// fsynced: the store opens again, and every acknowledged completion is in it once.
     @Test(.enabled(if: fuseMounts, "FUSE cannot be mounted on this machine (scripts/campaign-power-cut --probe)"))
     func powerCutsLoseAndDuplicateNothingAcknowledged() async throws {
-        let figures = try await campaign("campaign-power-cut", ["--cuts", "5", "--seed", seed], as: PowerCut.self)
+        let figures = try await campaign("campaign-power-cut", ["--cuts", "5", "--storm", "1.5", "--seed", seed], as: PowerCut.self)
         // The filesystem really drops what was not synced, and keeps what was.
         #expect(figures.selfTest.syncedFileKept && figures.selfTest.unsyncedFileDropped)
         #expect(figures.selfTest.unsyncedAppendDropped && figures.selfTest.unsyncedRenameUndone)
