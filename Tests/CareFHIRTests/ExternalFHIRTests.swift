@@ -43,10 +43,10 @@ struct ExternalFHIRTests {
     /// Every file imports (a refusal only with a path and reason); importing it again, the
     /// same day or a week later, changes nothing; and for each active order the doses a day
     /// its dosage implies (``ExpectedDoses``) are the events CareSync makes on three sample
-    /// days. One test per file, so that each (up to 2.7 MB) is read once; one file at a time,
-    /// read and parsed on a thread of its own: 61 imports at once held every thread of the
-    /// cooperative pool, and other suites' waits ran out (CI saw a change feed silent for 20 s).
-    @Test(.enabled(if: !files.isEmpty, "../shared/external-fhir is not here"), .serialized, arguments: files)
+    /// days. One test per file, so that each (up to 2.7 MB) is read once, and read and parsed
+    /// on a thread of its own: parsed on the tasks' threads, the files held every one of them
+    /// and other suites' waits ran out (CI saw a change feed silent for 20 s).
+    @Test(.enabled(if: !files.isEmpty, "../shared/external-fhir is not here"), arguments: files)
     func importsWholeAndAsTheDosageSays(_ file: URL) async throws {
         let input = try await blocking { try FHIRInput.parse(Self.contents(file), document: file.lastPathComponent) }
         try await withStore { store, _ throws in
