@@ -28,6 +28,25 @@ struct CareSyncCommandTests {
         #expect(events.dropFirst().contains("alert"))
     }
 
+    /// `--clock-control` (a test facility) moves the clock only forward and only when asked
+    /// plainly: anything else is answered with what it takes, and the clock stays where it was.
+    @Test func theClockControlRefusesWhatIsNotAnAdvanceAndMovesOnlyForward() async throws {
+        let primary = try await PrimaryProcess(store: caresync.store, clockStart: "\(day)T12:00:00Z")
+        defer { primary.terminate() }
+        let start = try await primary.process.advanceClock(by: 0)
+        let isClock: @Sendable (String) -> Bool = { $0.contains("\"event\":\"clock\"") }
+        for command in ["advance -5", "advance soon", "advance", "advance 1 2", "advance nan", "wind back 60"] {
+            let answered = primary.process.output.filter(isClock).count
+            primary.process.send(command)
+            let answer = try #require(await primary.process.waitForLines(count: answered + 1, where: isClock)?[answered])
+            let refusal = try #require(WatchProcess.object(answer)?["error"] as? String, "\(command): \(answer)")
+            #expect(refusal.contains(command) && refusal.contains("advance SECONDS"), "\(refusal)")
+        }
+        let moved = try await primary.process.advanceClock(by: 90.5)
+        // 90.5 s on from where it was, give or take the real time the commands took.
+        #expect((90.5...(90.5 + patience.inSeconds)).contains(moved.timeIntervalSince(start)), "\(start) → \(moved)")
+    }
+
     @Test func todaysCareCardAndCompletions() async throws {
         let before = try await caresync.json(CareCard.self, "today", "--date", day, "--json")
         #expect(before.plan.title == "ZombieCare")

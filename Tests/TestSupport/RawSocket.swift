@@ -43,14 +43,18 @@ public final class RawSocket: @unchecked Sendable {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Reads until the peer closes or `timeout` passes (by default the suite's `patience`), on
-    /// a thread of its own (reads block).
-    public func receiveAll(timeout: TimeInterval = patience.inSeconds) async -> (bytes: [UInt8], closed: Bool) {
+    /// Reads until the peer closes, `enough` holds for what arrived so far, or `timeout`
+    /// passes (by default the suite's `patience`), on a thread of its own (reads block).
+    public func receiveAll(
+        timeout: TimeInterval = patience.inSeconds, until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }
+    ) async -> (bytes: [UInt8], closed: Bool) {
         let descriptor = descriptor
-        return await blocking { Self.receiveAll(descriptor, timeout: timeout) }
+        return await blocking { Self.receiveAll(descriptor, timeout: timeout, until: enough) }
     }
 
-    private static func receiveAll(_ descriptor: Int32, timeout: TimeInterval) -> (bytes: [UInt8], closed: Bool) {
+    private static func receiveAll(
+        _ descriptor: Int32, timeout: TimeInterval, until enough: ([UInt8]) -> Bool
+    ) -> (bytes: [UInt8], closed: Bool) {
         var interval = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         let deadline = Date().addingTimeInterval(timeout)
@@ -59,7 +63,10 @@ public final class RawSocket: @unchecked Sendable {
         while Date() < deadline {
             let count = read(descriptor, &chunk, chunk.count)
             if count == 0 { return (received, true) }
-            if count > 0 { received += chunk[0..<count] }
+            if count > 0 {
+                received += chunk[0..<count]
+                if enough(received) { return (received, false) }
+            }
             if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return (received, true) }
         }
         return (received, false)
