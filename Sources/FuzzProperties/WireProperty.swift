@@ -44,12 +44,7 @@ func checkWire(_ bytes: [UInt8]) throws(PropertyBroken) {
 
 private func check(_ wire: Caresync_V1_ApplicationContext) throws(PropertyBroken) {
     for value in wire.days.flatMap(\.events).flatMap(\.values) { try check(value) }
-    let context: ApplicationContext
-    do {
-        context = try ApplicationContext(wire: wire)
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let context = try converted({ () throws(ProtocolError) in try ApplicationContext(wire: wire) }) else { return }
     try requireSame(context.wire, wire)
     try requireJSONRoundTrip(context)
 }
@@ -57,12 +52,7 @@ private func check(_ wire: Caresync_V1_ApplicationContext) throws(PropertyBroken
 /// A delta converts as a context does; applied to the context it names (days of the
 /// events it changes, in order), it gives a context that carries its revision and changes.
 private func check(_ wire: Caresync_V1_ContextDelta) throws(PropertyBroken) {
-    let delta: ContextDelta
-    do {
-        delta = try ContextDelta(wire: wire)
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let delta = try converted({ () throws(ProtocolError) in try ContextDelta(wire: wire) }) else { return }
     try requireSame(delta.wire, wire)
     guard Date.wireMilliseconds.contains(delta.base.generatedAtMs) else { return }
     let days = delta.base.days.map { day in
@@ -82,12 +72,7 @@ private func check(_ wire: Caresync_V1_ContextDelta) throws(PropertyBroken) {
 
 private func check(_ wire: Caresync_V1_HistoryEntry) throws(PropertyBroken) {
     for value in wire.values { try check(value) }
-    let entry: HistoryEntry
-    do {
-        entry = try HistoryEntry(wire: wire)
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let entry = try converted({ () throws(ProtocolError) in try HistoryEntry(wire: wire) }) else { return }
     try require(entry.range.map { $0.lowerBound <= $0.upperBound } ?? true, "\(entry)")
 }
 
@@ -122,12 +107,7 @@ private func check(_ wire: Caresync_V1_MeasurementBatch) throws(PropertyBroken) 
     try require(batch.sources.count == wire.sources.filter { !$0.id.isEmpty }.count, "sources lost: \(wire)")
     var read = batch.samples.makeIterator()
     for original in wire.samples {
-        do {
-            _ = try MeasurementSample(wire: original)
-        } catch {
-            try requireMalformed(error)
-            continue
-        }
+        guard try converted({ () throws(ProtocolError) in try MeasurementSample(wire: original) }) != nil else { continue }
         guard let sample = read.next() else { throw fuzzFailure("fewer samples read than \(wire)") }
         // A moment may come with its end equal to its start: on the wire again, its end is 0.
         var expected = original
@@ -139,45 +119,23 @@ private func check(_ wire: Caresync_V1_MeasurementBatch) throws(PropertyBroken) 
 }
 
 private func check(_ wire: Caresync_V1_DoseAlert) throws(PropertyBroken) {
-    let alert: DoseAlert
-    do {
-        alert = try DoseAlert(wire: wire)
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let alert = try converted({ () throws(ProtocolError) in try DoseAlert(wire: wire) }) else { return }
     try requireSame(alert.wire, wire)
     try requireJSONRoundTrip(alert)
 }
 
 private func check(_ wire: Caresync_V1_HeldContext) throws(PropertyBroken) {
-    let held: HeldContext
-    do {
-        held = try HeldContext(wire: wire)
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let held = try converted({ () throws(ProtocolError) in try HeldContext(wire: wire) }) else { return }
     try requireSame(held.wire, wire)
 }
 
 private func check(_ wire: Caresync_V1_Completion) throws(PropertyBroken) {
     for value in wire.values { try check(value) }
-    let key: EventKey?
-    do {
-        key = try wire.eventKey()
-    } catch {
-        try requireMalformed(error)
-        key = nil
-    }
-    if let key {
+    if let key = try converted({ () throws(ProtocolError) in try wire.eventKey() }) {
         try require(key.activityID == wire.activityID && key.day.description == wire.day && key.occurrence == Int(wire.occurrence),
                     "event key \(key) from \(wire)")
     }
-    let outcome: Outcome
-    do {
-        outcome = try wire.outcome(device: "fuzz")
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let outcome = try converted({ () throws(ProtocolError) in try wire.outcome(device: "fuzz") }) else { return }
     var back = wire
     back.values = outcome.values.map(\.wire)
     back.state = outcome.state.wire
@@ -189,12 +147,7 @@ private func check(_ wire: Caresync_V1_Completion) throws(PropertyBroken) {
 }
 
 private func check(_ wire: Caresync_V1_OutcomeValue) throws(PropertyBroken) {
-    let value: OutcomeValue
-    do {
-        value = try OutcomeValue(wire: wire)
-    } catch {
-        return try requireMalformed(error)
-    }
+    guard let value = try converted({ () throws(ProtocolError) in try OutcomeValue(wire: wire) }) else { return }
     try requireSame(value.wire, wire)
     try requireJSONRoundTrip(value)
 }
@@ -208,6 +161,16 @@ private func check(offered: [UInt32]) throws(PropertyBroken) {
         return try require(common.isEmpty && error.code == .versionMismatch, "\(error) for \(offered)")
     }
     try require(chosen == common.max(), "chose \(chosen) of \(offered)")
+}
+
+/// What `convert` gives, or `nil` once its refusal is checked to be MALFORMED_FRAME.
+private func converted<T>(_ convert: () throws(ProtocolError) -> T) throws(PropertyBroken) -> T? {
+    do {
+        return try convert()
+    } catch {
+        try requireMalformed(error)
+        return nil
+    }
 }
 
 private func requireMalformed(_ error: ProtocolError, file: StaticString = #fileID, line: UInt = #line) throws(PropertyBroken) {
