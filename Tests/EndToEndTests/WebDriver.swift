@@ -16,12 +16,28 @@ final class WebDriver {
 
     /// Starts chromedriver on a free loopback port and a headless browser with a phone-sized
     /// window (or `width` × `height`).
+    /// chromedriver on a port of its own, and its address. Given port 0, it binds IPv6 on a
+    /// free port and then IPv4 on the same number, which another process may hold by then
+    /// ("IPv4 port not available. Exiting...", once in a CI run): then it is started again,
+    /// up to three times.
+    private static func startDriver() async throws -> (RunningProcess, String) {
+        var outputs: [[String]] = []
+        for _ in 1...3 {
+            let driver = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/chromedriver"), ["--port=0"])
+            let line = await driver.waitForLine { $0.contains("started successfully on port") || $0.contains("Exiting") }
+            if let line, line.contains("started successfully on port"),
+               let port = line.split(separator: " ").last.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }) {
+                return (driver, "http://127.0.0.1:\(port)")
+            }
+            driver.terminate()
+            outputs.append(driver.output)
+            guard driver.output.contains(where: { $0.contains("Address already in use") }) else { break }
+        }
+        throw Failure(description: "chromedriver did not start: \(outputs)")
+    }
+
     init(width: Int = 412, height: Int = 915, language: String = "en-GB", javascript: Bool = true) async throws {
-        driver = try await RunningProcess(URL(fileURLWithPath: "/usr/bin/chromedriver"), ["--port=0"])
-        guard let line = await driver.waitForLine(where: { $0.contains("started successfully on port") }),
-              let port = line.split(separator: " ").last.map({ $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) })
-        else { throw Failure(description: "chromedriver did not start: \(driver.output)") }
-        base = "http://127.0.0.1:\(port)"
+        (driver, base) = try await Self.startDriver()
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-chromium-\(UUID().uuidString)")
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
