@@ -25,7 +25,7 @@ import Waiting
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-household-\(UUID().uuidString)").path
         var configuration = CompanionConfiguration(role: .household, name: "Hall", stateDirectory: directory, endpoint: primary.endpoint)
         configuration.alerts = true
-        configuration.handshakeTimeout = .seconds(60)
+        configuration.deadlineClock = ManualClock()  // as makeCompanion's
         let paired = try await CompanionNode(configuration: configuration)
         _ = try await paired.pair(code: try primary.openCode(.household))
         let widget = try await primary.pairedCompanion(.widget)

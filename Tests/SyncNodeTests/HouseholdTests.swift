@@ -14,7 +14,7 @@ import Waiting
 
     func configuration(_ primary: TestPrimary) -> CompanionConfiguration {
         var configuration = CompanionConfiguration(role: .household, name: "Hall", stateDirectory: directory, endpoint: primary.endpoint)
-        configuration.handshakeTimeout = .seconds(60)
+        configuration.deadlineClock = ManualClock()  // as makeCompanion's
         configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
         return configuration
     }

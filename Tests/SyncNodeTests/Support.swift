@@ -15,6 +15,8 @@ final class TestPrimary: Sendable {
     let directory: URL
     let store: CarePlanStore
     let serving: ServingPrimary
+    /// What the primary's connection deadlines wait on: still unless the test moves it.
+    let deadlines = ManualClock()
 
     /// - Parameters:
     ///   - now: the primary's wall clock (default: the real one).
@@ -32,10 +34,11 @@ final class TestPrimary: Sendable {
         try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
-        // The handshake deadline has tests of its own (DeadlineHandlerTests, SyncFailureTests);
-        // here a machine busy with the whole suite must not close a pairing midway ("I/O on
-        // closed channel" in CI, with the default 5 s).
-        configuration.handshakeTimeout = .seconds(60)
+        // The deadlines wait on a clock that only the test moves: a machine busy with the whole
+        // suite must not close a pairing midway ("I/O on closed channel" in CI, on the real
+        // clock). They are tested by moving it (DeadlineHandlerTests, ConnectionDeadlineTests)
+        // and, on the real clock, with real processes (SyncFailureTests).
+        configuration.deadlineClock = deadlines
         if let clock {
             configuration.clock = clock
             configuration.dayCheckInterval = .milliseconds(20)
@@ -88,9 +91,9 @@ func makeCompanion(
         .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
     var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: directory, endpoint: endpoint)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
-    // As the primary's (above): a handshake that a busy machine slows past the default 5 s was
-    // given up and begun again, and a first context then took over 20 s in CI.
-    configuration.handshakeTimeout = .seconds(60)
+    // As the primary's (above): on the real clock, a handshake that a busy machine slowed past
+    // the default 5 s was given up and begun again, and a first context then took over 20 s in CI.
+    configuration.deadlineClock = ManualClock()
     configuration.contextDeltas = contextDeltas
     configuration.clock = clock
     if let contextWriteDelay { configuration.contextWriteDelay = contextWriteDelay }

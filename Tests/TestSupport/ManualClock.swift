@@ -28,6 +28,9 @@ public final class ManualClock: WallClock {
 
     public var now: Date { state.withLock { $0.now } }
 
+    /// How many sleeps wait on the clock now: a test checks that a move woke nothing yet.
+    public var sleeps: Int { state.withLock { $0.sleepers.count } }
+
     /// Moves the clock on by `seconds`, waking every sleep that ends by then.
     public func advance(by seconds: TimeInterval) {
         set(now.addingTimeInterval(seconds))

@@ -54,6 +54,8 @@ public struct CompanionConfiguration: Sendable {
     /// A connection that has received nothing (not even a Pong) for this long is given
     /// up and made again.
     public var idleTimeout: Duration = .seconds(45)
+    /// What the handshake and idle deadlines wait on (``PrimaryConfiguration/deadlineClock``).
+    public var deadlineClock: any WallClock = .system
     /// The waits between connection attempts: from 100 ms, doubling with each failure up to
     /// 5 s, each shortened by up to 30 % so that companions do not reconnect in lockstep.
     public var backoff = Backoff(first: .milliseconds(100), maximum: .seconds(5), jitter: 0.3)
@@ -72,8 +74,8 @@ public struct CompanionConfiguration: Sendable {
     /// Whether a household device asks for missed-dose alerts (protocol section 22). Other
     /// roles never receive them.
     public var alerts = false
-    /// The wall clock, for completions' device time and clocks, and what retries, pings and
-    /// timeouts wait on; tests can pass their own.
+    /// The wall clock, for completions' device time and clocks, and what retries, pings, reply
+    /// timeouts and the context's write delay wait on; tests can pass their own.
     public var clock: any WallClock = .system
     /// Where the companion logs connections, retries and the failures it recovers from
     /// (with `primary`, `messageID` and `revision` metadata). Silent unless given.

@@ -31,7 +31,7 @@ extension CompanionNode {
     /// `firstFrame` (the configuration's handshake timeout unless given).
     func connect(to endpoint: PrimaryEndpoint, pinned: String?, firstFrame: Duration? = nil) async throws -> CompanionConnection {
         let deadlines = ConnectionDeadlines(
-            handshake: TimeAmount(firstFrame ?? configuration.handshakeTimeout), idle: TimeAmount(configuration.idleTimeout))
+            handshake: firstFrame ?? configuration.handshakeTimeout, idle: configuration.idleTimeout, clock: configuration.deadlineClock)
         let maximumFrameBytes = configuration.maximumFrameBytes
         let tls = tls
         return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

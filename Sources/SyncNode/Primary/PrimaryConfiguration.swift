@@ -25,6 +25,10 @@ public struct PrimaryConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(45)
     /// A connection must send its Hello within this time.
     public var handshakeTimeout: Duration = .seconds(5)
+    /// What the handshake and idle deadlines wait on. Apart from ``clock``: a demonstration
+    /// moves that one by hours (`--clock-control`) without closing every connection. Tests
+    /// pass a clock they move, so that only moving it reaches a deadline.
+    public var deadlineClock: any WallClock = .system
     /// Pairing attempts judged a minute, whatever their source: each costs scrypt
     /// derivations. Only a benchmark pairing a hundred companions needs more.
     public var pairingAttemptsPerMinute = 10

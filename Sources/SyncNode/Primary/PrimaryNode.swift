@@ -105,7 +105,8 @@ public final class PrimaryNode: Service, Sendable {
     }
 
     private func serve() async throws {
-        let deadlines = ConnectionDeadlines(handshake: TimeAmount(configuration.handshakeTimeout), idle: TimeAmount(configuration.idleTimeout))
+        let deadlines = ConnectionDeadlines(
+            handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout, clock: configuration.deadlineClock)
         let maximumFrameBytes = configuration.maximumFrameBytes
         let tls = configuration.security == .tls ? try TLSTransport(identity: configuration.identity, server: true) : nil
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -1,27 +1,34 @@
+import Foundation
 import NIOCore
 import SyncProtocol
+import Waiting
 
-/// How long a connection may stay silent.
+/// How long a connection may stay silent, and the clock that measures it.
 struct ConnectionDeadlines: Sendable {
     /// The first frame (Hello, or HelloAck for a companion) must arrive within this time,
     /// however many bytes trickle in before it.
-    var handshake: TimeAmount
+    var handshake: Duration
     /// The connection closes when no frame has arrived for this long.
-    var idle: TimeAmount
+    var idle: Duration
+    /// What the deadlines wait on: the machine's clock, or one a test moves.
+    var clock: any WallClock
 }
 
 /// Closes a connection whose peer misses a deadline, after telling it why. Counts whole
 /// frames, not bytes, so a peer that trickles bytes cannot keep a connection open.
 ///
-/// It runs on the event loop's clock, which tests advance with `EmbeddedEventLoop`.
+/// The wait runs on ``ConnectionDeadlines/clock`` rather than the event loop's, so a test
+/// reaches a deadline by moving its clock, and a busy machine never reaches one midway.
 final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
     private let deadlines: ConnectionDeadlines
     private var sawFrame = false
-    private var lastFrame = NIODeadline.uptimeNanoseconds(0)
-    private var check: Scheduled<Void>?
+    private var lastFrame = Date.distantPast
+    private var check: Task<Void, Never>?
+    /// Counts the waits begun, so that the end of a cancelled one is ignored.
+    private var waits = 0
 
     init(_ deadlines: ConnectionDeadlines) {
         self.deadlines = deadlines
@@ -38,42 +45,53 @@ final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         sawFrame = true
-        lastFrame = context.eventLoop.now
+        lastFrame = deadlines.clock.now
         context.fireChannelRead(data)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        check?.cancel()
+        stop()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        check?.cancel()
+        stop()
     }
 
     private func start(_ context: ChannelHandlerContext) {
         guard check == nil else { return }
-        lastFrame = context.eventLoop.now
-        schedule(context, after: deadlines.handshake)
+        lastFrame = deadlines.clock.now
+        wait(context, for: deadlines.handshake)
     }
 
-    private func schedule(_ context: ChannelHandlerContext, after delay: TimeAmount) {
+    private func stop() {
+        waits += 1
+        check?.cancel()
+    }
+
+    private func wait(_ context: ChannelHandlerContext, for delay: Duration) {
+        waits += 1
+        let wait = waits
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        check = context.eventLoop.scheduleTask(in: delay) {
-            let (handler, context) = loopBound.value
-            handler.expire(context)
+        let (clock, eventLoop) = (deadlines.clock, context.eventLoop)
+        check = Task {
+            guard (try? await clock.sleep(delay)) != nil else { return }
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                if handler.waits == wait { handler.expire(context) }
+            }
         }
     }
 
     private func expire(_ context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
-        let now = context.eventLoop.now
+        let silence = Duration.seconds(deadlines.clock.now.timeIntervalSince(lastFrame))
         if !sawFrame {
             close(context, ProtocolError(.handshakeTimeout, "no handshake within \(Self.seconds(deadlines.handshake))"))
-        } else if now - lastFrame >= deadlines.idle {
+        } else if silence >= deadlines.idle {
             close(context, ProtocolError(.idleTimeout, "nothing received for \(Self.seconds(deadlines.idle))"))
         } else {
-            schedule(context, after: deadlines.idle - (now - lastFrame))
+            wait(context, for: deadlines.idle - silence)
         }
     }
 
@@ -84,7 +102,7 @@ final class DeadlineHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.closeAfterWrites()
     }
 
-    private static func seconds(_ amount: TimeAmount) -> String {
-        "\(Double(amount.nanoseconds) / 1e9) s"
+    private static func seconds(_ amount: Duration) -> String {
+        "\(amount.inSeconds) s"
     }
 }
