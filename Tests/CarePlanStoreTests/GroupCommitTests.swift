@@ -108,10 +108,10 @@ struct GroupCommitTests {
     }
 
     /// Yields until `condition` holds (another task of this process makes it true), for at
-    /// most ten seconds.
+    /// most the suite's `patience`.
     func until(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
         let deadline = ContinuousClock.now + patience
         while !condition(), ContinuousClock.now < deadline { await Task.yield() }
-        #expect(condition(), "still false after ten seconds", sourceLocation: sourceLocation)
+        #expect(condition(), "still false after \(patience)", sourceLocation: sourceLocation)
     }
 }

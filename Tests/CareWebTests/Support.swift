@@ -76,7 +76,7 @@ final class WebFixture: Sendable {
             let body = form.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
             request.body = .bytes(ByteBuffer(string: body))
         }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: TimeAmount(patience))
         for header in response.headers["Set-Cookie"] {
             guard let pair = header.split(separator: ";").first?.split(separator: "=", maxSplits: 1), pair.count == 2 else { continue }
             let (name, value) = (String(pair[0]), String(pair[1]))
@@ -167,29 +167,22 @@ final class LiveReader: Sendable {
     private let box: Box
 
     /// The text up to and including the first unread event holding `text`, once it came.
-    func next(containing text: String, timeout: Duration = patience) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let found: String? = box.state.withLock { state in
-                guard let range = state.text[state.consumed...].range(of: text) else { return nil }
+    func next(containing text: String) async throws -> String {
+        try await waitFor("\"\(text)\" on the live stream", every: .milliseconds(10)) {
+            box.state.withLock { state in
+                guard let range = state.text[state.consumed...].range(of: text) else { return .notYet(state.text) }
                 let end = state.text[range.upperBound...].range(of: "\n\n")?.upperBound ?? range.upperBound
                 defer { state.consumed = end }
-                return String(state.text[state.consumed..<end])
+                return .found(String(state.text[state.consumed..<end]))
             }
-            if let found { return found }
-            try await Task.sleep(for: .milliseconds(10))
         }
-        throw WebTestFailure("no \"\(text)\" on the live stream within \(timeout); it holds: \(box.state.withLock { $0.text })")
     }
 
-    /// Whether the server ended the stream within `timeout`.
-    func ended(timeout: Duration = .seconds(10)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if box.state.withLock({ $0.ended }) { return true }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Returns once the server has ended the stream.
+    func ended() async throws {
+        try await waitFor("the end of the live stream", every: .milliseconds(10), seen: { self.box.state.withLock { $0.text } }) {
+            box.state.withLock { $0.ended }
         }
-        return false
     }
 
     deinit { reading.cancel() }
@@ -201,7 +194,7 @@ extension WebFixture {
         var request = HTTPClientRequest(url: base + "/live")
         let jar = cookie ?? cookiesHeader
         if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar) }
-        let response = try await Self.client.execute(request, timeout: .seconds(60))
+        let response = try await Self.client.execute(request, timeout: TimeAmount(patience))
         guard response.status == .ok else { throw WebTestFailure("/live answered \(response.status)") }
         return LiveReader(response)
     }

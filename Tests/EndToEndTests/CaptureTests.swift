@@ -114,10 +114,8 @@ import Testing
         // Positive control after the session, which also proves tcpdump wrote all before it.
         let endCanary = "caresync-capture-canary-end-\(UUID().uuidString)"
         try await namespace.sendDatagram(endCanary)
-        let deadline = Date().addingTimeInterval(15)
-        while !((try? Data(contentsOf: URL(fileURLWithPath: capture)))?.containsBytes(Array(endCanary.utf8)) ?? false) {
-            try #require(Date() < deadline, "the capture never showed the closing canary: \(tcpdump.output)")
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitFor("the closing canary in the capture", every: .milliseconds(50), seen: { "tcpdump: \(tcpdump.output)" }) {
+            (try? Data(contentsOf: URL(fileURLWithPath: capture)))?.containsBytes(Array(endCanary.utf8)) ?? false
         }
         await tcpdump.stop(signal: SIGINT)
         #expect(tcpdump.terminationStatus == 0, "tcpdump: \(tcpdump.output)")

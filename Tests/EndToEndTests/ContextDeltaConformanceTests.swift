@@ -21,24 +21,11 @@ extension ProtocolConformanceTests {
         for _ in 1...5 {
             let peer = try await TLSPeer(port: primary.port, identity: watch)
             try await peer.send(hello(watch, offeringDeltasHolding: held))
-            if try await frame(peer, after: 0, where: { Self.isHelloAck($0) || $0.error.fatal }).map(Self.isHelloAck) == true {
+            if Self.isHelloAck(try await peer.waitForFrame(where: { Self.isHelloAck($0) || $0.error.fatal })) {
                 return peer
             }
         }
         throw ProcessFailed(description: "no HelloAck in five connections")
-    }
-
-    /// The first frame from index `known` on that `predicate` accepts, waiting up to 30 s
-    /// (a TLS handshake beside the whole suite on two cores has taken over 10 s).
-    func frame(
-        _ peer: TLSPeer, after known: Int, where predicate: (Caresync_V1_Envelope) -> Bool
-    ) async throws -> Caresync_V1_Envelope? {
-        var found: Caresync_V1_Envelope?
-        _ = try await waitUntil {
-            found = try peer.frames.dropFirst(known).first(where: predicate)
-            return found != nil
-        }
-        return found
     }
 
     static func isHelloAck(_ envelope: Caresync_V1_Envelope) -> Bool {
@@ -56,13 +43,13 @@ extension ProtocolConformanceTests {
     @Test func aCompanionOfferingDeltasGetsWhatChangedAndAWholeContextWhenItAsks() async throws {
         let (caresync, primary, watch) = try await primaryWithPairedWatch()
         let peer = try await connect(primary, watch, offeringDeltasHolding: nil)
-        let ack = try #require(try await frame(peer, after: 0) { Self.isHelloAck($0) }).helloAck
+        let ack = try await peer.waitForFrame { Self.isHelloAck($0) }.helloAck
         #expect(ack.features == [ProtocolFeature.contextDelta])
         // Holding nothing, it gets the whole context first.
-        let first = try ApplicationContext(wire: try #require(try await frame(peer, after: 0, where: Self.isContext)).applicationContext)
+        let first = try ApplicationContext(wire: try await peer.waitForFrame(where: Self.isContext).applicationContext)
 
         #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0").status == 0)
-        let wire = try #require(try await frame(peer, after: 0, where: Self.isDelta)).contextDelta
+        let wire = try await peer.waitForFrame(where: Self.isDelta).contextDelta
         let delta = try ContextDelta(wire: wire)
         #expect(delta.base == first.held)
         #expect(delta.revision > first.revision)
@@ -78,7 +65,7 @@ extension ProtocolConformanceTests {
         // Asked for a whole context, it gets the one the delta gave, as an ApplicationContext.
         let known = try peer.frames.count
         try await peer.send(.contextRequest)
-        let whole = try #require(try await frame(peer, after: known, where: Self.isContext)).applicationContext
+        let whole = try await peer.waitForFrame(after: known, where: Self.isContext).applicationContext
         #expect(try ApplicationContext(wire: whole) == newer)
         #expect(try peer.frames.dropFirst(known).contains(where: Self.isDelta) == false)
     }
@@ -88,7 +75,7 @@ extension ProtocolConformanceTests {
     @Test func aReconnectingCompanionGetsADeltaOnlyFromAContextThePrimaryBuilt() async throws {
         let (caresync, primary, watch) = try await primaryWithPairedWatch()
         let first = try await established(primary, watch)
-        let held = try ApplicationContext(wire: try #require(try await frame(first, after: 0, where: Self.isContext)).applicationContext)
+        let held = try ApplicationContext(wire: try await first.waitForFrame(where: Self.isContext).applicationContext)
         // (A closing peer waits up to 5 s for the primary's close_notify: left to deinit.)
         #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0").status == 0)
 
@@ -99,7 +86,7 @@ extension ProtocolConformanceTests {
         var current = held
         var next = 0
         while current.item(apple)?.state != .completed {
-            let wire = try #require(try await frame(again, after: next, where: Self.isDelta), "no delta after frame \(next)").contextDelta
+            let wire = try await again.waitForFrame(after: next, where: Self.isDelta).contextDelta
             next = try #require(try again.frames.dropFirst(next).firstIndex(where: Self.isDelta)) + 1
             let delta = try ContextDelta(wire: wire)
             if current == held { #expect(delta.base == held.held) }
@@ -112,7 +99,7 @@ extension ProtocolConformanceTests {
         strangers[1].revision = 1
         for stranger in strangers {
             let peer = try await connect(primary, watch, offeringDeltasHolding: stranger)
-            let whole = try #require(try await frame(peer, after: 0, where: Self.isContext), "\(stranger)").applicationContext
+            let whole = try await peer.waitForFrame(where: Self.isContext).applicationContext
             #expect(whole.revision == UInt64(current.revision))
             #expect(try peer.frames.contains(where: Self.isDelta) == false)
         }
@@ -123,11 +110,11 @@ extension ProtocolConformanceTests {
     @Test func aSnapshotOnlyCompanionNeverGetsADelta() async throws {
         let (caresync, primary, watch) = try await primaryWithPairedWatch()
         let peer = try await established(primary, watch)
-        #expect(try #require(try await frame(peer, after: 0) { Self.isHelloAck($0) }).helloAck.features.isEmpty)
-        let before = try #require(try await frame(peer, after: 0, where: Self.isContext)).applicationContext.revision
+        #expect(try await peer.waitForFrame { Self.isHelloAck($0) }.helloAck.features.isEmpty)
+        let before = try await peer.waitForFrame(where: Self.isContext).applicationContext.revision
         #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0").status == 0)
-        let after = try await frame(peer, after: 0) { Self.isContext($0) && $0.applicationContext.revision > before }
-        #expect(after != nil)
+        // The completion's context comes whole (waited for; it throws if it never comes).
+        _ = try await peer.waitForFrame { Self.isContext($0) && $0.applicationContext.revision > before }
         #expect(try peer.frames.contains(where: Self.isDelta) == false)
     }
 

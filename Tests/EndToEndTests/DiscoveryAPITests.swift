@@ -89,7 +89,7 @@ extension MDNSTests {
         Issue.record("the browser ended without seeing the service leave")
     }
 
-    func firstFound(named name: String, timeout: Duration = .seconds(10)) async -> DiscoveredService? {
+    func firstFound(named name: String, timeout: Duration = patience) async -> DiscoveredService? {
         guard let events = try? ServiceBrowser.browse(type: type) else { return nil }
         return await withTaskGroup(of: DiscoveredService?.self) { group in
             group.addTask {

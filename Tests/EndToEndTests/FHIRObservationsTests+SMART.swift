@@ -76,12 +76,16 @@ extension FHIRObservationsTests {
         defer { watch.terminate() }
         try await watch.waitFor("context")
         watch.send("measure heart-rate 71")
-        #expect(await waitUntil { server.resources("Observation").count == 1 }, "\(primary.process.output.suffix(5))")
+        try await waitFor("the first Observation on the server", seen: { "\(primary.process.output.suffix(5))" }) {
+            server.resources("Observation").count == 1
+        }
         #expect(server.tokensIssued == 1)
 
         server.expireTokens()
         watch.send("measure heart-rate 73")
-        #expect(await waitUntil { server.resources("Observation").count == 2 }, "\(primary.process.output.suffix(5))")
+        try await waitFor("the second Observation, after a new token", seen: { "\(primary.process.output.suffix(5))" }) {
+            server.resources("Observation").count == 2
+        }
         #expect(server.tokensIssued == 2)
         let posts = server.requests.filter { $0.method == "POST" }.map { request in
             "\(request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path) \(request.status.map(String.init) ?? "-")"

@@ -112,8 +112,9 @@ struct FHIRObservationsTests {
         try await watch.waitFor("context")
         watch.send("measure heart-rate 71")
         let measured = try #require(try await watch.waitFor("measured").first?["id"] as? String)
-        let sent = await waitUntil { server.resources("Observation").count == 1 }
-        #expect(sent, "\(primary.process.output.suffix(5))")
+        try await waitFor("the Observation on the server", seen: { "\(primary.process.output.suffix(5))" }) {
+            server.resources("Observation").count == 1
+        }
         #expect(value(server.resources("Observation").first as Any, "identifier", 0, "value") as? String == measured)
         #expect(server.resources("Patient").count == 1 && server.resources("Device").count == 1)
         // The first post failed (503) and was tried again; the earlier days' measurements stayed home.
@@ -123,7 +124,9 @@ struct FHIRObservationsTests {
 
         // The next post hangs: the watch's completion is answered all the same.
         watch.send("measure heart-rate 72")
-        #expect(await waitUntil { server.requests.count { $0.method == "POST" && $0.status == nil } == 1 })
+        try await waitFor("a POST held by the server", seen: { "\(server.requests.count) requests" }) {
+            server.requests.count { $0.method == "POST" && $0.status == nil } == 1
+        }
         watch.send("complete golden-apple 0")
         let reply = try await watch.waitFor("reply")
         #expect(reply.first?["status"] as? String == "accepted")

@@ -32,10 +32,9 @@ import Testing
         let usage = try await watch.waitFor("error") { $0["code"] as? String == "USAGE" }
         #expect((usage[0]["message"] as? String)?.hasPrefix("name a measurement and its value") == true)
         // Answered in as many batches as the sender found waiting each time.
-        let answered = await waitUntil {
+        try await waitFor("all seven samples answered", seen: { "\(watch.process.output.suffix(5))" }) {
             watch.messages("measurements").map { ($0["stored"] as? Int ?? 0) + ($0["refused"] as? [Any] ?? []).count }.reduce(0, +) == 7
         }
-        #expect(answered, "\(watch.process.output.suffix(5))")
         let receipts = watch.messages("measurements")
         #expect(receipts.map { $0["stored"] as? Int ?? 0 }.reduce(0, +) == 5)
         let refused = receipts.flatMap { $0["refused"] as? [[String: Any]] ?? [] }.compactMap { $0["reason"] as? String }
@@ -72,11 +71,10 @@ import Testing
         #expect(done.contains("\"samples\":3000"))
         let restarted = try await PrimaryProcess(store: caresync.store, port: Int(endpoint.split(separator: ":").last!)!)
         defer { restarted.terminate() }
-        let answered = await waitUntil {
+        try await waitFor("3,000 samples answered by the restarted primary", seen: { "\(sensor.output.suffix(5))" }) {
             sensor.output.compactMap(WatchProcess.object).filter { $0["type"] as? String == "measurements" }
                 .map { ($0["stored"] as? Int ?? 0) + ($0["duplicates"] as? Int ?? 0) }.reduce(0, +) >= 3000
         }
-        #expect(answered, "\(sensor.output.suffix(5))")
         // Days around now in any time zone the plan may have.
         let days = [-2, 2].map { ISO8601DateFormatter.string(from: Date().addingTimeInterval(Double($0) * 86_400), timeZone: .gmt, formatOptions: .withFullDate) }
         let heartRates = try await listed(caresync, "--type", "heart-rate", "--from", days[0], "--to", days[1])

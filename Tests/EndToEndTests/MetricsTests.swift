@@ -61,7 +61,10 @@ struct MetricsTests {
 
         #expect(await watch.quit())
         #expect(watch.process.terminationStatus == 0, "\(watch.process.output)")
-        #expect(try await waitUntil { sample(try await scrape(primaryPort).body, #"caresync_primary_connections{role="watch"}"#) == 0 })
+        try await waitFor("no watch connection in the primary's metrics") { () async throws -> Sighting<Void> in
+            let connections = sample(try await scrape(primaryPort).body, #"caresync_primary_connections{role="watch"}"#)
+            return connections == 0 ? .found(()) : .notYet("\(connections.map { "\($0)" } ?? "no sample") watch connections")
+        }
         #expect(try await scrape(primaryPort, path: "/").status == "HTTP/1.1 404 Not Found")
         // SIGTERM stops the endpoint with the rest, cleanly (it used to fail the command
         // with "caresync: CancellationError()" and exit 1).

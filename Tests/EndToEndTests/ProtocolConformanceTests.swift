@@ -60,7 +60,7 @@ import Testing
     func established(_ primary: PrimaryProcess, _ identity: NodeIdentity) async throws -> TLSPeer {
         let peer = try await TLSPeer(port: primary.port, identity: identity)
         try await peer.send(hello(identity))
-        _ = try #require(try await peer.waitForFrame { $0.applicationContext.revision > 0 }, "no context after the Hello")
+        _ = try await peer.waitForFrame { $0.applicationContext.revision > 0 }  // a context after the Hello
         return peer
     }
 
@@ -119,25 +119,25 @@ import Testing
         var offering = hello(watch)
         offering.hello.features = ["measurements"]
         try await peer.send(offering)
-        let ack = try #require(try await peer.waitForFrame { $0.helloAck.protocolVersion == 1 }).helloAck
+        let ack = try await peer.waitForFrame { $0.helloAck.protocolVersion == 1 }.helloAck
         #expect(ack.features.contains("measurements"))
         try await peer.send(vector.bytes)
-        let receipt = try #require(try await peer.waitForFrame { $0.measurementReceipt.batchID == batch.batchID }).measurementReceipt
+        let receipt = try await peer.waitForFrame { $0.measurementReceipt.batchID == batch.batchID }.measurementReceipt
         #expect(receipt.stored == 3 && receipt.duplicates == 0 && receipt.refused.isEmpty, "\(receipt)")
         var again = batch
         again.batchID = "again"
         again.sources = []
         try await peer.send(.with { $0.measurementBatch = again })
-        let repeated = try #require(try await peer.waitForFrame { $0.measurementReceipt.batchID == "again" }).measurementReceipt
+        let repeated = try await peer.waitForFrame { $0.measurementReceipt.batchID == "again" }.measurementReceipt
         #expect(repeated.stored == 0 && repeated.duplicates == 3, "sources sent before need not come again: \(repeated)")
         var anonymous = batch
         anonymous.batchID = ""
         try await peer.send(.with { $0.measurementBatch = anonymous })
-        let refusal = try #require(try await peer.waitForFrame { $0.error.code == .malformedFrame }).error
+        let refusal = try await peer.waitForFrame { $0.error.code == .malformedFrame }.error
         #expect(refusal.message == "a measurement batch without an id" && !refusal.fatal)
         // Still established: a ping is answered.
         try await peer.send(.with { $0.ping = .with { $0.nonce = 21 } })
-        #expect(try await peer.waitForFrame { $0.pong.nonce == 21 } != nil)
+        _ = try await peer.waitForFrame { $0.pong.nonce == 21 }
         let listed = try await caresync.run("measurements", "--from", "2026-11-23", "--to", "2026-11-23", "--json")
         let stored = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         #expect(stored.compactMap { $0["id"] as? String }.sorted() == batch.samples.map(\.id).sorted())
@@ -188,13 +188,17 @@ import Testing
             }
             // Read before the close: a closed channel forgets its address.
             let peerPort = peer.localPort
-            #expect(await waitUntil { holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) }, "no socket to watch")
+            try await waitFor("the primary's socket for the peer", seen: { "none in /proc/\(pid)/net/tcp" }) {
+                holdsConnection(pid: pid, port: primary.port, peerPort: peerPort)
+            }
             let answer = await peer.receiveAll()
             #expect(answer.closed)
             #expect(try TLSPeer.frames(in: answer.bytes).last?.error.code == (refusedInTheHandshake ? .notPaired : .protocolViolation))
             if withCloseNotify { await peer.close() } else { await peer.shutdownWriteWithoutCloseNotify() }
-            #expect(await waitUntil { !holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) },
-                    "the primary still holds the socket (refused in the handshake: \(refusedInTheHandshake), close_notify: \(withCloseNotify))")
+            try await waitFor(
+                "the primary to release the socket (refused in the handshake: \(refusedInTheHandshake), close_notify: \(withCloseNotify))",
+                seen: { "still held" }
+            ) { !holdsConnection(pid: pid, port: primary.port, peerPort: peerPort) }
         }
     }
 
@@ -219,11 +223,10 @@ import Testing
         let primary = try await PrimaryProcess(store: caresync.store, clockStart: "\(today)T07:00:00Z")
         let peer = try await established(primary, watch)
         try await primary.advanceClock(by: 3600)
-        var reminders: [Caresync_V1_Reminder] = []
-        #expect(try await waitUntil {
-            reminders = try peer.frames.compactMap { if case .reminder(let reminder) = $0.body { reminder } else { nil } }
-            return reminders.count == 2
-        })
+        let reminders = try await waitFor("two reminders at 08:00") { () throws -> Sighting<[Caresync_V1_Reminder]> in
+            let reminders = try peer.frames.compactMap { if case .reminder(let reminder) = $0.body { reminder } else { nil } }
+            return reminders.count == 2 ? .found(reminders) : .notYet("\(reminders.count) reminders")
+        }
         #expect(Set(reminders.map { "\($0.activityID): \($0.text)" }) == ["dose: Two tablets with water", "vitamin: With breakfast"])
         #expect(reminders.allSatisfy { $0.timeOfDay == "08:00" && $0.day == today && $0.reminderID == "\($0.activityID)@\(today)#0" })
     }

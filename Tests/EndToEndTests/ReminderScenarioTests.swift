@@ -58,7 +58,7 @@ import Testing
 
         // Snooze the dose: the primary keeps it, snoozed, for later.
         watch.send("snooze dose 0 5")
-        let listing = try await #require(try waitForSnoozed(caresync))
+        let listing = try await waitForSnoozed(caresync)
         #expect(listing.contains("\"activity\":\"dose\""))
     }
 
@@ -92,7 +92,7 @@ import Testing
         defer { primary.terminate(signal: SIGTERM) }
         #expect(await primary.waitForLine(where: { $0.contains("\"listening\"") }) != nil, "\(primary.output)")
 
-        let window = try await #require(try waitForWindow(caresync))
+        let window = try await waitForWindow(caresync)
         let todays = window.filter { $0["day"] as? String == today }
         #expect(todays.map { $0["time"] as? String } == ["07:15", "19:45"])
         var vienna = Calendar(identifier: .gregorian)
@@ -108,25 +108,19 @@ import Testing
     }
 
     /// `reminders list --json` once the primary has written its window.
-    func waitForWindow(_ caresync: CareSyncCommand) async throws -> [[String: Any]]? {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
+    func waitForWindow(_ caresync: CareSyncCommand) async throws -> [[String: Any]] {
+        try await waitFor("the primary's window of reminders", every: .milliseconds(100)) { () async throws -> Sighting<[[String: Any]]> in
             let lines = try await caresync.run("reminders", "list", "--json").lines
-            if !lines.isEmpty { return try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) } }
-            try await Task.sleep(for: .milliseconds(100))
+            guard !lines.isEmpty else { return .notYet("no reminders listed") }
+            return .found(try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) })
         }
-        return nil
     }
 
     /// `reminders list --json` once it shows a snoozed reminder (the primary writes it).
-    func waitForSnoozed(_ caresync: CareSyncCommand) async throws -> String? {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if let line = try await caresync.run("reminders", "list", "--json").lines.first(where: { $0.contains("\"snoozed\"") }) {
-                return line
-            }
-            try await Task.sleep(for: .milliseconds(100))
+    func waitForSnoozed(_ caresync: CareSyncCommand) async throws -> String {
+        try await waitFor("a snoozed reminder", every: .milliseconds(100)) { () async throws -> Sighting<String> in
+            let lines = try await caresync.run("reminders", "list", "--json").lines
+            return lines.first { $0.contains("\"snoozed\"") }.map { .found($0) } ?? .notYet("\(lines)")
         }
-        return nil
     }
 }

@@ -257,14 +257,3 @@ final class RunningProcess: Sendable {
 
     var terminationStatus: Int32 { process.terminationStatus }
 }
-
-/// Polls `condition` until it holds or `timeout` passes (for state another process changes
-/// that no line announces).
-func waitUntil(_ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(patience.inSeconds)
-    repeat {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    } while Date() < deadline
-    return false
-}

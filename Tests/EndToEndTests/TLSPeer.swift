@@ -105,15 +105,13 @@ final class TLSPeer {
         get throws { try Self.frames(in: received.state.withLock { $0.bytes }) }
     }
 
-    /// Waits until a frame that satisfies `predicate` has arrived, or the suite's `patience`
-    /// runs out.
-    func waitForFrame(where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope? {
-        let deadline = Date().addingTimeInterval(patience.inSeconds)
-        repeat {
-            if let frame = try frames.first(where: predicate) { return frame }
-            try await Task.sleep(for: .milliseconds(20))
-        } while Date() < deadline
-        return nil
+    /// The first frame from index `known` on that satisfies `predicate`, once it has arrived.
+    func waitForFrame(after known: Int = 0, where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope {
+        try await waitFor("a frame after the first \(known)") {
+            let frames = try frames
+            if let found = frames.dropFirst(known).first(where: predicate) { return .found(found) }
+            return .notYet("\(frames.count) frames, the last \(frames.last.map { "\($0)" } ?? "none")")
+        }
     }
 
     /// The whole frames at the start of `bytes`, decoded.
@@ -133,14 +131,11 @@ final class TLSPeer {
         try await channel.setOption(.autoRead, value: false).get()
     }
 
-    /// Waits until `count` bytes have arrived, or the suite's `patience` runs out.
-    func waitForBytes(_ count: Int) async -> Bool {
-        let deadline = Date().addingTimeInterval(patience.inSeconds)
-        while Date() < deadline {
-            if received.state.withLock({ $0.bytes.count >= count }) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+    /// Returns once `count` bytes have arrived.
+    func waitForBytes(_ count: Int) async throws {
+        try await waitFor("\(count) bytes", seen: { "\(self.received.state.withLock { $0.bytes.count }) bytes" }) {
+            received.state.withLock { $0.bytes.count >= count }
         }
-        return false
     }
 
     /// Waits until the primary closes, or the suite's `patience` runs out.

@@ -256,7 +256,7 @@ struct WebAppTests {
             let before = try await refresh()
             #expect(before.status == 0 && before.stdout.contains("\"type\":\"context\""), "\(before.stdout)\(before.stderr)")
             // The open page followed the pairing: the used code is gone, and the connection never seemed lost.
-            #expect(try await waitUntil { try await browser.element(".big-code") == nil })
+            try await waitFor("the used code gone from the open page") { try await browser.element(".big-code") == nil }
             #expect(try await browser.execute("return document.getElementById('connection').hidden") as? Bool == true)
             try await browser.open(web.url + "devices")
             _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
@@ -312,9 +312,9 @@ struct WebAppTests {
             let first = "li[data-event='golden-apple@2026-11-26#0']"
             #expect(try await browser.element(first + ":not(.state-completed)") != nil)
             await web.primary.stop()
-            #expect(try await waitUntil {
+            try await waitFor("the page to show the connection lost") {
                 try await browser.execute("return !document.getElementById('connection').hidden") as? Bool == true
-            })
+            }
             try Self.save(try await browser.screenshot(), as: "lost")
             // Recorded by the command line while the primary is down; the page learns of it once back.
             #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
@@ -332,15 +332,19 @@ struct WebAppTests {
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         try await withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode, name: "Revoked browser")
-            #expect(try await waitUntil {
-                try await browser.execute("return document.documentElement.dataset.live") as? String == "following"
-            })
+            try await waitFor("the page to follow the live stream") { () async throws -> Sighting<Void> in
+                let live = try await browser.execute("return document.documentElement.dataset.live") as? String
+                return live == "following" ? .found(()) : .notYet("data-live \(live ?? "unset")")
+            }
             let listed = try await caresync.run("devices", "--json")
             let session = try #require(listed.lines.compactMap(WatchProcess.object).first { $0["name"] as? String == "Revoked browser" })
             let id = try #require(session["id"] as? String)
             #expect(try await caresync.run("devices", "revoke", id).stdout.contains("Signed out the browser \"Revoked browser\""))
             #expect(try await caresync.run("complete", "golden-apple", "--occurrence", "0", "--date", "2026-11-26").status == 0)
-            #expect(try await waitUntil { try await browser.url.hasSuffix("/sign-in") })
+            try await waitFor("the revoked browser sent to sign in") { () async throws -> Sighting<Void> in
+                let url = try await browser.url
+                return url.hasSuffix("/sign-in") ? .found(()) : .notYet(url)
+            }
             _ = try await browser.wait(for: "form[action='/sign-in']")
         }
         await web.primary.stop()

@@ -89,13 +89,10 @@ final class WebDriver {
 
     /// The element `selector` matches, once it does (waiting up to the suite's `patience`).
     func wait(for selector: String) async throws -> String {
-        var found: String?
-        _ = try await waitUntil {
-            found = try await element(selector)
-            return found != nil
+        try await waitFor(selector) { () async throws -> Sighting<String> in
+            if let found = try await element(selector) { return .found(found) }
+            return .notYet("a page whose main reads: \(try await text("main") ?? "")")
         }
-        guard let found else { throw Failure(description: "no \(selector) within \(patience); page: \(try await text("main") ?? "")") }
-        return found
     }
 
     /// Clicks the element `selector` matches, found again if a live update replaced it.
@@ -123,9 +120,9 @@ final class WebDriver {
     }
 
     /// Runs `body` again while the element it found goes stale (a navigation or the page's
-    /// live update replaced it between finding and using it), for up to 10 s.
+    /// live update replaced it between finding and using it), for up to the suite's `patience`.
     private func again<T>(_ body: () async throws -> T) async throws -> T {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + patience
         while true {
             do {
                 return try await body()
@@ -194,7 +191,7 @@ final class WebDriver {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: TimeAmount(patience))
         let data = Data((try await response.body.collect(upTo: 64 << 20)).readableBytesView)
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let value = object?["value"]

@@ -36,8 +36,10 @@ import Waiting
         let paired = try #require(try await primary.store.devices.device(watch.nodeID)?.lastSeen)
         let running = Task { await watch.run() }
         #expect(await firstContext(watch) != nil)
-        let seen = try await eventually(within: patience) { try await primary.store.devices.device(watch.nodeID)?.lastSeen ?? paired > paired }
-        #expect(seen, "the connection's time was written within the interval")
+        try await waitFor("the connection's time written within the interval") {
+            let seen = try await primary.store.devices.device(watch.nodeID)?.lastSeen
+            return (seen ?? paired) > paired ? .found(()) : .notYet("last seen \(seen.map { "\($0)" } ?? "never") (paired \(paired))")
+        }
         await watch.stop()
         await running.value
         await primary.stop()

@@ -50,9 +50,8 @@ import Waiting
 
         // While it is away the 12:30 dose is missed at 13:30; back, it hears of that alone, once.
         clock.set(today.date(at: TimeOfDay("13:31")!, in: .gmt))
-        let deadline = ContinuousClock.now + patience
-        while try await primary.store.reminders.alerts(after: 2, raisedSince: .distantPast, limit: 1).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitFor("the 12:30 dose's alert raised at 13:31", seen: { "no alert after the second" }) {
+            try await !primary.store.reminders.alerts(after: 2, raisedSince: .distantPast, limit: 1).isEmpty
         }
         let returned = try await CompanionNode(configuration: configuration)
         let back = Task { await returned.run() }

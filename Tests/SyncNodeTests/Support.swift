@@ -105,12 +105,3 @@ func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
     await node.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }
 }
 
-/// Checks `condition` every 10 ms until it holds (true) or `timeout` passes (false).
-func eventually(within timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
