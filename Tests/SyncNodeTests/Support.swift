@@ -4,7 +4,7 @@ import Foundation
 @_exported import TestSupport
 import NIOCore
 import NodeIdentity
-import SyncNode
+@testable import SyncNode
 import Synchronization
 import SyncProtocol
 import Testing
@@ -58,7 +58,11 @@ final class TestPrimary: Sendable {
         return code
     }
 
-    /// A companion paired with this primary through the real exchange.
+    /// A companion paired with this primary as the exchange leaves both sides: its code
+    /// redeemed through the care core, the device listed, the primary pinned in the
+    /// companion's state. Not the exchange itself, whose two scrypt derivations cost a second
+    /// of CPU in a debug build: tests of pairing call `CompanionNode.pair(code:)`
+    /// (PairingTests, and the end-to-end scenarios with real processes).
     func pairedCompanion(
         _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true,
         contextWriteDelay: Duration? = nil, clock: any WallClock = .system
@@ -66,7 +70,12 @@ final class TestPrimary: Sendable {
         let companion = try await makeCompanion(
             role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay,
             clock: clock)
-        _ = try await companion.pair(code: try openCode(role, mayRecord: mayRecord))
+        let code = try await openCode(role, mayRecord: mayRecord)
+        let candidate = try #require(try await store.devices.pairingCandidates().first { $0.code == code.characters })
+        _ = try await node.core.access.redeemPairing(
+            codeID: candidate.id, deviceID: companion.nodeID, name: companion.configuration.name, role: role).get()
+        node.devices.forget()
+        try await companion.state.remember(primaryID: node.configuration.nodeID)
         return companion
     }
 
