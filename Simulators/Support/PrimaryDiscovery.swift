@@ -13,6 +13,9 @@ public struct PrimaryDiscovery: Sendable {
     public var choice: String?
     /// How long to listen before deciding that every primary has been seen.
     public var listening: Duration = .milliseconds(1500)
+    /// How long to look for a primary named or paired with before saying it is not there: one
+    /// just started, or a busy daemon, can take longer than ``listening`` to be heard.
+    public var searching: Duration = .seconds(10)
     /// Told which primary was chosen and why, once per choice.
     public var report: @Sendable (String) -> Void
     /// Told of services that were found but could not be resolved.
@@ -26,7 +29,8 @@ public struct PrimaryDiscovery: Sendable {
 
     public func locate(knownPrimaryID: String?) async throws -> PrimaryEndpoint {
         let wanted = choice ?? knownPrimaryID
-        let primaries = try await browse(stopWhen: { service in wanted.map { Self.matches(service, $0) } ?? false })
+        let primaries = try await browse(
+            for: wanted == nil ? listening : searching, stopWhen: { service in wanted.map { Self.matches(service, $0) } ?? false })
         let chosen: ResolvedService
         if let wanted {
             guard let match = primaries.first(where: { Self.matches($0, wanted) }) else {
@@ -44,8 +48,8 @@ public struct PrimaryDiscovery: Sendable {
         return PrimaryEndpoint(host: chosen.address, port: chosen.port, fingerprint: chosen.txt["fp"])
     }
 
-    /// Every primary heard within ``listening``, or fewer if `stopWhen` accepts one sooner.
-    private func browse(stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
+    /// Every primary heard within `duration`, or fewer if `stopWhen` accepts one sooner.
+    private func browse(for duration: Duration, stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
         let events = try ServiceBrowser.browse(type: Self.serviceType)
         let logger = logger
         return await withTaskGroup(of: [ResolvedService]?.self) { group in
@@ -68,8 +72,8 @@ public struct PrimaryDiscovery: Sendable {
                 sink.finish()
                 return nil
             }
-            group.addTask { [listening] in
-                try? await Task.sleep(for: listening)  // cancelled: a primary was chosen sooner
+            group.addTask {
+                try? await Task.sleep(for: duration)  // cancelled: a primary was chosen sooner
                 sink.finish()
                 return nil
             }

@@ -82,7 +82,7 @@ struct CareSyncCommand {
 
 struct CommandFailed: Error, CustomStringConvertible {
     var result: CareSyncCommand.Result
-    var description: String { "exit \(result.status): \(result.stderr)" }
+    var description: String { "exit \(result.status): \(result.stderr)\(result.stdout)" }
 }
 
 /// A long-running process whose output lines (stdout and stderr together) can be awaited and
