@@ -313,7 +313,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOTLS", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -333,6 +333,8 @@ let package = Package(
             dependencies: [
                 "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity", "TestSupport", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -46,18 +46,25 @@ public final class CareWebServer: Service, Sendable {
 
     /// Serves until a graceful shutdown, which also ends every open live stream.
     public func run() async throws {
-        let application = Application(
-            responder: WebFrontDoor(server: self, routes: routes().buildResponder()),
-            server: try serverBuilder(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-            onServerRunning: { [address] channel in address.set(channel.localAddress) },
-            logger: logger)
+        let application = try application()
         defer { address.fail("the care app stopped") }
         try await withGracefulShutdownHandler {
             try await application.run()
         } onGracefulShutdown: { [live] in
             live.endAll()
         }
+    }
+
+    /// The Hummingbird application that serves the app, with `services` run beside it: what
+    /// ``run()`` runs, and what tests drive through HummingbirdTesting without a socket.
+    func application(services: [any Service] = []) throws -> Application<WebFrontDoor<RouterResponder<WebContext>>> {
+        Application(
+            responder: WebFrontDoor(server: self, routes: routes().buildResponder()),
+            server: try serverBuilder(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            services: services,
+            onServerRunning: { [address] channel in address.set(channel.localAddress) },
+            logger: logger)
     }
 
     /// Where it listens, once it does.

@@ -15,7 +15,7 @@ struct LimitsTests {
     }
 
     @Test func liveStreamsBeyondTheLimitAreRefusedUntilOneCloses() async throws {
-        let web = try await WebFixture { $0.maximumLiveStreams = 1 }
+        let web = try await WebFixture(.live) { $0.maximumLiveStreams = 1 }
         try await web.signIn()
         let first = try await web.openLive()
         _ = try await first.next(containing: "event: revision")

@@ -88,7 +88,7 @@ struct PageTests {
     }
 
     @Test func theLiveStreamSaysTheRevisionAtOnceAndAfterEachCommitAndEndsAtShutdown() async throws {
-        let web = try await WebFixture { $0.liveHeartbeat = .milliseconds(200) }
+        let web = try await WebFixture(.live) { $0.liveHeartbeat = .milliseconds(200) }
         try await web.signIn()
         let stream = try await web.openLive()
         let first = try await stream.next(containing: "event: revision")

@@ -13,7 +13,7 @@ struct SecurityTests {
     /// Choosing a language redirects to a path of this app only, never to `//host` or
     /// `/\host`, which browsers follow to another site; other parameters are kept.
     @Test func theLanguageRedirectStaysOnThisApp() async throws {
-        let web = try await WebFixture()
+        let web = try await WebFixture(.live)
         let host = "Host: 127.0.0.1:\(web.port)"
         for (path, location) in [
             ("//localhost:45999/phish.html?lang=de", "/"), ("/\\localhost:45999/phish.html?lang=en", "/"),
@@ -29,7 +29,7 @@ struct SecurityTests {
     /// A `Host` the app is not served under is refused, with or without a matching
     /// `Origin` (DNS rebinding); its own address and `localhost` are served.
     @Test func aForeignHostIsRefused() async throws {
-        let web = try await WebFixture()
+        let web = try await WebFixture(.live)
         let evil = "evil.example:\(web.port)"
         let get = try await web.raw("GET /sign-in HTTP/1.1\nHost: \(evil)")
         #expect(get.hasPrefix("HTTP/1.1 421"), "\(get)")
@@ -43,7 +43,7 @@ struct SecurityTests {
             #expect(served.hasPrefix("HTTP/1.1 200"), "\(name): \(served)")
         }
         try await web.stop()
-        let named = try await WebFixture { $0.serverNames = ["care.local"] }
+        let named = try await WebFixture(.live) { $0.serverNames = ["care.local"] }
         #expect(try await named.raw("GET /sign-in HTTP/1.1\nHost: care.local:\(named.port)").hasPrefix("HTTP/1.1 200"))
         try await named.stop()
     }
@@ -51,7 +51,7 @@ struct SecurityTests {
     /// One session opening 200 live streams in a row keeps only its newest few (the older
     /// ones are told they were replaced), and another session's stream works throughout.
     @Test func oneSessionsStreamsNeverCrowdOutAnothers() async throws {
-        let web = try await WebFixture { $0.maximumLiveStreams = 8 }
+        let web = try await WebFixture(.live) { $0.maximumLiveStreams = 8 }
         try await web.signIn(.household)
         let household = web.cookiesHeader
         try await web.signIn()
@@ -78,7 +78,7 @@ struct SecurityTests {
     /// A stream whose client went is freed at once, not at its next heartbeat: with room for
     /// one, a second opens as soon as the first's connection closed.
     @Test func aStreamIsFreedTheMomentItsClientGoes() async throws {
-        let web = try await WebFixture {
+        let web = try await WebFixture(.live) {
             $0.maximumLiveStreams = 1
             $0.liveHeartbeat = .seconds(3600)
         }
@@ -99,7 +99,7 @@ struct SecurityTests {
     /// Signing out ends the session's open streams at once, telling each page; a session
     /// revoked elsewhere (the CLI, another process) is told by the next commit.
     @Test func aSessionThatEndsIsToldOnItsStreams() async throws {
-        let web = try await WebFixture { $0.liveHeartbeat = .seconds(3600) }
+        let web = try await WebFixture(.live) { $0.liveHeartbeat = .seconds(3600) }
         let card = try await web.signIn()
         let stream = try await web.openLive()
         _ = try await stream.next(containing: "event: revision")
@@ -123,7 +123,7 @@ struct SecurityTests {
     /// A connection that sends no whole request within the idle timeout is closed: one
     /// that sends nothing, and one that trickles its headers a byte at a time.
     @Test func idleAndSlowConnectionsAreClosed() async throws {
-        let web = try await WebFixture { $0.idleTimeout = .milliseconds(500) }
+        let web = try await WebFixture(.live) { $0.idleTimeout = .milliseconds(500) }
         let idle = try RawSocket(port: web.port)
         let slow = try RawSocket(port: web.port)
         let trickle = Task {
@@ -174,11 +174,11 @@ struct SecurityTests {
     /// Every answer under TLS tells the browser to keep to HTTPS.
     @Test func httpsAnswersCarryStrictTransportSecurity() async throws {
         let identity = try NodeIdentity.create(name: "Web test primary", now: Date())
-        let web = try await WebFixture { $0.identity = identity }
+        let web = try await WebFixture(.live) { $0.identity = identity }
         let reply = try await web.request(.GET, "/sign-in")
         #expect(reply.headers["Strict-Transport-Security"] == ["max-age=31536000"])
         try await web.stop()
-        let plain = try await WebFixture()
+        let plain = try await WebFixture(.live)
         #expect(try await plain.request(.GET, "/sign-in").headers["Strict-Transport-Security"].isEmpty)
         try await plain.stop()
     }

@@ -1,29 +1,46 @@
 import AsyncHTTPClient
 import CarePlan
 @_spi(CareCore) import CarePlanStore
-import CareWeb
+@testable import CareWeb
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import Synchronization
 @_exported import TestSupport
+import Waiting
 
-/// The care app on loopback, on a store with a two-activity plan, in a service group of its
-/// own with the change feed; and a client that keeps cookies as a browser does.
+/// How a test reaches the care app.
+enum WebTransport {
+    /// Through its router, as HummingbirdTesting's router mode drives it: no socket, no HTTP
+    /// parsing; the app's host is `localhost`.
+    case router
+    /// The real service listening on loopback (HTTPS with an identity), reached with an HTTP
+    /// client: for what is about connections (raw requests, live streams, TLS, idle
+    /// connections, shutdown).
+    case live
+}
+
+/// The care app on a store with a two-activity plan, with the change feed beside it, reached
+/// through `transport`; and a client that keeps cookies as a browser does.
 final class WebFixture: Sendable {
     static let day = CalendarDay("2026-11-24")!
     let scratch = Scratch()
     let clock: ManualClock
     let store: CarePlanStore
     let server: CareWebServer
-    let group: ServiceGroup
     let running: Task<Void, any Error>
+    /// Ends `running` gracefully.
+    private let shutdown: @Sendable () async -> Void
+    /// The router's client, with the router transport.
+    private let router: (any TestClientProtocol)?
     let base: String
     private let cookies = Mutex<[String: String]>([:])
 
-    init(configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+    init(_ transport: WebTransport = .router, configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_510_800))  // 2026-11-24 09:00 UTC
         self.clock = clock
         store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
@@ -38,19 +55,42 @@ final class WebFixture: Sendable {
         var configuration = WebConfiguration()
         configuration.clock = clock
         configure(&configuration)
-        server = try CareWebServer(store: store, changes: feed, configuration: configuration, logger: logger)
-        var services = ServiceGroupConfiguration(services: [feed, server], logger: logger)
-        services.maximumGracefulShutdownDuration = .seconds(10)
-        let group = ServiceGroup(configuration: services)
-        self.group = group
-        running = Task { try await group.run() }
-        let address = try await server.boundAddress()
-        base = "\(configuration.identity == nil ? "http" : "https")://127.0.0.1:\(address.port ?? 0)"
+        let server = try CareWebServer(store: store, changes: feed, configuration: configuration, logger: logger)
+        self.server = server
+        switch transport {
+        case .router:
+            let client = Eventual<any TestClientProtocol>()
+            let finished = Eventual<Void>()
+            let application = try server.application(services: [feed])
+            running = Task {
+                do {
+                    try await application.test(.router) { router in
+                        client.resolve(.success(router))
+                        try await finished.value
+                    }
+                } catch {
+                    client.resolve(.failure(error))
+                    throw error
+                }
+            }
+            shutdown = { finished.resolve(.success(())) }
+            router = try await client.value
+            base = "http://localhost"
+        case .live:
+            var services = ServiceGroupConfiguration(services: [feed, server], logger: logger)
+            services.maximumGracefulShutdownDuration = .seconds(10)
+            let group = ServiceGroup(configuration: services)
+            running = Task { try await group.run() }
+            shutdown = { await group.triggerGracefulShutdown() }
+            router = nil
+            let address = try await server.boundAddress()
+            base = "\(configuration.identity == nil ? "http" : "https")://127.0.0.1:\(address.port ?? 0)"
+        }
     }
 
     /// Stops the app gracefully and waits until it has.
     func stop() async throws {
-        await group.triggerGracefulShutdown()
+        await shutdown()
         try await running.value
     }
 
@@ -66,6 +106,7 @@ final class WebFixture: Sendable {
         _ method: HTTPMethod = .GET, _ path: String, form: [(String, String)]? = nil, headers: [(String, String)] = [],
         client: HTTPClient = WebFixture.client
     ) async throws -> Reply {
+        if let router { return try await request(method, path, form: form, headers: headers, through: router) }
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         let jar = cookiesHeader
@@ -77,13 +118,37 @@ final class WebFixture: Sendable {
             request.body = .bytes(ByteBuffer(string: body))
         }
         let response = try await client.execute(request, timeout: TimeAmount(patience))
-        for header in response.headers["Set-Cookie"] {
+        keepCookies(response.headers["Set-Cookie"])
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+    }
+
+    /// `request` through the router.
+    private func request(
+        _ method: HTTPMethod, _ path: String, form: [(String, String)]?, headers: [(String, String)], through router: any TestClientProtocol
+    ) async throws -> Reply {
+        var fields = HTTPFields()
+        let jar = cookiesHeader
+        if !jar.isEmpty { fields[.cookie] = jar }
+        for (name, value) in headers { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+        var body: ByteBuffer?
+        if let form {
+            fields[.contentType] = "application/x-www-form-urlencoded"
+            body = ByteBuffer(string: form.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&"))
+        }
+        let response = try await router.executeRequest(uri: path, method: HTTPRequest.Method(method.rawValue)!, headers: fields, body: body)
+        keepCookies(response.headers[values: .setCookie])
+        let replyHeaders = HTTPHeaders(response.headers.map { ($0.name.rawName, $0.value) })
+        return Reply(status: response.status.code, headers: replyHeaders, body: String(buffer: response.body))
+    }
+
+    /// Keeps the cookies of `Set-Cookie` headers (an empty value forgets one), as a browser does.
+    private func keepCookies(_ headers: [String]) {
+        for header in headers {
             guard let pair = header.split(separator: ";").first?.split(separator: "=", maxSplits: 1), pair.count == 2 else { continue }
             let (name, value) = (String(pair[0]), String(pair[1]))
             cookies.withLock { $0[name] = value.isEmpty ? nil : value }
         }
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
     }
 
     /// A client that does not follow redirects (each is looked at) and accepts the app's
@@ -191,6 +256,7 @@ final class LiveReader: Sendable {
 extension WebFixture {
     /// Opens `/live` with this client's cookies, or those of `cookie`.
     func openLive(cookie: String? = nil) async throws -> LiveReader {
+        precondition(router == nil, "a live stream needs the live transport")
         var request = HTTPClientRequest(url: base + "/live")
         let jar = cookie ?? cookiesHeader
         if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar) }
@@ -201,8 +267,11 @@ extension WebFixture {
 }
 
 extension WebFixture {
-    /// The port the app listens on.
-    var port: Int { Int(base.split(separator: ":").last!)! }
+    /// The port the app listens on (the live transport only).
+    var port: Int {
+        precondition(router == nil, "the router transport has no port")
+        return Int(base.split(separator: ":").last!)!
+    }
 
     /// `request` sent as written (`\n` becomes CRLF; `Connection: close` and the blank line
     /// are added) on a socket of its own: a path or `Host` no HTTP client would send. The

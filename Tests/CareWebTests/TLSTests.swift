@@ -12,7 +12,7 @@ struct TLSTests {
         #expect(!configuration.isLoopback)
         let error = WebServerError.needsTLS(host: "192.0.2.10")
         #expect(error.description.contains("needs TLS"))
-        let web = try await WebFixture()
+        let web = try await WebFixture(.live)
         #expect(throws: error) {
             try CareWebServer(store: web.store, changes: .init(store: web.store, logger: .init(label: "t")), configuration: configuration, logger: .init(label: "t"))
         }
@@ -21,7 +21,7 @@ struct TLSTests {
 
     @Test func underTLSTheCookieIsSecureAndThePagesComeOverHTTPS() async throws {
         let identity = try NodeIdentity.create(name: "Web test primary", now: Date())
-        let web = try await WebFixture { $0.identity = identity }
+        let web = try await WebFixture(.live) { $0.identity = identity }
         #expect(web.base.hasPrefix("https://"))
         try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "K7QM2XRD")], headers: [("Origin", web.base)])
