@@ -48,37 +48,40 @@ public struct PrimaryDiscovery: Sendable {
         return PrimaryEndpoint(host: chosen.address, port: chosen.port, fingerprint: chosen.txt["fp"])
     }
 
-    /// Every primary heard within `duration`, or fewer if `stopWhen` accepts one sooner.
+    /// Every primary heard and resolved within `duration`, or fewer if `stopWhen` accepts one
+    /// sooner. Each service is resolved as soon as it is heard, beside the others: a busy
+    /// daemon can take seconds to resolve one, which must not hold up the one looked for.
     private func browse(for duration: Duration, stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
         let events = try ServiceBrowser.browse(type: Self.serviceType)
         let logger = logger
-        return await withTaskGroup(of: [ResolvedService]?.self) { group in
-            let (found, sink) = AsyncStream<ResolvedService>.makeStream()
+        let (found, sink) = AsyncStream<ResolvedService>.makeStream()
+        return await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await event in events {
-                    guard case .found(let service) = event else { continue }
-                    let resolved: ResolvedService
-                    do {
-                        resolved = try await ServiceResolver.resolve(service)
-                    } catch {
-                        logger.info("a service found on the network did not resolve", metadata: [
-                            "service": "\(service.name)", "error": "\(error)",
-                        ])
-                        continue
+                await withTaskGroup(of: Void.self) { resolving in
+                    for await event in events {
+                        guard case .found(let service) = event else { continue }
+                        resolving.addTask {
+                            do {
+                                sink.yield(try await ServiceResolver.resolve(service))
+                            } catch {
+                                logger.info("a service found on the network did not resolve", metadata: [
+                                    "service": "\(service.name)", "error": "\(error)",
+                                ])
+                            }
+                        }
                     }
-                    sink.yield(resolved)
-                    if stopWhen(resolved) { break }
                 }
-                sink.finish()
-                return nil
+                sink.finish()  // the browse ended: nothing more to hear
             }
             group.addTask {
                 try? await Task.sleep(for: duration)  // cancelled: a primary was chosen sooner
                 sink.finish()
-                return nil
             }
             var primaries: [ResolvedService] = []
-            for await resolved in found where resolved.txt["role"] == "primary" { primaries.append(resolved) }
+            for await resolved in found where resolved.txt["role"] == "primary" {
+                primaries.append(resolved)
+                if stopWhen(resolved) { break }
+            }
             group.cancelAll()
             return primaries
         }

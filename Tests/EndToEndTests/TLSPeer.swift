@@ -105,13 +105,22 @@ final class TLSPeer {
         get throws { try Self.frames(in: received.state.withLock { $0.bytes }) }
     }
 
-    /// The first frame from index `known` on that satisfies `predicate`, once it has arrived.
+    /// The first frame from index `known` on that satisfies `predicate`, once it has arrived;
+    /// ``Closed`` if the primary closed the connection without sending it.
     func waitForFrame(after known: Int = 0, where predicate: (Caresync_V1_Envelope) -> Bool) async throws -> Caresync_V1_Envelope {
         try await waitFor("a frame after the first \(known)") {
+            let closed = received.state.withLock { $0.closed }
             let frames = try frames
             if let found = frames.dropFirst(known).first(where: predicate) { return .found(found) }
+            if closed { throw Closed(frames: frames.count) }
             return .notYet("\(frames.count) frames, the last \(frames.last.map { "\($0)" } ?? "none")")
         }
+    }
+
+    /// The primary closed the connection before the frame waited for.
+    struct Closed: Error, CustomStringConvertible {
+        let frames: Int
+        var description: String { "the primary closed the connection after \(frames) frames, none of them the one waited for" }
     }
 
     /// The whole frames at the start of `bytes`, decoded.
