@@ -49,8 +49,9 @@ public struct PrimaryDiscovery: Sendable {
     }
 
     /// Every primary heard and resolved within `duration`, or fewer if `stopWhen` accepts one
-    /// sooner. Each service is resolved as soon as it is heard, beside the others: a busy
-    /// daemon can take seconds to resolve one, which must not hold up the one looked for.
+    /// sooner. Each service is resolved as soon as it is heard, beside the others, and again
+    /// while it does not resolve: a busy daemon can take seconds to resolve one, or fail to,
+    /// which must not hide the one looked for.
     private func browse(for duration: Duration, stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
         let events = try ServiceBrowser.browse(type: Self.serviceType)
         let logger = logger
@@ -60,13 +61,20 @@ public struct PrimaryDiscovery: Sendable {
                 await withTaskGroup(of: Void.self) { resolving in
                     for await event in events {
                         guard case .found(let service) = event else { continue }
+                        logger.debug("heard a service", metadata: ["service": "\(service.name)"])
                         resolving.addTask {
-                            do {
-                                sink.yield(try await ServiceResolver.resolve(service))
-                            } catch {
-                                logger.info("a service found on the network did not resolve", metadata: [
-                                    "service": "\(service.name)", "error": "\(error)",
-                                ])
+                            var pause = Duration.milliseconds(100)
+                            while !Task.isCancelled {
+                                do {
+                                    sink.yield(try await ServiceResolver.resolve(service))
+                                    return
+                                } catch {
+                                    logger.info("a service found on the network did not resolve; trying again", metadata: [
+                                        "service": "\(service.name)", "error": "\(error)",
+                                    ])
+                                }
+                                try? await Task.sleep(for: pause)
+                                pause = min(pause * 2, .seconds(1))
                             }
                         }
                     }

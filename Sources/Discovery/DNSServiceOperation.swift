@@ -38,6 +38,18 @@ final class DNSServiceOperation: @unchecked Sendable {
         queue.sync { cancelOnQueue() }
     }
 
+    /// Stops the callbacks and deallocates the ref soon, without waiting, keeping `context`
+    /// (the callbacks' box) alive until then: for an `AsyncStream`'s termination handler,
+    /// which a cancelled task runs while it holds its own lock, a lock that a callback
+    /// yielding to the stream at that moment needs. Waiting there (``cancel()``) deadlocked
+    /// a companion looking for its primary.
+    func cancelWithoutWaiting(keeping context: any AnyObject & Sendable) {
+        queue.async { [self] in
+            cancelOnQueue()
+            withExtendedLifetime(context) {}
+        }
+    }
+
     private func cancelOnQueue() {
         source?.cancel()
         source = nil

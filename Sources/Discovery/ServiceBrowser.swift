@@ -31,10 +31,7 @@ public enum ServiceBrowser {
                 CallbackBox<Handler>.from(context).handler(added ? .found(service) : .lost(service))
             }, box.pointer)
         }
-        sink.onTermination = { _ in
-            operation.cancel()
-            _ = box
-        }
+        sink.onTermination = { _ in operation.cancelWithoutWaiting(keeping: box) }
         return events
     }
 }

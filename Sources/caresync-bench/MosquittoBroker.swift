@@ -13,15 +13,27 @@ struct MosquittoBroker {
     /// Where Debian installs the broker.
     static let candidates = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"]
 
-    /// Starts a broker and waits until it accepts connections.
+    /// Starts a broker and waits until it accepts connections. Mosquitto cannot listen on port
+    /// 0 and say which port it got, so it is given a free one, which another process may take
+    /// first: then it is started again on another, up to three times.
     static func start(timeout: Duration) async throws -> MosquittoBroker {
         guard let executable = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw MosquittoUnavailable(description: "no mosquitto executable (Debian's mosquitto package; scripts/install-deps installs it)")
         }
         _ = try Libmosquitto.api.get()
+        var attempt = 1
+        while true {
+            do {
+                return try await start(executable, port: try freeLoopbackPort(), timeout: timeout)
+            } catch let failure as BenchmarkFailure where failure.description.contains("Address already in use") && attempt < 3 {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func start(_ executable: String, port: Int, timeout: Duration) async throws -> MosquittoBroker {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let port = try freeLoopbackPort()
         let configuration = directory.appendingPathComponent("mosquitto.conf")
         try """
             listener \(port) 127.0.0.1
@@ -59,8 +71,7 @@ struct MosquittoBroker {
         residentMemory(of: "\(process.processIdentifier)")
     }
 
-    /// Kills the broker (it keeps nothing): a child of this process may inherit a signal
-    /// mask that blocks SIGTERM, which the broker then never sees.
+    /// Kills the broker: it keeps nothing, so nothing is lost by not asking.
     func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)

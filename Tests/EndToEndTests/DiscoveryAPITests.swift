@@ -2,6 +2,7 @@ import ChildProcess
 import Discovery
 import Foundation
 import Testing
+import Waiting
 
 extension MDNSTests {
 /// The Discovery module against the real daemon. These services say `role=test`, so that
@@ -54,6 +55,29 @@ extension MDNSTests {
         for line in lines {
             #expect(line.contains(";127.0.0.1;7655;") || line.contains(";::1;7655;"), "\(line)")
             #expect(line.contains("\"plan=p-1\"") && line.contains("\"txtvers=1\""))
+        }
+    }
+
+    /// A browse whose consumer is cancelled while services pour in ends: the cancellation
+    /// must not wait for the callback that is yielding to it at that moment (a companion
+    /// looking for its primary hung so, in a loaded suite).
+    @Test(.timeLimit(.minutes(1))) func aBrowseCancelledWhileServicesArriveEnds() async throws {
+        let label = uniqueName("Pouring")
+        var advertisements: [ServiceAdvertisement] = []
+        for index in 0..<12 {
+            advertisements.append(try await ServiceAdvertisement.register(
+                name: "\(label) \(index)", type: type, port: 7100 + index, txt: ["role": "test"]))
+        }
+        defer { for advertisement in advertisements { advertisement.cancel() } }
+        for _ in 0..<40 {
+            let events = try ServiceBrowser.browse(type: type)
+            let first = Eventual<Void>()
+            let consumer = Task {
+                for await _ in events { first.resolve(.success(())) }
+            }
+            try await first.value
+            consumer.cancel()
+            await consumer.value
         }
     }
 

@@ -39,7 +39,7 @@ extension MDNSTests {
         let code = try #require(WatchProcess.object(try await caresync.run("pair", "--role", "household", "--json").stdout)?["code"] as? String)
         let paired = try await CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("household-sim"),
-            ["pair", code, "--primary", fingerprint, "--state-dir", scratch.path("household"), "--json"])
+            ["pair", code, "--primary", fingerprint, "--state-dir", scratch.path("household"), "--json", "--log-level", "debug"])
         guard paired.status == 0 else { throw CommandFailed(result: paired) }
     }
 

@@ -79,7 +79,7 @@ func pairSimulator(
     }
     let paired = try await CareSyncCommand.run(
         executable: CareSyncCommand.binDirectory.appendingPathComponent(simulator),
-        ["pair", code] + locate + ["--state-dir", stateDir, "--json"])
+        ["pair", code] + locate + ["--state-dir", stateDir, "--json", "--log-level", "debug"])
     guard paired.status == 0 else { throw CommandFailed(result: paired) }
 }
 
