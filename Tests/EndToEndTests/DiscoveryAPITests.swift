@@ -64,12 +64,12 @@ extension MDNSTests {
     @Test func aBrowseCancelledWhileServicesArriveEnds() async throws {
         let label = uniqueName("Pouring")
         var advertisements: [ServiceAdvertisement] = []
-        for index in 0..<12 {
+        for index in 0..<6 {
             advertisements.append(try await ServiceAdvertisement.register(
                 name: "\(label) \(index)", type: type, port: 7100 + index, txt: ["role": "test"]))
         }
         defer { for advertisement in advertisements { advertisement.cancel() } }
-        for _ in 0..<40 {
+        for _ in 0..<20 {
             let events = try ServiceBrowser.browse(type: type)
             let (first, ended) = (Eventual<Void>(), Eventual<Void>())
             let consumer = Task {
