@@ -62,6 +62,9 @@ extension MDNSTests {
     /// must not wait for the callback that is yielding to it at that moment (a companion
     /// looking for its primary hung so, in a loaded suite).
     @Test func aBrowseCancelledWhileServicesArriveEnds() async throws {
+        // A type of its own: `avahi-browse -rt` in the test beside it never ended while services
+        // of its type came and went this fast.
+        let type = "_caresync-pour._tcp"
         let label = uniqueName("Pouring")
         var advertisements: [ServiceAdvertisement] = []
         for index in 0..<6 {
