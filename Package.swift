@@ -245,7 +245,7 @@ let package = Package(
             name: "SimulatorSupport",
             dependencies: [
                 "CommandOptions", "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Waiting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -304,6 +304,10 @@ let package = Package(
         .testTarget(name: "NodeIdentityTests", dependencies: ["ChildProcess", "NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
         .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
+        .testTarget(
+            name: "SimulatorSupportTests",
+            dependencies: ["Discovery", "SimulatorSupport", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(

@@ -2,6 +2,7 @@ import Discovery
 import Foundation
 import Logging
 import SyncNode
+import Waiting
 
 /// Finds the primary on the local network with DNS-SD: the one this companion paired with
 /// (by fingerprint), or the one the user names, or when pairing the only one there is.
@@ -16,15 +17,26 @@ public struct PrimaryDiscovery: Sendable {
     /// How long to look for a primary named or paired with before saying it is not there: one
     /// just started, or a busy daemon, can take longer than ``listening`` to be heard.
     public var searching: Duration = .seconds(10)
+    /// How long to keep trying to resolve a service heard, at least.
+    public var resolving: Duration = .seconds(5)
     /// Told which primary was chosen and why, once per choice.
     public var report: @Sendable (String) -> Void
     /// Told of services that were found but could not be resolved.
     public var logger: Logger
+    /// Where primaries are heard and resolved.
+    public var directory: any ServiceDirectory
+    /// The clock the windows above are measured on.
+    public var clock: any WallClock
 
-    public init(choice: String?, report: @escaping @Sendable (String) -> Void, logger: Logger) {
+    public init(
+        choice: String?, report: @escaping @Sendable (String) -> Void, logger: Logger,
+        directory: any ServiceDirectory = DNSServiceDirectory(), clock: any WallClock = .system
+    ) {
         self.choice = choice
         self.report = report
         self.logger = logger
+        self.directory = directory
+        self.clock = clock
     }
 
     public func locate(knownPrimaryID: String?) async throws -> PrimaryEndpoint {
@@ -48,50 +60,80 @@ public struct PrimaryDiscovery: Sendable {
         return PrimaryEndpoint(host: chosen.address, port: chosen.port, fingerprint: chosen.txt["fp"])
     }
 
-    /// Every primary heard and resolved within `duration`, or fewer if `stopWhen` accepts one
-    /// sooner. Each service is resolved as soon as it is heard, beside the others, and again
-    /// while it does not resolve: a busy daemon can take seconds to resolve one, or fail to,
-    /// which must not hide the one looked for.
-    private func browse(for duration: Duration, stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
-        let events = try ServiceBrowser.browse(type: Self.serviceType)
-        let logger = logger
-        let (found, sink) = AsyncStream<ResolvedService>.makeStream()
+    /// Every primary heard within `window` and resolved, or fewer if `stopWhen` accepts one
+    /// sooner. The window bounds hearing, not resolving: a service heard in time is resolved
+    /// as soon as it is heard, beside the others, and again while it does not resolve, for
+    /// ``resolving`` or until the window ends, whichever is later. A busy daemon can take
+    /// seconds to resolve one, or fail to, which must neither hide the one looked for nor
+    /// drop one heard a moment before the window closed.
+    private func browse(for window: Duration, stopWhen: @escaping @Sendable (ResolvedService) -> Bool) async throws -> [ResolvedService] {
+        let events = try directory.browse(type: Self.serviceType)
+        let (steps, sink) = AsyncStream<Step>.makeStream()
+        let windowEnd = clock.now.addingTimeInterval(window.inSeconds)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                await withTaskGroup(of: Void.self) { resolving in
-                    for await event in events {
-                        guard case .found(let service) = event else { continue }
-                        logger.debug("heard a service", metadata: ["service": "\(service.name)"])
-                        resolving.addTask {
-                            var pause = Duration.milliseconds(100)
-                            while !Task.isCancelled {
-                                do {
-                                    sink.yield(try await ServiceResolver.resolve(service))
-                                    return
-                                } catch {
-                                    logger.info("a service found on the network did not resolve; trying again", metadata: [
-                                        "service": "\(service.name)", "error": "\(error)",
-                                    ])
-                                }
-                                try? await Task.sleep(for: pause)
-                                pause = min(pause * 2, .seconds(1))
-                            }
-                        }
-                    }
+                for await event in events {
+                    if case .found(let service) = event { sink.yield(.heard(service)) }
                 }
-                sink.finish()  // the browse ended: nothing more to hear
+                sink.yield(.windowClosed)  // the browse ended: nothing more to hear
             }
-            group.addTask {
-                try? await Task.sleep(for: duration)  // cancelled: a primary was chosen sooner
-                sink.finish()
+            group.addTask { [clock] in
+                try? await clock.sleep(window)  // cancelled: a primary was chosen sooner
+                sink.yield(.windowClosed)
             }
             var primaries: [ResolvedService] = []
-            for await resolved in found where resolved.txt["role"] == "primary" {
-                primaries.append(resolved)
-                if stopWhen(resolved) { break }
+            var unresolved = 0
+            var hearing = true
+            listening: for await step in steps {
+                switch step {
+                case .heard(let service) where hearing:
+                    logger.debug("heard a service", metadata: ["service": "\(service.name)"])
+                    unresolved += 1
+                    let bound = max(resolving, .seconds(windowEnd.timeIntervalSince(clock.now)))
+                    group.addTask { [self] in sink.yield(.resolved(await resolve(service, within: bound))) }
+                case .heard:
+                    continue
+                case .resolved(let resolved):
+                    unresolved -= 1
+                    if let resolved, resolved.txt["role"] == "primary" {
+                        primaries.append(resolved)
+                        if stopWhen(resolved) { break listening }
+                    }
+                case .windowClosed:
+                    hearing = false
+                }
+                if !hearing && unresolved == 0 { break }
             }
+            sink.finish()
             group.cancelAll()
             return primaries
+        }
+    }
+
+    /// What the browse in ``browse(for:stopWhen:)`` has to act on, in the order it happened.
+    private enum Step: Sendable {
+        case heard(DiscoveredService)
+        case resolved(ResolvedService?)
+        case windowClosed
+    }
+
+    /// `service` resolved, trying again after each failure, or `nil` after `bound`.
+    private func resolve(_ service: DiscoveredService, within bound: Duration) async -> ResolvedService? {
+        await withTimeout(bound, clock: clock) { [directory, clock, logger] in
+            var pause = Duration.milliseconds(100)
+            while !Task.isCancelled {
+                do {
+                    return try await directory.resolve(service)
+                } catch {
+                    guard !Task.isCancelled else { return nil }
+                    logger.info("a service found on the network did not resolve; trying again", metadata: [
+                        "service": "\(service.name)", "error": "\(error)",
+                    ])
+                }
+                try? await clock.sleep(pause)
+                pause = min(pause * 2, .seconds(1))
+            }
+            return nil
         }
     }
 

@@ -7,6 +7,13 @@ public struct DiscoveredService: Sendable, Hashable {
     public var type: String
     public var domain: String
     public var interfaceIndex: UInt32
+
+    public init(name: String, type: String, domain: String = "local.", interfaceIndex: UInt32 = 0) {
+        self.name = name
+        self.type = type
+        self.domain = domain
+        self.interfaceIndex = interfaceIndex
+    }
 }
 
 /// What a browser sees.

@@ -11,6 +11,14 @@ public struct ResolvedService: Sendable, Hashable {
     public var address: String
     public var port: Int
     public var txt: [String: String]
+
+    public init(service: DiscoveredService, host: String, address: String, port: Int, txt: [String: String]) {
+        self.service = service
+        self.host = host
+        self.address = address
+        self.port = port
+        self.txt = txt
+    }
 }
 
 public enum ServiceResolver {

@@ -21,7 +21,7 @@ final class CaptureNamespace: Sendable {
         guard getuid() == 0 else {
             throw CaptureUnavailable("the capture test makes a network namespace and needs root (uid is \(getuid()))")
         }
-        let add: BoundedResult
+        let add: CareSyncCommand.Result
         do {
             add = try await CaptureNamespace.ip(ip, ["netns", "add", name])
         } catch {
@@ -52,8 +52,7 @@ final class CaptureNamespace: Sendable {
     /// Sends `text` in one plaintext UDP datagram to 127.0.0.1:9 inside the namespace.
     func sendDatagram(_ text: String) async throws {
         let (launch, args) = command("bash", ["-c", "printf %s \"$1\" > /dev/udp/127.0.0.1/9", "canary", text])
-        let scratch = Scratch()
-        let result = try await BoundedResult.run(launch, args, in: scratch, timeout: 10)
+        let result = try await CareSyncCommand.run(executable: launch, args)
         guard result.status == 0 else { throw CaptureUnavailable("could not send the canary datagram: \(result.stderr)") }
     }
 
@@ -68,8 +67,8 @@ final class CaptureNamespace: Sendable {
 
     /// The kernel makes a namespace only once it has finished tearing down those deleted
     /// before (other tests' and sandboxes'), which on a loaded machine took over 15 s in CI.
-    private static func ip(_ ip: URL, _ arguments: [String]) async throws -> BoundedResult {
-        try await BoundedResult.run(ip, arguments, in: Scratch(), timeout: 60)
+    private static func ip(_ ip: URL, _ arguments: [String]) async throws -> CareSyncCommand.Result {
+        try await CareSyncCommand.run(executable: ip, arguments)
     }
 
     static func find(_ program: String) -> URL? {
@@ -83,48 +82,6 @@ final class CaptureNamespace: Sendable {
 struct CaptureUnavailable: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A short command's exit status and output; killed if it outlives its time.
-struct BoundedResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-
-    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
-
-    static func run(_ executable: URL, _ arguments: [String], in scratch: Scratch, timeout: TimeInterval) async throws -> BoundedResult {
-        try await blocking { try runBlocking(executable, arguments, in: scratch, timeout: timeout) }
-    }
-
-    /// ``run(_:_:in:timeout:)`` on the caller's thread (it waits for the process).
-    private static func runBlocking(_ executable: URL, _ arguments: [String], in scratch: Scratch, timeout: TimeInterval) throws -> BoundedResult {
-        let id = UUID().uuidString
-        let outPath = scratch.path("\(id).out"), errPath = scratch.path("\(id).err")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        defer { try? out.close(); try? err.close() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.runUnblocked()
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            _ = done.wait(timeout: .now() + 5)
-            throw CaptureUnavailable("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) took longer than \(Int(timeout)) s")
-        }
-        return BoundedResult(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-    }
 }
 
 /// The TCP segments of a classic pcap file (what `tcpdump -w` writes) on Ethernet framing,

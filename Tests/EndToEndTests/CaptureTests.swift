@@ -197,12 +197,10 @@ import Testing
         return secrets
     }
 
-    /// Runs a short command, inside `namespace` if given, and kills it if it takes too long.
-    /// A pairing (scrypt on both sides) took over 30 s in a CI run at the suite's peak load.
-    fileprivate func bounded(_ executable: String, _ arguments: [String], in namespace: CaptureNamespace? = nil,
-                             timeout: TimeInterval = 90) async throws -> BoundedResult {
+    /// Runs a short command, inside `namespace` if given.
+    fileprivate func bounded(_ executable: String, _ arguments: [String], in namespace: CaptureNamespace? = nil) async throws -> CareSyncCommand.Result {
         let (launch, args) = namespace?.command(executable, arguments) ?? (URL(fileURLWithPath: executable), arguments)
-        return try await BoundedResult.run(launch, args, in: scratch, timeout: timeout)
+        return try await CareSyncCommand.run(executable: launch, args)
     }
 
     /// Waits for a context from the watch that satisfies `predicate`.

@@ -46,38 +46,54 @@ struct CareSyncCommand {
         return try JSONDecoder().decode(T.self, from: Data(result.stdout.utf8))
     }
 
-    /// Runs `executable` to completion on threads of its own (reading a pipe and waiting for
-    /// a process block), never on the cooperative pool that the tests' primaries share.
-    /// Runs `executable` to its end; `environment` is added to this process's.
+    /// Runs `executable` to its end on a thread of its own (waiting for a process blocks),
+    /// never on the cooperative pool that the tests' primaries share; `environment` is added
+    /// to this process's. Killed if it outlives the suite's ``patience``.
     static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         try await blocking { try runBlocking(executable: executable, arguments, environment: environment) }
     }
 
-    /// ``run(executable:_:)`` on the caller's thread: only for probes that decide, before
-    /// any test runs, whether a suite can (`.enabled(if:)` conditions are synchronous).
+    /// ``run(executable:_:environment:)`` on the caller's thread: only for probes that decide,
+    /// before any test runs, whether a suite can (`.enabled(if:)` conditions are synchronous).
+    /// Output goes to files, not pipes, so that a child the command leaves behind cannot keep
+    /// the test waiting for the end of its output.
     static func runBlocking(executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let scratch = Scratch()
+        let outPath = scratch.path("out"), errPath = scratch.path("err")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        defer { try? out.close(); try? err.close() }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe()
-        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
         try process.runUnblocked()
-        let errData = Mutex(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        Thread {
-            errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
-            errDone.signal()
-        }.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errDone.wait()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: errData.withLock { String(decoding: $0, as: UTF8.self) })
+        let timedOut = done.wait(timeout: .now() + patience.inSeconds) == .timedOut
+        // Foundation sees the end of a process when every holder of a socket it shares with it
+        // has gone, the command's own children too: after the kill, wait a little, not forever.
+        if timedOut { kill(process.processIdentifier, SIGKILL) }
+        let ended = !timedOut || done.wait(timeout: .now() + 5) == .success
+        let result = Result(
+            status: ended ? process.terminationStatus : -1,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        if timedOut { throw CommandTimedOut(command: ([executable.path] + arguments).joined(separator: " "), result: result) }
+        return result
     }
+}
+
+/// A command that outlived the suite's ``patience`` and was killed, with what it had said.
+struct CommandTimedOut: Error, CustomStringConvertible {
+    var command: String
+    var result: CareSyncCommand.Result
+    var description: String { "\(command) did not end within \(patience): killed; it wrote:\n\(result.stderr)\(result.stdout)" }
 }
 
 struct CommandFailed: Error, CustomStringConvertible {
