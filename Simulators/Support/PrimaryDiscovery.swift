@@ -95,12 +95,18 @@ public struct PrimaryDiscovery: Sendable {
                     continue
                 case .resolved(let resolved):
                     unresolved -= 1
+                    logger.debug("resolved a service", metadata: [
+                        "service": "\(resolved?.service.name ?? "none: gave up")", "role": "\(resolved?.txt["role"] ?? "?")",
+                    ])
                     if let resolved, resolved.txt["role"] == "primary" {
                         primaries.append(resolved)
                         if stopWhen(resolved) { break listening }
                     }
-                case .windowClosed:
+                case .windowClosed where hearing:
+                    logger.debug("stopped listening", metadata: ["primaries": "\(primaries.count)", "resolving": "\(unresolved)"])
                     hearing = false
+                case .windowClosed:
+                    continue
                 }
                 if !hearing && unresolved == 0 { break }
             }

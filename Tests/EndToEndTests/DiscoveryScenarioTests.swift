@@ -58,11 +58,11 @@ extension MDNSTests {
         let code = try await #require(WatchProcess.object(try second.run("pair", "--role", "watch", "--json").stdout)?["code"] as? String)
         let undecided = try await CareSyncCommand.run(
             executable: CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"),
-            ["pair", code, "--state-dir", scratch.path("undecided"), "--json"])
+            ["pair", code, "--state-dir", scratch.path("undecided"), "--json", "--log-level", "debug"])
         #expect(undecided.status == 1)
         let refusal = try #require(undecided.lines.compactMap(WatchProcess.object).first { $0["type"] as? String == "error" })
         let reason = try #require(refusal["message"] as? String)
-        #expect(reason.contains("several primaries") && reason.contains(names.0) && reason.contains(names.1))
+        #expect(reason.contains("several primaries") && reason.contains(names.0) && reason.contains(names.1), "\(reason)\n\(undecided.stderr)")
 
         let decided = try await WatchProcess(discovering: names.1, stateDir: scratch.path("decided"), store: second.store)
         try await decided.waitFor("connected")

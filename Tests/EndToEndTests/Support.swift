@@ -48,7 +48,7 @@ struct CareSyncCommand {
 
     /// Runs `executable` to its end on a thread of its own (waiting for a process blocks),
     /// never on the cooperative pool that the tests' primaries share; `environment` is added
-    /// to this process's. Killed if it outlives the suite's ``patience``.
+    /// to this process's. Killed once it has written nothing for the suite's ``patience``.
     static func run(executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
         try await blocking { try runBlocking(executable: executable, arguments, environment: environment) }
     }
@@ -75,7 +75,7 @@ struct CareSyncCommand {
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         try process.runUnblocked()
-        let timedOut = done.wait(timeout: .now() + patience.inSeconds) == .timedOut
+        let timedOut = !waitWhileWriting(until: done, files: [outPath, errPath])
         // Foundation sees the end of a process when every holder of a socket it shares with it
         // has gone, the command's own children too: after the kill, wait a little, not forever.
         if timedOut { kill(process.processIdentifier, SIGKILL) }
@@ -87,13 +87,27 @@ struct CareSyncCommand {
         if timedOut { throw CommandTimedOut(command: ([executable.path] + arguments).joined(separator: " "), result: result) }
         return result
     }
+
+    /// Whether `done` was signalled before a whole ``patience`` passed in which the command
+    /// wrote nothing to `files`: a long campaign says how far it has come, a hung command
+    /// says nothing.
+    private static func waitWhileWriting(until done: DispatchSemaphore, files: [String]) -> Bool {
+        var written = -1
+        var lastProgress = ContinuousClock.now
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            let size = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
+            if size != written { (written, lastProgress) = (size, .now) }
+            if ContinuousClock.now - lastProgress > patience { return false }
+        }
+        return true
+    }
 }
 
-/// A command that outlived the suite's ``patience`` and was killed, with what it had said.
+/// A command that wrote nothing for the suite's ``patience`` and was killed, with what it wrote.
 struct CommandTimedOut: Error, CustomStringConvertible {
     var command: String
     var result: CareSyncCommand.Result
-    var description: String { "\(command) did not end within \(patience): killed; it wrote:\n\(result.stderr)\(result.stdout)" }
+    var description: String { "\(command) wrote nothing for \(patience): killed; it wrote:\n\(result.stderr)\(result.stdout)" }
 }
 
 struct CommandFailed: Error, CustomStringConvertible {

@@ -31,6 +31,12 @@ def pair_watch(cli, watch_sim, store, endpoint, state_dir, name=None, attempts=1
     raise RuntimeError(f"pairing a watch in {state_dir} failed: {done.stdout.strip()} {done.stderr.strip()}")
 
 
+def progress(campaign, message):
+    """Says on standard error how far the campaign has come: the test suite takes a campaign
+    that says nothing for a minute as hung."""
+    print(f"{campaign}: {message}", file=sys.stderr, flush=True)
+
+
 def wait_until(condition, timeout, interval=0.01):
     """Whether `condition()` held within `timeout` seconds, tried every `interval`."""
     deadline = time.monotonic() + timeout
