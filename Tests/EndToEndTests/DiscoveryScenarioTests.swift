@@ -126,43 +126,5 @@ extension MDNSTests {
         #expect(result.lines.contains { $0.contains("primary start → companion connected") && $0.contains("worst") })
         #expect(result.lines.contains { $0.contains("primary restart → companion reconnected") })
     }
-
-    /// Without the daemon: one clear error that says what to do, and addresses still work.
-    @Test(.daemon(alone: true)) func withoutAvahiTheErrorSaysWhatToDoAndAddressesStillWork() async throws {
-        let stop = try await CareSyncCommand.run(
-            executable: URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", "caresync-mdns", "avahi-daemon", "-k"])
-        #expect(stop.status == 0, "\(stop.stderr)")
-        var failure: (any Error)?
-        do {
-            try await addressesWorkWithoutAvahi()
-        } catch {
-            failure = error
-        }
-        _ = try? await CareSyncCommand.run(executable: MDNSSandbox.script, ["restart"])
-        if let failure { throw failure }
-    }
-
-    private func addressesWorkWithoutAvahi() async throws {
-        #expect(try await CareSyncCommand.run(executable: MDNSSandbox.script, ["status"]).status != 0)
-
-        let scratch = Scratch()
-        let caresync = try await exampleStore(in: scratch)
-        let primary = try await PrimaryProcess(store: caresync.store, name: "Lonely \(UUID().uuidString.prefix(4))")
-        let complaint = try await #require(primary.process.waitForLine { $0.contains(" warning caresync.primary: not advertised") })
-        #expect(complaint.contains("the mDNS daemon (Avahi) is not running") && complaint.contains("--connect HOST:PORT"))
-        try await pairSimulator("widget-sim", role: "widget", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: scratch.path("widget"))
-        let widget = try await CareSyncCommand.run(
-            executable: CareSyncCommand.binDirectory.appendingPathComponent("widget-sim"),
-            ["--connect", primary.endpoint, "--state-dir", scratch.path("widget"), "--json"])
-        #expect(widget.status == 0, "the static address must keep working: \(widget.stdout)")
-
-        // A watch paired at the address, then looking for its primary on the network.
-        try await pairSimulator(store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: scratch.path("watch"))
-        let lost = try await RunningProcess(
-            CareSyncCommand.binDirectory.appendingPathComponent("watch-sim"), ["--state-dir", scratch.path("watch"), "--json"])
-        defer { lost.terminate(signal: SIGTERM) }
-        let reason = try await #require(lost.waitForLine { $0.contains("\"disconnected\"") })
-        #expect(reason.contains("the mDNS daemon (Avahi) is not running"))
-        #expect(reason.contains("scripts/mdns-sandbox start") && reason.contains("--connect HOST:PORT"))
-    }
 }
+

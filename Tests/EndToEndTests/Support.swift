@@ -142,10 +142,12 @@ final class RunningProcess: Sendable {
     private let state = Mutex(Output())
     private let exited = Eventual<Int32>()
 
-    init(_ executable: URL, _ arguments: [String]) async throws {
+    /// Starts `executable`; `environment` is added to this process's.
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         let stdin = Pipe()
         process.standardOutput = out

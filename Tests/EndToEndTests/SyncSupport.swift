@@ -9,12 +9,16 @@ final class PrimaryProcess {
     /// Starts a primary on `store` (a free port unless one is given) and waits until it
     /// listens. It advertises itself on the network only if given a `name`; its clock
     /// starts at `clockStart` (ISO 8601) if given, and then ``advanceClock(by:)`` moves it;
-    /// `extra` are further options.
-    init(store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil, extra: [String] = []) async throws {
+    /// `extra` are further options, `environment` further variables.
+    init(
+        store: String, port: Int = 0, name: String? = nil, clockStart: String? = nil, extra: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws {
         let advertising = name.map { ["--name", $0] } ?? ["--no-advertise"]
         let clock = clockStart.map { ["--clock-start", $0, "--clock-control"] } ?? []
         process = try await RunningProcess(
-            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock + extra)
+            CareSyncCommand.executable, ["primary", "--port", "\(port)", "--json", "--store", store] + advertising + clock + extra,
+            environment: environment)
         guard let line = await process.waitForLine(where: { $0.contains("\"listening\"") }),
               let listening = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let bound = listening["port"] as? Int
@@ -65,10 +69,11 @@ extension RunningProcess {
 
 /// Pairs a simulator's state directory with the running primary of `store`, as a person
 /// would: `caresync pair --role ROLE`, then `SIMULATOR pair CODE`. Nothing happens if the
-/// state directory already holds an identity (it paired before).
+/// state directory already holds an identity (it paired before). `environment` is the
+/// simulator's.
 func pairSimulator(
     _ simulator: String = "watch-sim", role: String = "watch", store: String, locate: [String], stateDir: String,
-    mayRecord: Bool = false
+    mayRecord: Bool = false, environment: [String: String] = [:]
 ) async throws {
     guard !FileManager.default.fileExists(atPath: stateDir + "/identity.pem") else { return }
     let pairing = try await CareSyncCommand.run(
@@ -79,7 +84,7 @@ func pairSimulator(
     }
     let paired = try await CareSyncCommand.run(
         executable: CareSyncCommand.binDirectory.appendingPathComponent(simulator),
-        ["pair", code] + locate + ["--state-dir", stateDir, "--json", "--log-level", "debug"])
+        ["pair", code] + locate + ["--state-dir", stateDir, "--json", "--log-level", "debug"], environment: environment)
     guard paired.status == 0 else { throw CommandFailed(result: paired) }
 }
 
