@@ -231,6 +231,7 @@ struct WebAppTests {
             try await browser.open(web.url + "devices")
             _ = try await browser.execute("document.getElementById('kind').value = 'widget'")
             try await browser.click("form[action='/devices/code'] button")
+            _ = try await browser.wait(for: ".big-code")  // the click does not wait for the page it leads to
             let code = try #require(try await browser.execute("return document.querySelector('.big-code').dataset.code") as? String)
             try Self.save(try await browser.screenshot(), as: "devices-code")
             // The code is shown on a page of its own address: reloading it shows the same code
@@ -262,8 +263,12 @@ struct WebAppTests {
             _ = try await browser.wait(for: "li.device form[action='/devices/revoke'] button")
             try Self.save(try await browser.screenshot(), as: "devices")
             try await browser.click("li.device form[action='/devices/revoke'] button")
-            _ = try await browser.wait(for: "li.device")
-            #expect(try await browser.element("li.device form[action='/devices/revoke']") == nil)
+            // The page before the click has a device too: wait for the one after it.
+            try await waitFor("the revoked device without its revoke button") {
+                let device = try await browser.element("li.device")
+                let revoke = try await browser.element("li.device form[action='/devices/revoke']")
+                return device != nil && revoke == nil
+            }
             #expect(try await browser.text("li.device .status")?.hasPrefix("Revoked") == true)
             let after = try await refresh()
             let refusal = after.lines.compactMap(WatchProcess.object).first { $0["code"] as? String == "NOT_PAIRED" }
