@@ -30,7 +30,8 @@ struct FaultCampaignTests {
     }
 
     struct Partition: Decodable {
-        var rounds, faultsHit, completionsSent, acknowledged, lost, duplicated, acknowledgedTwice, notConverged, broken: Int
+        var rounds, faultsHit, faultsMissed, completionsSent, acknowledged, lost, duplicated, acknowledgedTwice, notConverged, broken: Int
+        var faults: [String: Int]
     }
 
     /// Connections cut, held and refused at random points: the watches converge on the
@@ -38,6 +39,8 @@ struct FaultCampaignTests {
     @Test func partitionsLoseAndDuplicateNothing() async throws {
         let figures = try await campaign("campaign-partition", ["--seeds", "12", "--seed", seed], as: Partition.self)
         #expect(figures.rounds == 12)
+        // Each round but a delay's ends either way: its fault fired, or all its traffic passed first.
+        #expect(figures.faultsHit + figures.faultsMissed == figures.rounds - figures.faults["delay", default: 0])
         #expect(figures.faultsHit > 0)
         #expect(figures.acknowledged == figures.completionsSent)
         #expect(figures.lost == 0 && figures.duplicated == 0 && figures.acknowledgedTwice == 0 && figures.notConverged == 0)
