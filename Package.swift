@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "CareFHIR",
             dependencies: [
-                "CareCore", "CareLanguage", "CarePlan", "CarePlanStore", "StrictJSON", "Waiting",
+                "CareCore", "CareLanguage", "CarePlan", "CarePlanStore", "PrivateFiles", "StrictJSON", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -283,7 +283,8 @@ let package = Package(
         .target(
             name: "FHIRTestServer",
             dependencies: [
-                "Waiting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+                "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Simulators/FHIRServer"
@@ -324,7 +325,7 @@ let package = Package(
             name: "CareFHIRTests",
             dependencies: [
                 "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "ChildProcess", "FHIRTestServer", "Waiting",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
@@ -335,8 +336,8 @@ let package = Package(
         .testTarget(
             name: "CareWebTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "Markup", "NodeIdentity", "TestSupport", "Waiting",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "FHIRTestServer", "Markup", "NodeIdentity", "TestSupport",
+                "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

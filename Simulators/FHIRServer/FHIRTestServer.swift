@@ -22,6 +22,10 @@ import Waiting
 /// - With ``Options/smart``, a SMART Backend Services authorization server: discovery at
 ///   `/fhir/.well-known/smart-configuration`, access tokens at `/auth/token` for a signed
 ///   client assertion (``SMARTAuthority``), and every FHIR request needs a token not expired.
+/// - With ``Options/launch``, SMART App Launch for a patient: a login and consent page at
+///   `/auth/authorize`, codes exchanged at `/auth/token` with PKCE, refresh tokens, revocation
+///   at `/auth/revoke` (``SMARTLaunchAuthority``); a patient's token writes only resources
+///   whose subject is that patient.
 /// - ``Options`` make POSTs fail (503), hang until the server stops, or be refused.
 ///
 /// What it holds and what it was asked are read directly (``resources(_:)``, ``requests``).
@@ -38,8 +42,11 @@ public final class FHIRTestServer: Sendable {
         public var pageSize = 50
         /// Every request without `Authorization: Bearer TOKEN` is answered 401.
         public var token: String?
-        /// The one client allowed to ask for access tokens; every FHIR request then needs one.
+        /// The one backend client allowed to ask for access tokens; every FHIR request then needs one.
         public var smart: SMARTClientRegistration?
+        /// The one app patients may sign in to (SMART App Launch); every FHIR request then
+        /// needs an access token.
+        public var launch: SMARTLaunchRegistration?
         /// The file the resources are kept in across restarts: read at start (if it exists)
         /// and written whole after each change.
         public var stateFile: String?
@@ -104,7 +111,19 @@ public final class FHIRTestServer: Sendable {
     public var requests: [Request] { shared.state.withLock { $0.requests } }
 
     /// The access tokens issued so far.
-    public var tokensIssued: Int { shared.state.withLock { $0.authority?.issued.count ?? 0 } }
+    public var tokensIssued: Int { shared.state.withLock { $0.authority?.tokensIssued ?? 0 } }
+
+    /// Refuses every refresh token issued so far, as when a patient withdraws consent.
+    public func revokeRefreshTokens() {
+        shared.state.withLock { $0.authority?.launch?.revokeRefreshTokens() }
+    }
+
+    /// Why the token endpoint refused each code or refresh token it refused, in order.
+    public var launchRefusals: [String] { shared.state.withLock { $0.authority?.launch?.refusals ?? [] } }
+
+    /// Every code, access and refresh token the launch's authorization server issued, and
+    /// every PKCE verifier it received: what no client's log or output may show.
+    public var launchSecrets: [String] { shared.state.withLock { $0.authority?.launch?.secrets ?? [] } }
 
     /// The resources of `type` the server holds.
     public func resources(_ type: String) -> [[String: Any]] {

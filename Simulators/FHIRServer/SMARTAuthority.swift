@@ -36,9 +36,9 @@ public struct SMARTClientRegistration: Sendable {
     }
 }
 
-/// SMART Backend Services' authorization server: its discovery document, access tokens for
-/// the registered client's signed assertions (client credentials, `private_key_jwt`), and
-/// the check of every FHIR request's token.
+/// SMART Backend Services' authorization server: its part of the discovery document, access
+/// tokens for the registered client's signed assertions (client credentials,
+/// `private_key_jwt`), and the check of every FHIR request's token.
 struct SMARTAuthority: Sendable {
     static let configurationPath = "/fhir/.well-known/smart-configuration"
     static let tokenPath = "/auth/token"
@@ -56,24 +56,15 @@ struct SMARTAuthority: Sendable {
         self.clock = clock
     }
 
-    /// The answer to a discovery or token request; `nil` for any other.
-    mutating func answer(_ request: HTTPRequest, base: String) -> HTTPAnswer? {
-        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        switch (request.method, path) {
-        case (.GET, Self.configurationPath):
-            return Self.json(200, [
-                "token_endpoint": base + Self.tokenPath,
-                "grant_types_supported": ["client_credentials"],
-                "token_endpoint_auth_methods_supported": ["private_key_jwt"],
-                "token_endpoint_auth_signing_alg_values_supported": ["ES384"],
-                "scopes_supported": ["system/*.read", "system/*.write"],
-                "capabilities": ["client-confidential-asymmetric"],
-            ])
-        case (.POST, Self.tokenPath):
-            return token(for: Self.form(request.body), audience: base + Self.tokenPath)
-        default:
-            return nil
-        }
+    /// The members of the SMART configuration that backend services need.
+    func configuration(base: String) -> [String: Any] {
+        [
+            "grant_types_supported": ["client_credentials"],
+            "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+            "token_endpoint_auth_signing_alg_values_supported": ["ES384"],
+            "scopes_supported": ["system/*.read", "system/*.write"],
+            "capabilities": ["client-confidential-asymmetric"],
+        ]
     }
 
     /// Every token issued so far expires now.
@@ -89,7 +80,7 @@ struct SMARTAuthority: Sendable {
         return expiry > clock.now ? nil : "the access token has expired"
     }
 
-    private mutating func token(for form: [String: String], audience: String) -> HTTPAnswer {
+    mutating func token(for form: [String: String], audience: String) -> HTTPAnswer {
         guard form["grant_type"] == "client_credentials" else {
             return Self.error(400, "unsupported_grant_type", "grant_type must be client_credentials")
         }
@@ -135,34 +126,27 @@ struct SMARTAuthority: Sendable {
         return nil
     }
 
-    /// An `application/x-www-form-urlencoded` body's fields.
-    private static func form(_ body: Data) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        return fields
-    }
-
     private static func object(_ part: String) -> [String: Any]? {
         Base64URL.decode(part).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
     }
 
-    private static func json(_ status: Int, _ object: [String: Any]) -> HTTPAnswer {
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTPAnswer {
         HTTPAnswer(status: status, body: ServerState.json(object), contentType: "application/json", headers: [("Cache-Control", "no-store")])
     }
 
     /// An OAuth 2.0 error answer (RFC 6749 section 5.2).
-    private static func error(_ status: Int, _ code: String, _ description: String) -> HTTPAnswer {
+    static func error(_ status: Int, _ code: String, _ description: String) -> HTTPAnswer {
         json(status, ["error": code, "error_description": description])
     }
 }
 
 /// Base64 with the URL-safe alphabet and no padding (RFC 7515's base64url).
 enum Base64URL {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     static func decode(_ text: String) -> [UInt8]? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)

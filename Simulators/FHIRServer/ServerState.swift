@@ -18,13 +18,18 @@ struct ServerState: Sendable {
     /// The POSTs that passed authorization, which ``FHIRTestServer/Options/fail`` and
     /// ``FHIRTestServer/Options/hang`` count.
     private var postsLetIn = 0
-    /// The authorization server, with ``FHIRTestServer/Options/smart``.
-    var authority: SMARTAuthority?
+    /// The authorization server, with ``FHIRTestServer/Options/smart`` or
+    /// ``FHIRTestServer/Options/launch``.
+    var authority: AuthorizationServer?
 
     init(store: ResourceStore, options: FHIRTestServer.Options) {
         self.store = store
         self.options = options
-        authority = options.smart.map { SMARTAuthority(registration: $0, clock: options.clock) }
+        if options.smart != nil || options.launch != nil {
+            authority = AuthorizationServer(
+                backend: options.smart.map { SMARTAuthority(registration: $0, clock: options.clock) },
+                launch: options.launch.map { SMARTLaunchAuthority(registration: $0, clock: options.clock) })
+        }
     }
 
     /// The answer to one request, or `nil` to leave it hanging.
@@ -42,6 +47,10 @@ struct ServerState: Sendable {
             return HTTPAnswer(
                 status: 401, body: Self.json(Self.outcome(refusal, code: "login")),
                 headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(refusal)\"")])
+        }
+        if request.method == .POST, let patient = authority?.patient(request.headers.first(name: "Authorization")),
+           let stranger = Self.firstSubject(in: request.body, otherThan: "Patient/\(patient)") {
+            return HTTPAnswer(status: 403, body: Self.json(Self.outcome("the patient's token cannot write for \(stranger)", code: "forbidden")))
         }
         // Counted once let in: a refused request or a token request is not one of `fail`'s.
         if request.method == .POST { postsLetIn += 1 }
@@ -65,6 +74,17 @@ struct ServerState: Sendable {
     private func unauthorized(_ authorization: String?) -> String? {
         if let token = options.token, authorization != "Bearer \(token)" { return "the test server needs its bearer token" }
         if let authority { return authority.refusal(authorization) }
+        return nil
+    }
+
+    /// The first `subject` or `patient` reference of a Bundle's resources that is not `own`.
+    private static func firstSubject(in body: Data, otherThan own: String) -> String? {
+        let entries = ((try? FHIRTestServer.object(body))?["entry"] as? [[String: Any]]) ?? []
+        for resource in entries.compactMap({ $0["resource"] as? [String: Any] }) {
+            for key in ["subject", "patient"] {
+                if let reference = (resource[key] as? [String: Any])?["reference"] as? String, reference != own { return reference }
+            }
+        }
         return nil
     }
 

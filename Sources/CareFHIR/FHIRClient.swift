@@ -14,14 +14,18 @@ public struct FHIRClient: Sendable {
     public var maximumPages: Int
     /// Told of what the HTTP client does in the background (silent unless given).
     public var logger: Logger
+    /// Gives each request its `Authorization` (none without one); a request refused with 401
+    /// is tried once more with a renewed one.
+    public var authorizer: (any RequestAuthorizer)?
 
     public init(
-        base: String, timeout: Duration = .seconds(30), maximumPages: Int = 100,
+        base: String, timeout: Duration = .seconds(30), maximumPages: Int = 100, authorizer: (any RequestAuthorizer)? = nil,
         logger: Logger = Logger(label: "caresync.fhir", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         self.timeout = timeout
         self.maximumPages = maximumPages
+        self.authorizer = authorizer
         self.logger = logger
     }
 
@@ -60,12 +64,19 @@ public struct FHIRClient: Sendable {
         return try result.get()
     }
 
-    private func get(_ url: String, with client: HTTPClient) async throws(FHIRError) -> Data {
+    private func get(_ url: String, with client: HTTPClient, renewing: Bool = false) async throws(FHIRError) -> Data {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/fhir+json")
         do {
+            if let authorizer {
+                guard let header = try await authorizer.authorization(renewing: renewing) else {
+                    throw FHIRError.server(url: url, "HTTP 401: the server refused the authorization")
+                }
+                request.headers.add(name: "Authorization", value: header)
+            }
             let response = try await client.execute(request, timeout: TimeAmount(timeout))
             let body = try await response.body.collect(upTo: 64 << 20)
+            if response.status == .unauthorized, authorizer != nil, !renewing { return try await get(url, with: client, renewing: true) }
             guard response.status == .ok else {
                 throw FHIRError.server(url: url, "HTTP \(response.status.code) \(response.status.reasonPhrase)")
             }

@@ -3,14 +3,21 @@ import Hummingbird
 import Markup
 
 extension CareWebServer {
-    /// The contacts, care team first: each with a call, a message and an email link.
+    /// The contacts, care team first: each with a call, a message and an email link; and the
+    /// way to the health record, when the primary can connect one.
     func connect(_ request: Request, _ context: WebContext) async throws -> Response {
         _ = try context.session()
         let revision = try await store.revision()
         let contacts = try await store.plan.contacts()
         let words = context.words
         let page = WebPage(title: words["connect", "title"], section: .connect, context: context, revision: revision)
+        let healthRecord = configuration.healthRecord != nil
         return page.response { main in
+            if healthRecord {
+                main.element("p") {
+                    $0.element("a", ["href": "/health-record", "class": "button secondary", "id": "health-record-link"], text: words["healthRecord", "title"])
+                }
+            }
             guard !contacts.isEmpty else {
                 main.element("p", text: words["connect", "none"])
                 return

@@ -38,6 +38,8 @@ public struct WebConfiguration: Sendable {
     public var signInWindow: TimeInterval = 15 * 60
     /// The clock sessions and codes are judged on.
     public var clock: any WallClock = .system
+    /// Connecting the patient's health record (`/health-record`); without it the page is not served.
+    public var healthRecord: HealthRecordSettings?
 
     public init() {}
 

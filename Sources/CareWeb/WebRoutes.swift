@@ -24,6 +24,11 @@ extension CareWebServer {
         router.post("/devices/sign-out") { request, context in try await self.signOutBrowser(request, context) }
         router.post("/outcomes") { request, context in try await self.recordOutcome(request, context) }
         router.get("/live") { _, context in try self.liveStream(context) }
+        router.get("/health-record") { request, context in try await self.healthRecord(request, context) }
+        router.post("/health-record/connect") { request, context in try await self.connectHealthRecord(request, context) }
+        router.get("/health-record/callback") { request, context in try await self.healthRecordCallback(request, context) }
+        router.post("/health-record/refresh") { request, context in try await self.refreshHealthRecord(request, context) }
+        router.post("/health-record/disconnect") { request, context in try await self.disconnectHealthRecord(request, context) }
         return router
     }
 
@@ -48,6 +53,8 @@ extension CareWebServer {
 extension HTTPField.Name {
     /// The CSRF token of a script's request (forms send it as the `csrf` field).
     static let csrfToken = Self("X-CSRF-Token")!
+    /// Where a page sends the browser on by itself (`0; url=…`).
+    static let refresh = Self("Refresh")!
 }
 
 /// A path on this server to go back to after a form: only a local path, never `//host`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareFHIR
 import CarePlan
 import CarePlanStore
 import PrivateFiles
@@ -21,6 +22,13 @@ struct StoreOptions: ParsableArguments {
             ?? (NSHomeDirectory() + "/.local/share")
         return dataHome + "/caresync/store.sqlite"
     }
+
+    /// Where the primary of the store at `path` keeps its identity, its web certificate and
+    /// its health record sign-in: beside the store.
+    static func identityDirectory(ofStoreAt path: String) -> String { path + ".identity" }
+
+    /// The primary's health record sign-in, for the store at ``path``.
+    var vault: TokenVault { TokenVault(directory: Self.identityDirectory(ofStoreAt: path)) }
 
     /// Moves `--store`/`--device` given before the command to its end, where the
     /// command's parser reads them: `--store F plan load P` becomes `plan load P --store F`.

@@ -87,6 +87,14 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Flag(help: "Serve the care app over HTTPS even on loopback (beyond loopback it always is).")
     var webTLS = false
 
+    @Option(help: "The client id health record servers know CareSync by (SMART App Launch).")
+    var healthRecordClientID = HealthRecordApp.defaultClientID
+
+    @Option(help: ArgumentHelp(
+        "The redirect URI registered with health record servers (default: the care app's address + /health-record/callback).",
+        valueName: "uri"))
+    var healthRecordRedirectURI: String?
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
@@ -192,5 +200,5 @@ extension PrimaryCommand {
     }
 
     /// Where the primary's identity (and its web certificate) live: beside its store.
-    func identityDirectory(of store: CarePlanStore) -> String { store.path + ".identity" }
+    func identityDirectory(of store: CarePlanStore) -> String { StoreOptions.identityDirectory(ofStoreAt: store.path) }
 }

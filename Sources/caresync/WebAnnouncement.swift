@@ -1,4 +1,5 @@
 import CareCore
+import CareFHIR
 import CarePlan
 import CarePlanStore
 import CareWeb
@@ -28,9 +29,12 @@ extension PrimaryCommand {
             configuration.serverCertificate = try ServerCertificate.loadOrCreate(
                 for: identity, hosts: Array(configuration.servedHosts()), in: identityDirectory(of: store))
         }
+        let vault = TokenVault(directory: identityDirectory(of: store))
+        configuration.healthRecord = HealthRecordSettings(vault: vault, requests: OAuthRequests(logger: logger))
         let server = try CareWebServer(store: store, changes: node.changes, configuration: configuration, logger: logger)
         let announcement = WebAnnouncement(
-            server: server, store: store, fingerprint: configuration.serverCertificate?.fingerprint, json: json)
+            server: server, store: store, fingerprint: configuration.serverCertificate?.fingerprint, json: json,
+            healthRecord: (vault, healthRecordClientID, healthRecordRedirectURI))
         return [.init(service: server), .init(service: announcement, successTerminationBehavior: .ignore)]
     }
 }
@@ -46,11 +50,16 @@ struct WebAnnouncement: Service {
     /// The served certificate's fingerprint, under TLS.
     let fingerprint: String?
     let json: Bool
+    /// Where the health record registration is announced, the client id, and the redirect
+    /// URI if one was given (else the care app's address and the callback's path).
+    let healthRecord: (vault: TokenVault, clientID: String, redirectURI: String?)
 
     func run() async throws {
         let address = try await server.boundAddress()
         let host = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
         let url = "\(fingerprint == nil ? "http" : "https")://\(host):\(address.port ?? 0)/"
+        let redirect = healthRecord.redirectURI ?? url + String(HealthRecordApp.callbackPath.dropFirst())
+        try healthRecord.vault.announce(HealthRecordApp(clientID: healthRecord.clientID, redirectURI: redirect))
         let code = PairingCode.random()
         let expiresAt = Date().addingTimeInterval(Self.codeLifetime)
         try await CareCore(store: store).access.openSignInCode(code.characters, access: .caregiver, expiresAt: expiresAt)
@@ -60,6 +69,7 @@ struct WebAnnouncement: Service {
                 "expiresAt": .string(ISO8601.string(from: expiresAt)),
             ]
             if let fingerprint { line["fingerprint"] = .string(Self.display(fingerprint)) }
+            line["healthRecordRedirectURI"] = .string(redirect)
             emitJSON(line)
         } else {
             emit("Care app at \(url): sign in with \(code) (valid for 10 minutes, once)")

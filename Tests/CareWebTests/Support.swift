@@ -100,16 +100,17 @@ final class WebFixture: Sendable {
         var body: String
     }
 
-    /// A request with this client's cookies; the cookies it sets are kept (redirects are not
-    /// followed, so that each can be looked at).
+    /// A request with this client's cookies (unless not `withCookies`, as a browser sends
+    /// none on another site's navigation to a SameSite=Strict cookie's site); the cookies it
+    /// sets are kept (redirects are not followed, so that each can be looked at).
     func request(
         _ method: HTTPMethod = .GET, _ path: String, form: [(String, String)]? = nil, headers: [(String, String)] = [],
-        client: HTTPClient = WebFixture.client
+        withCookies: Bool = true, client: HTTPClient = WebFixture.client
     ) async throws -> Reply {
-        if let router { return try await request(method, path, form: form, headers: headers, through: router) }
+        if let router { return try await request(method, path, form: form, headers: headers, withCookies: withCookies, through: router) }
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        let jar = cookiesHeader
+        let jar = withCookies ? cookiesHeader : ""
         if !jar.isEmpty { request.headers.add(name: "Cookie", value: jar) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let form {
@@ -125,10 +126,11 @@ final class WebFixture: Sendable {
 
     /// `request` through the router.
     private func request(
-        _ method: HTTPMethod, _ path: String, form: [(String, String)]?, headers: [(String, String)], through router: any TestClientProtocol
+        _ method: HTTPMethod, _ path: String, form: [(String, String)]?, headers: [(String, String)], withCookies: Bool,
+        through router: any TestClientProtocol
     ) async throws -> Reply {
         var fields = HTTPFields()
-        let jar = cookiesHeader
+        let jar = withCookies ? cookiesHeader : ""
         if !jar.isEmpty { fields[.cookie] = jar }
         for (name, value) in headers { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
         var body: ByteBuffer?

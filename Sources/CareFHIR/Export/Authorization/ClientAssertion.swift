@@ -18,6 +18,9 @@ struct ClientAssertion {
         var jti: String
     }
 
+    /// The `client_assertion_type` of a form that carries one.
+    static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
     /// How long an assertion is good for: under the five minutes a server accepts.
     static let lifetime: TimeInterval = 240
 

@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import Logging
-import NIOCore
 import Waiting
 
 /// SMART Backend Services for one FHIR server: finds the token endpoint in the server's
@@ -19,7 +17,7 @@ public actor SMARTBackendClient: RequestAuthorizer {
     public let clientID: String
     public let scope: String
     private let key: SMARTSigningKey
-    private let requestTimeout: Duration
+    private let requests: OAuthRequests
     private let clock: any WallClock
     private let logger: Logger
 
@@ -39,7 +37,7 @@ public actor SMARTBackendClient: RequestAuthorizer {
         self.clientID = clientID
         self.key = key
         self.scope = scope
-        self.requestTimeout = requestTimeout
+        requests = OAuthRequests(timeout: requestTimeout, logger: logger)
         self.clock = clock
         self.logger = logger
     }
@@ -64,11 +62,11 @@ public actor SMARTBackendClient: RequestAuthorizer {
     /// The server's token endpoint, from its SMART configuration (read once).
     private func discoverTokenEndpoint() async throws(FHIRExportError) -> String {
         if let tokenEndpoint { return tokenEndpoint }
-        let url = "\(fhirBase)/.well-known/smart-configuration"
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Accept", value: "application/json")
-        let (status, body) = try await exchange(request, url: url)
-        guard status == 200, let configuration = try? JSONDecoder().decode(SMARTConfiguration.self, from: body) else {
+        let url = SMARTConfiguration.url(of: fhirBase)
+        let (status, body) = try await answer(requests.get(url))
+        guard status == 200, let configuration = try? JSONDecoder().decode(SMARTConfiguration.self, from: body),
+              let endpoint = configuration.token_endpoint
+        else {
             throw .unauthorized(url: url, reason: "no SMART configuration (HTTP \(status))")
         }
         if let methods = configuration.token_endpoint_auth_methods_supported, !methods.contains("private_key_jwt") {
@@ -77,24 +75,17 @@ public actor SMARTBackendClient: RequestAuthorizer {
         if let algorithms = configuration.token_endpoint_auth_signing_alg_values_supported, !algorithms.contains("ES384") {
             throw .unauthorized(url: url, reason: "the server does not take ES384 signatures")
         }
-        tokenEndpoint = configuration.token_endpoint
-        return configuration.token_endpoint
+        tokenEndpoint = endpoint
+        return endpoint
     }
 
     private func obtainToken(at endpoint: String) async throws(FHIRExportError) -> TokenResponse {
         let assertion = try ClientAssertion.make(clientID: clientID, audience: endpoint, key: key, now: clock.now)
-        let form = [
+        let (status, body) = try await answer(requests.post(endpoint, form: [
             ("grant_type", "client_credentials"), ("scope", scope),
-            ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),
-        ]
-        var request = HTTPClientRequest(url: endpoint)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.headers.add(name: "Accept", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: form.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
-        let (status, body) = try await exchange(request, url: endpoint)
-        let refusal = try? JSONDecoder().decode(OAuthError.self, from: body)
-        let reason = refusal.map { [$0.error, $0.error_description].compactMap { $0 }.joined(separator: ": ") }
+            ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion),
+        ]))
+        let reason = OAuthError.from(body)?.text
         switch status {
         case 200:
             guard let token = try? JSONDecoder().decode(TokenResponse.self, from: body), token.token_type.lowercased() == "bearer" else {
@@ -106,42 +97,11 @@ public actor SMARTBackendClient: RequestAuthorizer {
         }
     }
 
-    /// The status and body of `request`; a server that cannot be reached fails as one may pass.
-    private func exchange(_ request: HTTPClientRequest, url: String) async throws(FHIRExportError) -> (Int, Data) {
-        let timeout = TimeAmount(requestTimeout)
-        let result: Result<(Int, Data), FHIRExportError> = await HTTPClient.withFailingFastClient(logger: logger) { client in
-            do {
-                let response = try await client.execute(request, timeout: timeout)
-                let body = try await response.body.collect(upTo: 1 << 20)
-                return .success((Int(response.status.code), Data(body.readableBytesView)))
-            } catch {
-                return .failure(.unreachable(url: url, attempts: 1, detail: HTTPClient.describe(error)))
-            }
+    /// A request's status and body; a server that cannot be reached fails as one may pass.
+    private func answer(_ result: Result<(status: Int, body: Data), OAuthUnreachable>) throws(FHIRExportError) -> (Int, Data) {
+        switch result {
+        case .success(let answer): return answer
+        case .failure(let unreachable): throw .unreachable(url: unreachable.url, attempts: 1, detail: unreachable.detail)
         }
-        return try result.get()
     }
-
-    private static func formEncoded(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
-    }
-}
-
-/// The members of `.well-known/smart-configuration` a backend service reads.
-private struct SMARTConfiguration: Decodable {
-    var token_endpoint: String
-    var token_endpoint_auth_methods_supported: [String]?
-    var token_endpoint_auth_signing_alg_values_supported: [String]?
-}
-
-/// A token endpoint's success answer (RFC 6749 section 5.1).
-private struct TokenResponse: Decodable {
-    var access_token: String
-    var token_type: String
-    var expires_in: Int?
-}
-
-/// A token endpoint's error answer (RFC 6749 section 5.2).
-private struct OAuthError: Decodable {
-    var error: String
-    var error_description: String?
 }

@@ -70,11 +70,3 @@ public struct SMARTSigningKey: Sendable {
         return Data(#"{"crv":"P-384","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8)
     }
 }
-
-/// Base64 with the URL-safe alphabet and no padding (RFC 7515's base64url).
-enum Base64URL {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-}
