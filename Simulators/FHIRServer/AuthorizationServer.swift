@@ -18,10 +18,10 @@ struct AuthorizationServer: Sendable {
             if form["grant_type"] == "client_credentials", backend != nil {
                 return backend?.token(for: form, audience: base + SMARTAuthority.tokenPath)
             }
-            return launch?.token(form)
+            return launch?.token(form, audience: base + SMARTAuthority.tokenPath)
                 ?? SMARTAuthority.error(400, "unsupported_grant_type", "the test server does not grant \(form["grant_type"] ?? "nothing")")
         default:
-            return launch?.answer(request, fhirBase: base + "/fhir")
+            return launch?.answer(request, fhirBase: base + "/fhir", tokenEndpoint: base + SMARTAuthority.tokenPath)
         }
     }
 

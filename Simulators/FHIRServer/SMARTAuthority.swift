@@ -48,12 +48,12 @@ struct SMARTAuthority: Sendable {
     let clock: any WallClock
     /// Each token issued, and when it expires.
     private(set) var issued: [String: Date] = [:]
-    /// The `jti` of every assertion taken: one may not be used twice.
-    private var assertionsSeen: Set<String> = []
+    private var assertions: ClientAssertionCheck
 
     init(registration: SMARTClientRegistration, clock: any WallClock) {
         self.registration = registration
         self.clock = clock
+        assertions = ClientAssertionCheck(registration: registration, clock: clock)
     }
 
     /// The members of the SMART configuration that backend services need.
@@ -91,43 +91,12 @@ struct SMARTAuthority: Sendable {
         guard !scopes.isEmpty, scopes.allSatisfy({ $0.hasPrefix("system/") }) else {
             return Self.error(400, "invalid_scope", "scope must name system/ scopes only")
         }
-        if let reason = verify(assertion, audience: audience) { return Self.error(401, "invalid_client", reason) }
+        if let reason = assertions.refusal(of: assertion, audience: audience) { return Self.error(401, "invalid_client", reason) }
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         issued[token] = clock.now.addingTimeInterval(TimeInterval(registration.tokenLifetime))
         return Self.json(200, [
             "access_token": token, "token_type": "bearer", "expires_in": registration.tokenLifetime, "scope": form["scope"] ?? "",
         ])
-    }
-
-    /// Why the client assertion `jwt` is not good for `audience`, if it is not: its header,
-    /// signature, issuer and subject, audience, expiry (at most five minutes ahead) and `jti`.
-    private mutating func verify(_ jwt: String, audience: String) -> String? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, let header = Self.object(parts[0]), let claims = Self.object(parts[1]),
-              let signature = Base64URL.decode(parts[2])
-        else { return "the client assertion is not a JWS in compact form" }
-        guard header["alg"] as? String == "ES384" else { return "the client assertion must be signed with ES384" }
-        guard header["kid"] as? String == registration.keyID else { return "the client assertion names another key" }
-        guard let ecdsa = try? P384.Signing.ECDSASignature(rawRepresentation: signature),
-              registration.key.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8))
-        else { return "the client assertion's signature does not verify" }
-        guard claims["iss"] as? String == registration.clientID, claims["sub"] as? String == registration.clientID else {
-            return "the client assertion's iss and sub must be the client id"
-        }
-        let audiences = (claims["aud"] as? [String]) ?? [(claims["aud"] as? String) ?? ""]
-        guard audiences.contains(audience) else { return "the client assertion's aud must be \(audience)" }
-        let now = clock.now.timeIntervalSince1970
-        guard let expiry = claims["exp"] as? Double, expiry > now, expiry <= now + 300 + 60 else {
-            return "the client assertion has expired or lasts more than five minutes"
-        }
-        guard let jti = claims["jti"] as? String, !jti.isEmpty, assertionsSeen.insert(jti).inserted else {
-            return "the client assertion's jti is missing or was used before"
-        }
-        return nil
-    }
-
-    private static func object(_ part: String) -> [String: Any]? {
-        Base64URL.decode(part).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
     }
 
     static func json(_ status: Int, _ object: [String: Any]) -> HTTPAnswer {

@@ -15,6 +15,10 @@ public struct SMARTLaunchRegistration: Sendable {
     /// How long an access token lasts, and a code, in seconds.
     public var tokenLifetime = 300
     public var codeLifetime = 60
+    /// For a confidential client, its key (with the same client id): every token request and
+    /// revocation must carry an assertion signed with it (`private_key_jwt`). `nil`: a public
+    /// client, known by its id alone.
+    public var clientKey: SMARTClientRegistration?
 
     public init(clientID: String, redirectURIs: [String], users: [String: (password: String, patient: String)]) {
         self.clientID = clientID
@@ -27,7 +31,7 @@ public struct SMARTLaunchRegistration: Sendable {
 /// consent pages, codes bound to the client, the redirect URI and the PKCE challenge, access
 /// and refresh tokens with the patient's context, revocation, and the refusals a real one
 /// makes (an unknown client or redirect, a wrong verifier, a reused or expired code, a
-/// revoked refresh token).
+/// revoked refresh token, a confidential client's missing or bad assertion).
 struct SMARTLaunchAuthority: Sendable {
     static let authorizePath = "/auth/authorize"
     static let loginPath = "/auth/login"
@@ -63,9 +67,13 @@ struct SMARTLaunchAuthority: Sendable {
     /// no log or output of a client may show.
     private(set) var secrets: [String] = []
 
+    /// A confidential client's assertions.
+    private var assertions: ClientAssertionCheck?
+
     init(registration: SMARTLaunchRegistration, clock: any WallClock) {
         self.registration = registration
         self.clock = clock
+        assertions = registration.clientKey.map { ClientAssertionCheck(registration: $0, clock: clock) }
     }
 
     /// The members of the SMART configuration a standalone launch needs.
@@ -79,20 +87,24 @@ struct SMARTLaunchAuthority: Sendable {
             "revocation_endpoint": base + Self.revokePath,
             "code_challenge_methods_supported": ["S256"],
             "scopes_supported": ["launch/patient", "openid", "fhirUser", "offline_access"] + (registration.v2Scopes ? v2 : v1),
-            "capabilities": ["launch-standalone", "client-public", "context-standalone-patient", "permission-patient", "permission-offline"]
+            "capabilities": ["launch-standalone", registration.clientKey == nil ? "client-public" : "client-confidential-asymmetric",
+                             "context-standalone-patient", "permission-patient", "permission-offline"]
                 + (registration.v2Scopes ? ["permission-v2"] : ["permission-v1"]),
+            "token_endpoint_auth_methods_supported": registration.clientKey == nil ? ["none"] : ["private_key_jwt"],
         ]
     }
 
     /// The answer to a request of the launch's endpoints; `nil` for any other.
-    mutating func answer(_ request: HTTPRequest, fhirBase: String) -> HTTPAnswer? {
+    mutating func answer(_ request: HTTPRequest, fhirBase: String, tokenEndpoint: String) -> HTTPAnswer? {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         switch (request.method, path) {
         case (.GET, Self.authorizePath): return authorize(FormBody.query(request.target), fhirBase: fhirBase)
         case (.POST, Self.loginPath): return login(FormBody.fields(request.body))
         case (.POST, Self.consentPath): return consent(FormBody.fields(request.body))
         case (.POST, Self.revokePath):
-            let token = FormBody.fields(request.body)["token"] ?? ""
+            let form = FormBody.fields(request.body)
+            if let refusal = clientRefusal(form, audience: tokenEndpoint) { return refusal }
+            let token = form["token"] ?? ""
             issued[token] = nil
             refreshTokens[token] = nil
             return HTTPAnswer(status: 200, body: Data(), contentType: "text/plain")
@@ -101,7 +113,10 @@ struct SMARTLaunchAuthority: Sendable {
     }
 
     /// The token endpoint's answer for the grants of a launch; `nil` for another grant.
-    mutating func token(_ form: [String: String]) -> HTTPAnswer? {
+    /// `audience` is the endpoint's URL, which a confidential client's assertion names.
+    mutating func token(_ form: [String: String], audience: String) -> HTTPAnswer? {
+        guard ["authorization_code", "refresh_token"].contains(form["grant_type"]) else { return nil }
+        if let refusal = clientRefusal(form, audience: audience) { return refusal }
         switch form["grant_type"] {
         case "authorization_code": return exchange(form)
         case "refresh_token": return refresh(form)
@@ -219,9 +234,19 @@ struct SMARTLaunchAuthority: Sendable {
         ])
     }
 
-    private mutating func refuse(_ error: String, _ description: String) -> HTTPAnswer {
+    /// Why a confidential client's request is refused (no assertion, or a bad one), if it is.
+    private mutating func clientRefusal(_ form: [String: String], audience: String) -> HTTPAnswer? {
+        guard assertions != nil else { return nil }
+        guard form["client_assertion_type"] == SMARTAuthority.assertionType, let assertion = form["client_assertion"] else {
+            return refuse("invalid_client", "this client is confidential: a client_assertion of type \(SMARTAuthority.assertionType) is needed", status: 401)
+        }
+        if let reason = assertions?.refusal(of: assertion, audience: audience) { return refuse("invalid_client", reason, status: 401) }
+        return nil
+    }
+
+    private mutating func refuse(_ error: String, _ description: String, status: Int = 400) -> HTTPAnswer {
         refusals.append(description)
-        return SMARTAuthority.error(400, error, description)
+        return SMARTAuthority.error(status, error, description)
     }
 
     static func challenge(of verifier: String) -> String { Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) }

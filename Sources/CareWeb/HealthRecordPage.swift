@@ -6,14 +6,18 @@ import Markup
 
 /// What the care app needs to connect the patient's health record (SMART App Launch): where
 /// the sign-in is kept (and the registration the primary announced once its care app
-/// listened, ``TokenVault/app()``), and how servers are asked.
+/// listened, ``TokenVault/app()``), how servers are asked, and the authorizer that refreshes
+/// the person's tokens: the primary's one, which its upload shares, so that no two refreshes
+/// spend the same refresh token.
 public struct HealthRecordSettings: Sendable {
     public var vault: TokenVault
     public var requests: OAuthRequests
+    public var authorizer: HealthRecordAuthorizer
 
-    public init(vault: TokenVault, requests: OAuthRequests) {
+    public init(vault: TokenVault, requests: OAuthRequests, authorizer: HealthRecordAuthorizer) {
         self.vault = vault
         self.requests = requests
+        self.authorizer = authorizer
     }
 
     /// The client id and redirect URI the primary announced.
@@ -53,6 +57,10 @@ extension CareWebServer {
                             "time": words.date(day) + " " + TimeOfDay.containing(expiry, in: zone).description,
                         ]])
                     }
+                    let notGranted = connection.uploadsNotGranted
+                    card.element("p", ["id": "sending"], text: notGranted.isEmpty
+                        ? words["healthRecord", "sending", values: ["patient": connection.patient ?? "?"]]
+                        : words["healthRecord", "notSending", values: ["types": notGranted.joined(separator: ", ")]])
                     card.element("h3", text: words["healthRecord", "granted"])
                     card.element("ul", ["id": "granted-scopes"]) { list in
                         for scope in connection.grantedScope.split(separator: " ") { list.element("li") { $0.element("code", text: String(scope)) } }
@@ -105,8 +113,7 @@ extension CareWebServer {
         let now = configuration.clock.now
         let launch = try await refusing { () async throws(HealthRecordError) -> HealthRecordLaunch in
             let launch = try await HealthRecordLaunch.begin(
-                server: server, clientID: app.clientID, redirectURI: app.redirectURI, session: signedIn.session.id, now: now,
-                requests: settings.requests)
+                server: server, app: app, session: signedIn.session.id, now: now, requests: settings.requests)
             try PendingLaunches(vault: settings.vault).add(launch, now: now)
             return launch
         }
@@ -187,7 +194,7 @@ extension CareWebServer {
         let (signedIn, _) = try await recordingForm(request, context)
         let settings = try healthRecordSettings()
         let revoked = try await refusing { () async throws(HealthRecordError) -> Bool? in
-            try await settings.vault.disconnect(requests: settings.requests)
+            try await settings.vault.disconnect(requests: settings.requests, now: configuration.clock.now)
         }
         logger.notice("the health record was disconnected", metadata: [
             "revoked": "\(revoked.map(String.init) ?? "not offered")", "session": "\(signedIn.session.shortID)",
@@ -200,17 +207,16 @@ extension CareWebServer {
     func importMedications(_ settings: HealthRecordSettings, words: WebWords) async -> WebPage.Notice {
         do {
             guard let connection = try settings.vault.connection() else { throw HealthRecordError.notConnected }
-            let authorizer = HealthRecordAuthorizer(vault: settings.vault, requests: settings.requests, clock: configuration.clock, logger: logger)
             let zone = try await store.plan.timeZone()
             let report = try await connection.importMedications(
-                into: store, authorizer: authorizer, today: CalendarDay.containing(configuration.clock.now, in: zone), device: "care app")
+                into: store, authorizer: settings.authorizer, today: CalendarDay.containing(configuration.clock.now, in: zone), device: "care app")
             logger.notice("medications were imported from the health record", metadata: [
                 "added": "\(report.added.count)", "updated": "\(report.updated.count)", "refused": "\(report.refused.count)",
             ])
-            return WebPage.Notice(text: words["healthRecord", "imported", values: [
-                "orders": "\(report.imported)", "added": "\(report.added.count)", "updated": "\(report.updated.count)",
+            return WebPage.Notice(text: words.counted("healthRecord", "imported", count: report.imported, [
+                "added": "\(report.added.count)", "updated": "\(report.updated.count)",
                 "ended": "\(report.ended.count)", "refused": "\(report.refused.count)",
-            ]], isError: false)
+            ]), isError: false)
         } catch {
             logger.warning("the medications could not be imported from the health record", metadata: ["reason": "\(error)"])
             return WebPage.Notice(text: words["healthRecord", "importFailed", values: ["reason": "\(error)"]], isError: true)

@@ -50,7 +50,7 @@ enum WebAssets {
         button.secondary { background: var(--paper); color: var(--accent); }
         button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: 0; min-height: 0; }
         label { display: block; font-weight: bold; margin: 0.75rem 0 0.25rem; }
-        input[type=text], input[type=number], textarea, select { font: inherit; padding: 0.4rem; border: 1px solid var(--muted);
+        input[type=text], input[type=number], input[type=url], textarea, select { font: inherit; padding: 0.4rem; border: 1px solid var(--muted);
           border-radius: 0.3rem; width: 100%; max-width: 24rem; }
         .week { display: grid; grid-template-columns: repeat(7, 1fr); gap: 0.25rem; list-style: none; padding: 0; margin: 0 0 1rem; }
         .week a { display: flex; flex-direction: column; align-items: center; text-decoration: none; color: var(--ink);
@@ -63,7 +63,8 @@ enum WebAssets {
         .days { display: flex; justify-content: space-between; align-items: center; gap: 1rem; }
         .cards { list-style: none; padding: 0; margin: 0; }
         .card { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.75rem 1rem; margin-bottom: 0.75rem; }
-        .card h2 { margin: 0 0 0.25rem; }
+        .card h2 { margin: 0 0 0.25rem; overflow-wrap: anywhere; }
+        #granted-scopes code { overflow-wrap: anywhere; }
         .card.held { border-style: dashed; border-left: 0.3rem solid var(--missed); }
         .card.held .reason { margin: 0.25rem 0 0; }
         .instructions { color: var(--muted); margin: 0 0 0.5rem; }

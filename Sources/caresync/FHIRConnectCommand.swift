@@ -40,8 +40,9 @@ struct FHIRConnectCommand: AsyncParsableCommand {
                 throw UsageError(description: "no care app has announced itself for this store: start `caresync primary --web` first")
             }
             let requests = OAuthRequests(logger: logging.bootstrap("caresync.fhir"))
-            let launch = try await HealthRecordLaunch.begin(
-                server: server, clientID: clientID ?? app.clientID, redirectURI: app.redirectURI, session: nil, now: Date(), requests: requests)
+            var registration = app
+            if let clientID { registration.clientID = clientID }
+            let launch = try await HealthRecordLaunch.begin(server: server, app: registration, session: nil, now: Date(), requests: requests)
             let pending = PendingLaunches(vault: vault)
             try pending.add(launch, now: Date())
             if json {

@@ -29,8 +29,9 @@ struct FHIRStatusCommand: AsyncParsableCommand {
                     line["scopes"] = .string(connection.grantedScope)
                     line["expiresAt"] = connection.expiresAt.map { .string(ISO8601.string(from: $0)) } ?? .null
                     line["signInNeeded"] = connection.signInNeeded.map { .string($0) } ?? .null
+                    line["notGranted"] = .array(connection.uploadsNotGranted.map { .string($0) })
                 }
-                try emitJSON(line)
+                emitJSON(line)
                 return
             }
             if let connection {
@@ -38,6 +39,9 @@ struct FHIRStatusCommand: AsyncParsableCommand {
                 emit("Access granted: \(connection.grantedScope)")
                 if let expiry = connection.expiresAt { emit("Access token until \(ISO8601.string(from: expiry)) (refreshed by the primary)") }
                 if let reason = connection.signInNeeded { emit("Sign in again: \(reason)") }
+                let notGranted = connection.uploadsNotGranted
+                emit(notGranted.isEmpty ? "The running primary sends measurements and doses to it"
+                     : "Measurements and doses are not sent: creating \(notGranted.joined(separator: ", ")) was not granted")
             } else {
                 emit("No health record is connected")
             }

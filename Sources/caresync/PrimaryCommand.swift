@@ -60,7 +60,8 @@ struct PrimaryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Keep this FHIR server up to date with measurements and doses as they arrive.", valueName: "url"))
     var fhirServer: String?
 
-    @Option(help: ArgumentHelp("How often to look for new measurements and doses for --fhir-server.", valueName: "seconds"))
+    @Option(help: ArgumentHelp(
+        "How often to look for new measurements and doses for --fhir-server and the connected health record.", valueName: "seconds"))
     var fhirInterval = 10.0
 
     @Option(help: ArgumentHelp("A bearer token for --fhir-server, read from this file (else from $CARESYNC_FHIR_TOKEN).", valueName: "file"))
@@ -94,6 +95,11 @@ struct PrimaryCommand: AsyncParsableCommand {
         "The redirect URI registered with health record servers (default: the care app's address + /health-record/callback).",
         valueName: "uri"))
     var healthRecordRedirectURI: String?
+
+    @Option(help: ArgumentHelp(
+        "Connect health records as a confidential client that signs with this P-384 key (PEM, as `caresync fhir smart-key` makes it).",
+        valueName: "file"))
+    var healthRecordKey: String?
 
     @Flag(help: "Print events as JSON lines.")
     var json = false
@@ -145,14 +151,26 @@ struct PrimaryCommand: AsyncParsableCommand {
             if clockControl, let shiftedClock {
                 services.append(.init(service: ClockControl(clock: shiftedClock, json: json), successTerminationBehavior: .ignore))
             }
-            if web {
-                services += try webServices(store: store, node: node, identity: identity, logger: logger)
+            // The patient's health record (SMART App Launch), connected in the care app: one
+            // authorizer refreshes its tokens for the app and the upload alike.
+            let vault = TokenVault(directory: identityDirectory(of: store))
+            let healthRecord = HealthRecordAuthorizer(
+                vault: vault, requests: OAuthRequests(logger: logger), clock: configuration.clock, logger: logger
+            ) { reason in
+                json ? emitJSON(["event": "health-record-sign-in-needed", "reason": .string(reason)])
+                    : emit("The health record refused to refresh its access (\(reason)): sign in again in the care app")
             }
+            if web {
+                services += try webServices(store: store, node: node, identity: identity, healthRecord: healthRecord, logger: logger)
+            }
+            services.append(.init(service: FHIRUploadService.healthRecord(
+                store: store, vault: vault, authorizer: healthRecord, interval: .seconds(fhirInterval), clock: configuration.clock,
+                json: json, logger: logger)))
             if let fhirServer {
                 let authorizer = try fhirAuthorizer(
                     server: fhirServer, tokenFile: fhirTokenFile, smartClientID: fhirSmartClientID, smartKey: fhirSmartKey,
                     smartScope: fhirSmartScope, logger: logger)
-                services.append(.init(service: try await FHIRUploadService(
+                services.append(.init(service: try await FHIRUploadService.server(
                     store: store, url: fhirServer, authorizer: authorizer, interval: .seconds(fhirInterval), clock: configuration.clock,
                     json: json, logger: logger)))
             }

@@ -13,7 +13,7 @@ import SyncNode
 extension PrimaryCommand {
     /// The care app and the line that says where it is, with a sign-in code.
     func webServices(
-        store: CarePlanStore, node: PrimaryNode, identity: NodeIdentity, logger: Logger
+        store: CarePlanStore, node: PrimaryNode, identity: NodeIdentity, healthRecord: HealthRecordAuthorizer, logger: Logger
     ) throws -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var configuration = WebConfiguration()
         configuration.host = webHost
@@ -30,12 +30,23 @@ extension PrimaryCommand {
                 for: identity, hosts: Array(configuration.servedHosts()), in: identityDirectory(of: store))
         }
         let vault = TokenVault(directory: identityDirectory(of: store))
-        configuration.healthRecord = HealthRecordSettings(vault: vault, requests: OAuthRequests(logger: logger))
+        configuration.healthRecord = HealthRecordSettings(vault: vault, requests: OAuthRequests(logger: logger), authorizer: healthRecord)
         let server = try CareWebServer(store: store, changes: node.changes, configuration: configuration, logger: logger)
         let announcement = WebAnnouncement(
             server: server, store: store, fingerprint: configuration.serverCertificate?.fingerprint, json: json,
-            healthRecord: (vault, healthRecordClientID, healthRecordRedirectURI))
+            healthRecord: HealthRecordApp(clientID: healthRecordClientID, redirectURI: healthRecordRedirectURI ?? "", keyFile: try healthRecordKeyFile()),
+            vault: vault)
         return [.init(service: server), .init(service: announcement, successTerminationBehavior: .ignore)]
+    }
+}
+
+extension PrimaryCommand {
+    /// `--health-record-key` as an absolute path (the command line reads it from elsewhere),
+    /// once it is known to hold a key that signs.
+    func healthRecordKeyFile() throws -> String? {
+        guard let healthRecordKey else { return nil }
+        _ = try SMARTSigningKey(file: healthRecordKey)
+        return URL(fileURLWithPath: healthRecordKey).standardizedFileURL.path
     }
 }
 
@@ -50,16 +61,19 @@ struct WebAnnouncement: Service {
     /// The served certificate's fingerprint, under TLS.
     let fingerprint: String?
     let json: Bool
-    /// Where the health record registration is announced, the client id, and the redirect
-    /// URI if one was given (else the care app's address and the callback's path).
-    let healthRecord: (vault: TokenVault, clientID: String, redirectURI: String?)
+    /// The health record registration to announce; without a redirect URI, the care app's
+    /// address and the callback's path.
+    let healthRecord: HealthRecordApp
+    /// Where it is announced.
+    let vault: TokenVault
 
     func run() async throws {
         let address = try await server.boundAddress()
         let host = address.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
         let url = "\(fingerprint == nil ? "http" : "https")://\(host):\(address.port ?? 0)/"
-        let redirect = healthRecord.redirectURI ?? url + String(HealthRecordApp.callbackPath.dropFirst())
-        try healthRecord.vault.announce(HealthRecordApp(clientID: healthRecord.clientID, redirectURI: redirect))
+        var app = healthRecord
+        if app.redirectURI.isEmpty { app.redirectURI = url + String(HealthRecordApp.callbackPath.dropFirst()) }
+        try vault.announce(app)
         let code = PairingCode.random()
         let expiresAt = Date().addingTimeInterval(Self.codeLifetime)
         try await CareCore(store: store).access.openSignInCode(code.characters, access: .caregiver, expiresAt: expiresAt)
@@ -69,7 +83,7 @@ struct WebAnnouncement: Service {
                 "expiresAt": .string(ISO8601.string(from: expiresAt)),
             ]
             if let fingerprint { line["fingerprint"] = .string(Self.display(fingerprint)) }
-            line["healthRecordRedirectURI"] = .string(redirect)
+            line["healthRecordRedirectURI"] = .string(app.redirectURI)
             emitJSON(line)
         } else {
             emit("Care app at \(url): sign in with \(code) (valid for 10 minutes, once)")

@@ -2,6 +2,7 @@ import CareFHIR
 @testable import CareWeb
 import FHIRTestServer
 import Foundation
+import Logging
 import Testing
 
 /// Connecting the patient's health record from the care app: the page, the launch bound to
@@ -27,7 +28,8 @@ struct HealthRecordPageTests {
         let web = try await WebFixture { configuration in
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-web-vault-\(UUID().uuidString)").path
             vault = TokenVault(directory: directory)
-            configuration.healthRecord = HealthRecordSettings(vault: vault!, requests: OAuthRequests())
+            configuration.healthRecord = HealthRecordSettings(
+                vault: vault!, requests: OAuthRequests(), authorizer: HealthRecordAuthorizer(vault: vault!, requests: OAuthRequests(), logger: Logger(label: "test")))
         }
         try vault!.announce(HealthRecordApp(clientID: "caresync", redirectURI: redirect))
         return web
@@ -60,8 +62,9 @@ struct HealthRecordPageTests {
         let connected = try await web.request(.GET, callback + "&hop=1")
         #expect(connected.status == 200, "\(connected.body)")
         #expect(connected.body.contains("Connected to \(server.base)") && connected.body.contains("Patient: P1"))
-        #expect(connected.body.contains("1 medication orders read: 1 added"), "\(connected.body)")
+        #expect(connected.body.contains("1 medication order read: 1 added"), "\(connected.body)")
         #expect(connected.body.contains("patient/MedicationRequest.rs"))
+        #expect(connected.body.contains("are sent to this record as they arrive, for patient P1"))
         let activities = try await web.store.plan.activities()
         #expect(activities.contains { $0.activity.title.contains("Amoxicillin 250 mg") })
         // The same callback again: its state was used.

@@ -17,7 +17,8 @@ struct PageRenderTests {
     /// The pages, by the name their PNG gets and their path.
     static let pages: [(name: String, path: String)] = [
         ("care-card", ""), ("symptoms", "symptoms"), ("medications", "medications"), ("medication", "medications/z-cure?group=day"),
-        ("insights", "insights?days=7"), ("connect", "connect"), ("devices", "devices"), ("not-found", "nowhere"),
+        ("insights", "insights?days=7"), ("connect", "connect"), ("health-record", "health-record"), ("devices", "devices"),
+        ("not-found", "nowhere"),
     ]
 
     /// The smallest legible text, in CSS pixels.

@@ -45,7 +45,7 @@ struct WebAppTests {
     }
 
     /// Runs `body` with a new headless browser, which is closed afterwards whatever happens.
-    func withBrowser(javascript: Bool = true, _ body: (WebDriver) async throws -> Void) async throws {
+    static func withBrowser(javascript: Bool = true, _ body: (WebDriver) async throws -> Void) async throws {
         let browser = try await WebDriver(javascript: javascript)
         do {
             try await body(browser)
@@ -62,7 +62,7 @@ struct WebAppTests {
         let watch = try await WatchProcess(endpoint: web.primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         let context = try await watch.waitFor("context").last!
         let today = try #require(WatchProcess.event(in: context, "golden-apple", 0)?["day"] as? String, "\(context)")
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
 
             // Signing in: the code as the primary printed it (typed in lower case), then the care card.
             try await browser.open(web.url)
@@ -109,7 +109,7 @@ struct WebAppTests {
         let web = try await WebPrimary(store: caresync.store)
         let made = try await caresync.run("pair", "--role", "browser", "--household", "--json")
         let code = try #require(WatchProcess.object(made.stdout)?["code"] as? String, "\(made.stdout) \(made.stderr)")
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: code, name: "Grandma's tablet")
             #expect(try await browser.text(".badge") == "Household: read only")
             // The states without a button to change them.
@@ -157,7 +157,7 @@ struct WebAppTests {
     @Test func theSymptomTrackerAnswersAScaleAndABloodPressureAndSaysWhatIsWrong() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "symptoms")
             let pain = "li[data-event='pain@2026-11-26#0']"
@@ -193,7 +193,7 @@ struct WebAppTests {
     @Test func aDoseNotTakenIsRecordedWithItsReasonAndTheAdherenceChartCountsIt() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "medications")
             #expect(try await browser.text("#medication-z-cure h2") == "Z-Cure 50 mg")
@@ -226,7 +226,7 @@ struct WebAppTests {
     @Test func aPairingCodeMadeInTheBrowserPairsAWidgetWhichTheBrowserThenRevokes() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store)
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "devices")
             _ = try await browser.execute("document.getElementById('kind').value = 'widget'")
@@ -280,7 +280,7 @@ struct WebAppTests {
     @Test func insightsAndConnectShowTheRecordAndTheContacts() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode)
             try await browser.open(web.url + "insights?days=7")
             _ = try await browser.wait(for: ".insights svg.chart")
@@ -312,7 +312,7 @@ struct WebAppTests {
         var web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
         // The primary comes back on the port the kernel gave it first, as a restarted one does.
         let port = try #require(URLComponents(string: web.url)?.port)
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode)
             let first = "li[data-event='golden-apple@2026-11-26#0']"
             #expect(try await browser.element(first + ":not(.state-completed)") != nil)
@@ -335,7 +335,7 @@ struct WebAppTests {
     @Test func aSessionRevokedFromTheCommandLineSendsTheOpenPageToSignIn() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
-        try await withBrowser { browser in
+        try await Self.withBrowser { browser in
             try await Self.signIn(browser, at: web.url, code: web.signInCode, name: "Revoked browser")
             try await waitFor("the page to follow the live stream") { () async throws -> Sighting<Void> in
                 let live = try await browser.execute("return document.documentElement.dataset.live") as? String
@@ -358,7 +358,7 @@ struct WebAppTests {
     @Test func withoutJavaScriptEveryStepWorksFromTheKeyboard() async throws {
         let caresync = try await exampleStore(in: scratch)
         let web = try await WebPrimary(store: caresync.store, clockStart: Self.thursday)
-        try await withBrowser(javascript: false) { browser in
+        try await Self.withBrowser(javascript: false) { browser in
             try await browser.open(web.url)
             try await browser.type(web.signInCode, into: "#code")
             try await browser.pressEnter(on: "#code")

@@ -20,11 +20,15 @@ public struct AdministrationExport: Sendable, Hashable {
 /// (`entered-in-error`) together with the change that replaced it.
 public struct AdministrationCollector: Sendable {
     public let store: CarePlanStore
+    /// The patient every dose names in place of its order's, such as `Patient/p1`: the one a
+    /// health record gave for the server it goes to.
+    public let subject: String?
     /// Changes are read from the log this many at a time.
     let pageSize = 1000
 
-    public init(store: CarePlanStore) {
+    public init(store: CarePlanStore, subject: String? = nil) {
         self.store = store
+        self.subject = subject
     }
 
     /// The administrations recorded or replaced after revision `after`.
@@ -37,7 +41,7 @@ public struct AdministrationCollector: Sendable {
         for activityID in try await touchedActivities(after: after, through: through, among: Set(sources.keys)).sorted() {
             let mapper = try DoseMapper(
                 source: sources[activityID]!, versions: await store.plan.versions(of: activityID),
-                identifiers: ExportIdentifiers(planID: info.planID), timeZone: timeZone)
+                identifiers: ExportIdentifiers(planID: info.planID), timeZone: timeZone, subject: subject)
             let outcomes = try await store.history(activityID: activityID)
                 .filter { $0.kind == .outcomeRecorded && $0.revision <= through && $0.event != nil }
             for chain in Dictionary(grouping: outcomes, by: { $0.event! }).values {

@@ -16,7 +16,10 @@ struct DoseMapper {
     let order: LinkedResource
     let subject: LinkedResource
 
-    init(source: ActivitySource, versions: [ActivityVersion], identifiers: ExportIdentifiers, timeZone: TimeZone) throws {
+    /// `subject`, if given, is the patient every dose names instead of the order's.
+    init(
+        source: ActivitySource, versions: [ActivityVersion], identifiers: ExportIdentifiers, timeZone: TimeZone, subject: String? = nil
+    ) throws {
         self.source = source
         self.versions = Dictionary(uniqueKeysWithValues: versions.map { ($0.version, $0.activity) })
         dosages = self.versions.compactMapValues { OrderMapper.dosage(of: $0, in: source) }
@@ -30,7 +33,7 @@ struct DoseMapper {
         }
         medication = imported?.medication
         order = LinkedResource(source.reference, identifier: imported?.identifier ?? identifiers.order(source.reference))
-        guard let subject = source.subject else {
+        guard let subject = subject ?? source.subject else {
             throw FHIRExportError.invalidOrder(activity: source.activityID, detail: "it names no patient (subject)")
         }
         self.subject = LinkedResource(subject)

@@ -1,22 +1,27 @@
 import Foundation
 import PrivateFiles
 
-/// How this primary is registered with health record servers: the client id, and the exact
-/// redirect URI on its care app that the server sends the person back to. Not a secret: the
-/// primary writes it (`health-record.json` in the vault's directory) when its care app
+/// How this primary is registered with health record servers: the client id, the exact
+/// redirect URI on its care app that the server sends the person back to, and for a
+/// confidential client where its private key is. Not a secret (the key's path, not the key):
+/// the primary writes it (`health-record.json` in the vault's directory) when its care app
 /// starts, and `caresync fhir connect` and `fhir status` read it.
 public struct HealthRecordApp: Codable, Sendable, Hashable {
     public var clientID: String
     public var redirectURI: String
+    /// A confidential client's P-384 private key (PEM), whose public half the server has:
+    /// each token request is signed with it (`private_key_jwt`). `nil`: a public client.
+    public var keyFile: String?
 
     /// The client id an administrator registers CareSync under unless told another.
     public static let defaultClientID = "caresync"
     /// The callback's path on the care app.
     public static let callbackPath = "/health-record/callback"
 
-    public init(clientID: String, redirectURI: String) {
+    public init(clientID: String, redirectURI: String, keyFile: String? = nil) {
         self.clientID = clientID
         self.redirectURI = redirectURI
+        self.keyFile = keyFile
     }
 }
 

@@ -34,14 +34,32 @@ public actor HealthRecordAuthorizer: RequestAuthorizer {
         } catch {
             throw .unauthorized(url: vault.directory, reason: "\(error)")
         }
-        guard var connection = kept else { throw .unauthorized(url: vault.directory, reason: HealthRecordError.notConnected.description) }
+        guard let connection = kept else { throw .unauthorized(url: vault.directory, reason: HealthRecordError.notConnected.description) }
         if let reason = connection.signInNeeded {
             throw .unauthorized(url: connection.server, reason: HealthRecordError.signInAgain(reason).description)
         }
         let due = connection.expiresAt.map { clock.now >= $0.addingTimeInterval(-Self.margin) } ?? false
         if !renewing && !due { return "Bearer \(connection.accessToken)" }
+        return "Bearer \(try await refreshedOnce(connection).accessToken)"
+    }
+
+    /// `connection` refreshed, by the refresh under way if there is one: callers that find
+    /// the token due while the actor awaits the server must not spend the refresh token twice.
+    private func refreshedOnce(_ connection: HealthRecordConnection) async throws(FHIRExportError) -> HealthRecordConnection {
+        let refresh = refreshing ?? Task { await self.refreshed(connection) }
+        refreshing = refresh
+        defer { if refreshing == refresh { refreshing = nil } }
+        return try await refresh.value.get()
+    }
+
+    private var refreshing: Task<Result<HealthRecordConnection, FHIRExportError>, Never>?
+
+    /// `connection` with new tokens, kept; a refused refresh kept as "sign in again".
+    private func refreshed(_ kept: HealthRecordConnection) async -> Result<HealthRecordConnection, FHIRExportError> {
+        var connection = kept
         do throws(HealthRecordError) {
             try await refresh(&connection)
+            return .success(connection)
         } catch .signInAgain(let reason) {
             connection.signInNeeded = reason
             try? vault.keep(connection)
@@ -49,22 +67,20 @@ public actor HealthRecordAuthorizer: RequestAuthorizer {
                 "server": "\(connection.server)", "reason": "\(reason)",
             ])
             signInNeeded(reason)
-            throw .unauthorized(url: connection.tokenEndpoint, reason: HealthRecordError.signInAgain(reason).description)
+            return .failure(.unauthorized(url: connection.tokenEndpoint, reason: HealthRecordError.signInAgain(reason).description))
         } catch .unreachable(let url, let detail) {
-            throw .unreachable(url: url, attempts: 1, detail: detail)
+            return .failure(.unreachable(url: url, attempts: 1, detail: detail))
         } catch {
-            throw .unauthorized(url: connection.tokenEndpoint, reason: error.description)
+            return .failure(.unauthorized(url: connection.tokenEndpoint, reason: error.description))
         }
-        return "Bearer \(connection.accessToken)"
     }
 
     /// New tokens for `connection` with its refresh token, kept.
     private func refresh(_ connection: inout HealthRecordConnection) async throws(HealthRecordError) {
         guard let refreshToken = connection.refreshToken else { throw .signInAgain("the access expired and no refresh token was granted") }
         let started = clock.now
-        let token = try await HealthRecordServer(tokenEndpoint: connection.tokenEndpoint, requests: requests).token([
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", connection.clientID),
-        ], refusal: HealthRecordError.signInAgain)
+        let token = try await connection.authorizationServer(requests).token(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken)], now: started, refusal: HealthRecordError.signInAgain)
         connection.accessToken = token.access_token
         connection.refreshToken = token.refresh_token ?? refreshToken
         connection.expiresAt = token.expires_in.map { started.addingTimeInterval(TimeInterval($0)) }
@@ -79,16 +95,16 @@ public actor HealthRecordAuthorizer: RequestAuthorizer {
 extension TokenVault {
     /// Revokes the kept connection's tokens where the server offers revocation, then forgets
     /// them; whether the server said it revoked them (`nil`: it offers no revocation).
-    public func disconnect(requests: OAuthRequests) async throws(HealthRecordError) -> Bool? {
+    public func disconnect(requests: OAuthRequests, now: Date = Date()) async throws(HealthRecordError) -> Bool? {
         guard let connection = try self.connection() else { throw .notConnected }
         var revoked: Bool?
         if let endpoint = connection.revocationEndpoint {
-            let server = HealthRecordServer(tokenEndpoint: connection.tokenEndpoint, requests: requests)
+            let server = connection.authorizationServer(requests)
             var all = true
             if let refresh = connection.refreshToken {
-                all = await server.revoke(refresh, hint: "refresh_token", at: endpoint, clientID: connection.clientID) && all
+                all = await server.revoke(refresh, hint: "refresh_token", at: endpoint, now: now) && all
             }
-            all = await server.revoke(connection.accessToken, hint: "access_token", at: endpoint, clientID: connection.clientID) && all
+            all = await server.revoke(connection.accessToken, hint: "access_token", at: endpoint, now: now) && all
             revoked = all
         }
         try forget()

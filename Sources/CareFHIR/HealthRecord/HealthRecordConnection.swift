@@ -7,6 +7,9 @@ public struct HealthRecordConnection: Codable, Sendable, CustomStringConvertible
     /// The FHIR server's base URL, without a final slash.
     public var server: String
     public var clientID: String
+    /// The confidential client's key (``HealthRecordApp/keyFile``), which refreshes and
+    /// revocations are signed with.
+    var keyFile: String?
     var tokenEndpoint: String
     var revocationEndpoint: String?
     /// The patient the server gave as the launch's context: the record's patient.
@@ -27,4 +30,9 @@ public struct HealthRecordConnection: Codable, Sendable, CustomStringConvertible
 
     /// Whether a refresh token was granted (`offline_access`).
     public var canRefresh: Bool { refreshToken != nil }
+
+    /// Its authorization server, asked as this client with `requests`.
+    func authorizationServer(_ requests: OAuthRequests) -> HealthRecordServer {
+        HealthRecordServer(tokenEndpoint: tokenEndpoint, requests: requests, clientID: clientID, keyFile: keyFile)
+    }
 }

@@ -18,6 +18,8 @@ public enum HealthRecordError: Error, Hashable, Sendable, CustomStringConvertibl
     case notConnected
     /// The kept connection cannot be read or written.
     case vault(String)
+    /// A confidential client's key cannot be read or cannot sign.
+    case clientKey(keyFile: String, reason: String)
 
     public var description: String {
         switch self {
@@ -37,6 +39,8 @@ public enum HealthRecordError: Error, Hashable, Sendable, CustomStringConvertibl
             "no health record is connected: connect one in the care app or with `caresync fhir connect`"
         case .vault(let reason):
             "the health record's sign-in cannot be kept: \(reason)"
+        case .clientKey(let keyFile, let reason):
+            "CareSync's client key \(keyFile) cannot sign: \(reason)"
         }
     }
 }

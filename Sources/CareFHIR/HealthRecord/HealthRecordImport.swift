@@ -7,9 +7,7 @@ extension HealthRecordConnection {
     /// The resource a server keeps medication orders as: DSTU2's MedicationOrder when the
     /// granted scopes allow reading those and not R4's MedicationRequest.
     var orderResource: String {
-        let scopes = grantedScope.split(separator: " ")
-        let reads = { (type: String) in scopes.contains { $0.hasPrefix("patient/\(type).") && ($0.hasSuffix(".read") || $0.contains(".r")) } }
-        return reads("MedicationOrder") && !reads("MedicationRequest") ? "MedicationOrder" : "MedicationRequest"
+        allows("r", on: "MedicationOrder") && !allows("r", on: "MedicationRequest") ? "MedicationOrder" : "MedicationRequest"
     }
 
     /// Imports the launch patient's medication orders from the connected server into `store`,

@@ -8,6 +8,8 @@ public struct HealthRecordLaunch: Codable, Sendable, CustomStringConvertible {
     /// The FHIR server's base URL, without a final slash: the launch's `aud`.
     public var server: String
     public var clientID: String
+    /// A confidential client's key (``HealthRecordApp/keyFile``); `nil` for a public client.
+    var keyFile: String?
     /// The exact redirect URI on the primary's web app, registered with the server.
     public var redirectURI: String
     /// Unguessable, single use: the callback must bring it back.
@@ -45,7 +47,7 @@ public struct HealthRecordLaunch: Codable, Sendable, CustomStringConvertible {
     ///   authorization and token endpoint or does not take PKCE's `S256`;
     ///   ``HealthRecordError/unreachable(url:detail:)``.
     public static func begin(
-        server: String, clientID: String, redirectURI: String, session: String?, now: Date, requests: OAuthRequests
+        server: String, app: HealthRecordApp, session: String?, now: Date, requests: OAuthRequests
     ) async throws(HealthRecordError) -> HealthRecordLaunch {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         let configuration = try await HealthRecordServer.configuration(of: base, requests: requests)
@@ -56,7 +58,7 @@ public struct HealthRecordLaunch: Codable, Sendable, CustomStringConvertible {
             throw .noSMARTLaunch(server: base, reason: "it does not list S256 in code_challenge_methods_supported (PKCE)")
         }
         return HealthRecordLaunch(
-            server: base, clientID: clientID, redirectURI: redirectURI, state: randomToken(), verifier: PKCE.random().verifier,
+            server: base, clientID: app.clientID, keyFile: app.keyFile, redirectURI: app.redirectURI, state: randomToken(), verifier: PKCE.random().verifier,
             scope: LaunchScopes.asked(of: configuration), authorizationEndpoint: authorize, tokenEndpoint: token,
             revocationEndpoint: configuration.revocation_endpoint, session: session, startedAt: now)
     }
@@ -73,17 +75,17 @@ public struct HealthRecordLaunch: Codable, Sendable, CustomStringConvertible {
     /// Whether the launch is too old for its callback at `now`.
     public func hasExpired(at now: Date) -> Bool { now.timeIntervalSince(startedAt) > Self.lifetime }
 
-    /// Exchanges the callback's `code` for tokens (public client: the client id and the
-    /// verifier prove the launch).
+    /// Exchanges the callback's `code` for tokens: the verifier proves the launch, and a
+    /// confidential client its key.
     ///
     /// - Throws: ``HealthRecordError/exchangeFailed(_:)`` with the server's reason.
     public func finish(code: String, now: Date, requests: OAuthRequests) async throws(HealthRecordError) -> HealthRecordConnection {
-        let token = try await HealthRecordServer(tokenEndpoint: tokenEndpoint, requests: requests).token([
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("client_id", clientID),
-            ("code_verifier", verifier),
-        ], refusal: HealthRecordError.exchangeFailed)
+        let authorizationServer = HealthRecordServer(tokenEndpoint: tokenEndpoint, requests: requests, clientID: clientID, keyFile: keyFile)
+        let token = try await authorizationServer.token(
+            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", verifier)],
+            now: now, refusal: HealthRecordError.exchangeFailed)
         return HealthRecordConnection(
-            server: server, clientID: clientID, tokenEndpoint: tokenEndpoint, revocationEndpoint: revocationEndpoint,
+            server: server, clientID: clientID, keyFile: keyFile, tokenEndpoint: tokenEndpoint, revocationEndpoint: revocationEndpoint,
             patient: token.patient, grantedScope: token.scope ?? scope, accessToken: token.access_token, refreshToken: token.refresh_token,
             expiresAt: token.expires_in.map { now.addingTimeInterval(TimeInterval($0)) }, connectedAt: now)
     }

@@ -65,6 +65,20 @@ struct HealthRecordAuthorizerTests {
         await server.stop()
     }
 
+    @Test func requestsThatFindTheTokenDueTogetherRefreshItOnce() async throws {
+        let (server, vault, connection) = try await connected()
+        let authorizer = authorizer(vault)
+        try await clock.sleep(.seconds(300))
+        let issued = server.tokensIssued
+        async let first = authorizer.authorization(renewing: false)
+        async let second = authorizer.authorization(renewing: false)
+        let (a, b) = try await (first, second)
+        #expect(a == b && a != "Bearer \(connection.accessToken)")
+        #expect(server.tokensIssued == issued + 1, "one refresh")
+        #expect(server.launchRefusals.isEmpty)
+        await server.stop()
+    }
+
     @Test func aTokenTheServerRefusesIsRefreshedAndTheRequestSentAgain() async throws {
         let (server, vault, _) = try await connected()
         server.expireTokens()

@@ -12,20 +12,23 @@ struct HealthRecordLaunchTests {
     let clock = SleepRecorder()
     let requests = OAuthRequests(timeout: .seconds(30))
 
-    /// A server where patient "pat" (password "secret") is patient P1, for the app "caresync-app".
-    func server(v2: Bool = true) async throws -> FHIRTestServer {
+    /// A server where patient "pat" (password "secret") is patient P1, for the app "caresync-app"
+    /// (confidential, with `clientKey`).
+    func server(v2: Bool = true, clientKey: SMARTClientRegistration? = nil) async throws -> FHIRTestServer {
         var options = FHIRTestServer.Options()
         options.clock = clock
         var registration = SMARTLaunchRegistration(
             clientID: "caresync-app", redirectURIs: [Self.redirect], users: ["pat": (password: "secret", patient: "P1")])
         registration.v2Scopes = v2
+        registration.clientKey = clientKey
         options.launch = registration
         return try await FHIRTestServer(options: options)
     }
 
-    func begin(_ server: FHIRTestServer, redirect: String = redirect) async throws -> HealthRecordLaunch {
+    func begin(_ server: FHIRTestServer, redirect: String = redirect, keyFile: String? = nil) async throws -> HealthRecordLaunch {
         try await HealthRecordLaunch.begin(
-            server: server.base, clientID: "caresync-app", redirectURI: redirect, session: nil, now: clock.now, requests: requests)
+            server: server.base, app: HealthRecordApp(clientID: "caresync-app", redirectURI: redirect, keyFile: keyFile), session: nil,
+            now: clock.now, requests: requests)
     }
 
     @Test func theAuthorizationRequestCarriesEverythingAStandaloneLaunchNeeds() async throws {

@@ -2,31 +2,46 @@ import CarePlan
 import CarePlanStore
 import Foundation
 
-/// Measurements as R4 resources: the plan's patient, each source as a Device, each sample
-/// as an Observation that names both by identifier. Every resource has an identifier of
-/// CareSync's (``ExportIdentifiers``), so a conditional create of it again creates nothing.
+/// Measurements as R4 resources: each source as a Device, each sample as an Observation that
+/// names it by identifier, and the patient: the plan's, sent along and named by identifier,
+/// or the one a health record gave (``recordPatient``), named by its id and never sent.
+/// Every resource sent has an identifier of CareSync's (``ExportIdentifiers``), so a
+/// conditional create of it again creates nothing.
 public struct ObservationMapper: Sendable {
     public let identifiers: ExportIdentifiers
-    public let patient: CarePlan.Patient
+    /// The plan's patient, if it names one.
+    public let patient: CarePlan.Patient?
+    /// The id of the patient the server knows (a SMART launch's patient context): the
+    /// Observations' subject, `Patient/<id>`.
+    public let recordPatient: String?
     public let timeZone: TimeZone
 
-    /// - Throws: ``FHIRExportError/noPatient`` when the plan names nobody: an Observation
-    ///   needs its subject.
-    public init(info: PlanInfo) throws(FHIRExportError) {
-        guard let patient = info.patient else { throw .noPatient }
+    /// - Throws: ``FHIRExportError/noPatient`` when neither the plan nor the server names
+    ///   the patient: an Observation needs its subject.
+    public init(info: PlanInfo, recordPatient: String? = nil) throws(FHIRExportError) {
+        guard info.patient != nil || recordPatient != nil else { throw .noPatient }
         identifiers = ExportIdentifiers(planID: info.planID)
-        self.patient = patient
+        patient = info.patient
+        self.recordPatient = recordPatient
         timeZone = info.timeZone ?? .gmt
     }
 
     /// The patient's identifier: the care team's record number if the plan gives one, else
     /// the plan's id, in CareSync's system for this plan's patient.
     public var patientIdentifier: Identifier {
-        Identifier(system: identifiers.patientSystem, value: patient.identifier ?? identifiers.planID)
+        Identifier(system: identifiers.patientSystem, value: patient?.identifier ?? identifiers.planID)
     }
 
-    public var patientResource: R4.Patient {
-        R4.Patient(identifier: [patientIdentifier], name: [.init(text: patient.name)], birthDate: patient.birthDate?.description)
+    /// The Patient a transaction creates (unless the server has it), when the server gave none.
+    public var patientResource: R4.Patient? {
+        guard recordPatient == nil, let patient else { return nil }
+        return R4.Patient(identifier: [patientIdentifier], name: [.init(text: patient.name)], birthDate: patient.birthDate?.description)
+    }
+
+    /// The Observations' subject.
+    var subject: Reference {
+        guard let recordPatient else { return Reference(type: "Patient", identifier: patientIdentifier, display: patient?.name) }
+        return Reference(reference: "Patient/\(recordPatient)", display: patient?.name)
     }
 
     public func device(_ source: MeasurementSource) -> R4.Device {
@@ -44,7 +59,7 @@ public struct ObservationMapper: Sendable {
         var observation = R4.Observation(
             meta: coding.profile.map { R4.Meta(profile: [$0]) }, identifier: [identifiers.measurement(sample.id)],
             category: [coding.categoryConcept], code: CodeableConcept(coding: [coding.code], text: coding.code.display),
-            subject: Reference(type: "Patient", identifier: patientIdentifier, display: patient.name),
+            subject: subject,
             effectiveDateTime: isInterval ? nil : FHIRDateTime.string(sample.start, in: timeZone),
             effectivePeriod: isInterval
                 ? Period(start: FHIRDateTime.string(sample.start, in: timeZone), end: FHIRDateTime.string(sample.end, in: timeZone)) : nil,
@@ -68,12 +83,14 @@ public struct ObservationMapper: Sendable {
         return sample.start == day.start(in: timeZone) && sample.end == day.adding(days: 1).start(in: timeZone)
     }
 
-    /// One transaction: the patient, the Devices of the batch's sources, then its
-    /// Observations, each a conditional create on its identifier. JSON with sorted keys.
+    /// One transaction: the patient (unless the server gave it), the Devices of the batch's
+    /// sources, then its Observations, each a conditional create on its identifier. JSON
+    /// with sorted keys.
     public func bundle(_ batch: [StoredMeasurement]) throws -> Data {
         var sources: [String: MeasurementSource] = [:]
         for stored in batch { sources[stored.source.id] = stored.source }
-        let entries = [TransactionBundle<MeasurementResource>.Entry(.patient(patientResource), identifier: patientIdentifier)]
+        let patientEntry = patientResource.map { [TransactionBundle<MeasurementResource>.Entry(.patient($0), identifier: patientIdentifier)] }
+        let entries = (patientEntry ?? [])
             + sources.keys.sorted().map { .init(.device(device(sources[$0]!)), identifier: identifiers.source($0)) }
             + batch.map { .init(.observation(observation($0)), identifier: identifiers.measurement($0.measurement.id)) }
         let encoder = JSONEncoder()

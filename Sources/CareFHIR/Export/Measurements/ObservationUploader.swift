@@ -55,7 +55,7 @@ public struct ObservationUploader: Sendable {
             guard let last = batch.last else { break }
             let result = try await poster.post(try mapper.bundle(batch))
             let statuses = result.statuses.suffix(batch.count)
-            guard result.statuses.count >= batch.count + 1 else {
+            guard result.statuses.count >= batch.count + (mapper.patientResource == nil ? 0 : 1) else {
                 throw FHIRExportError.invalidResponse(
                     url: poster.url, detail: "\(result.statuses.count) entries answered for \(batch.count) Observations and their Patient and Devices")
             }
