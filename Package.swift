@@ -151,6 +151,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Backups of a running primary's store and identity, sealed with a passphrase (scrypt,
+        // ChaChaPoly), and their restore on a new machine.
+        .target(
+            name: "CareBackup",
+            dependencies: [
+                "CarePlanStore", "PrivateFiles",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // FHIR in and out: orders to schedules and localized instructions, server search, doses and
         // measurements to a server in transactions, bearer tokens and SMART Backend Services.
         .target(
@@ -212,7 +221,7 @@ let package = Package(
         .executableTarget(
             name: "caresync",
             dependencies: [
-                "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
+                "CareBackup", "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareReport", "CareWeb",
                 "CommandOptions", "DesktopNotification", "Discovery",
                 "LineOutput",
                 "MetricsEndpoint",
@@ -328,6 +337,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "CareBackupTests", dependencies: ["CareBackup", "CarePlan", "CarePlanStore"]),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
         .testTarget(
             name: "CareReportTests",

@@ -15,7 +15,7 @@ struct CareSync: AsyncParsableCommand {
             EventsCommand.self, ActivitiesCommand.self, HistoryCommand.self, PrimaryCommand.self, PairCommand.self,
             DevicesCommand.self, RemindersCommand.self,
             FHIRCommand.self, MedsCommand.self, InsightsCommand.self, ReportCommand.self, ContactsCommand.self, ShareCommand.self,
-            MeasurementsCommand.self,
+            MeasurementsCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )
 

@@ -60,6 +60,7 @@ extension CompanionNode {
     static func impersonation(seen: String?, pinned: String?, at endpoint: PrimaryEndpoint) -> ProtocolError? {
         guard let seen, let pinned, seen != pinned else { return nil }
         return ProtocolError(.notPaired, "the primary at \(endpoint) presented certificate \(NodeIdentity.display(seen)), "
-            + "not the paired \(NodeIdentity.display(pinned)): refused")
+            + "not the paired \(NodeIdentity.display(pinned)): refused. The primary changed: if it was set up anew or restored "
+            + "without its identity, pair again; if not, something else answers in its place")
     }
 }
