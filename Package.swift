@@ -318,7 +318,7 @@ let package = Package(
             name: "SimulatorSupportTests",
             dependencies: ["Discovery", "SimulatorSupport", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"]),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
         .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SyncNodeTests",

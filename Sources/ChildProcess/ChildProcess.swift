@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension Process {
     /// Starts the process as `run()` does, but with no signal blocked in it.
@@ -13,25 +12,12 @@ extension Process {
     ///
     /// The starting thread's mask is emptied only while `run()` starts the child (as the main
     /// thread's is all along) and restored after.
-    ///
-    /// One start at a time in this process: Foundation (on Linux) sees a child end when the
-    /// last holder of the child's end of a socket pair closes it, and it closes every other
-    /// descriptor in a child from a list made before the spawn. A pair made by another
-    /// thread's `run()` in between is inherited by that child, so the first process's end is
-    /// seen only when the other child exits: in the test suite, a `caresync history` of a
-    /// third of a second was taken for hung after 60 s, waiting on a primary started beside it.
     public func runUnblocked() throws {
-        // The lock first: a thread waiting for it keeps its signals blocked.
-        try starting.withLock { _ in
-            var none = sigset_t()
-            var previous = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, &previous)
-            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-            try run()
-        }
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try run()
     }
 }
-
-/// Held while a child is started (``Foundation/Process/runUnblocked()``).
-private let starting = Mutex(())

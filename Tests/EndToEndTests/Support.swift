@@ -75,31 +75,52 @@ struct CareSyncCommand {
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         try process.runUnblocked()
-        let timedOut = !waitWhileWriting(until: done, files: [outPath, errPath])
+        let pid = process.processIdentifier
+        let exit = waitWhileWriting(until: done, files: [outPath, errPath], pid: pid)
         // Foundation sees the end of a process when every holder of a socket it shares with it
         // has gone, the command's own children too: after the kill, wait a little, not forever.
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
-        let ended = !timedOut || done.wait(timeout: .now() + 5) == .success
+        if exit == nil { kill(pid, SIGKILL) }
+        let ended = exit != nil || done.wait(timeout: .now() + 5) == .success
         let result = Result(
-            status: ended ? process.terminationStatus : -1,
+            status: exit.flatMap { $0 } ?? (ended ? process.terminationStatus : -1),
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-        if timedOut { throw CommandTimedOut(command: ([executable.path] + arguments).joined(separator: " "), result: result) }
+        if exit == nil { throw CommandTimedOut(command: ([executable.path] + arguments).joined(separator: " "), result: result) }
         return result
     }
 
-    /// Whether `done` was signalled before a whole ``patience`` passed in which the command
-    /// wrote nothing to `files`: a long campaign says how far it has come, a hung command
-    /// says nothing.
-    private static func waitWhileWriting(until done: DispatchSemaphore, files: [String]) -> Bool {
+    /// How the command ended: `.some(nil)` once Foundation saw its end (`done`), `.some(status)`
+    /// once the kernel says it exited though Foundation has not seen it yet, `nil` if a whole
+    /// ``patience`` passed in which it wrote nothing to `files` (a long campaign says how far
+    /// it has come, a hung command says nothing).
+    ///
+    /// Foundation learns of a child's end when the child's end of a socket pair closes; a
+    /// child started by another thread at the same moment can inherit that end (Foundation
+    /// makes the pair without close-on-exec and lists what a new child closes before its
+    /// spawn), and then the command's end is seen only when that other child, a primary,
+    /// exits: a `caresync history` of a third of a second was once taken for hung. The
+    /// kernel's word, a zombie's exit code in `/proc/PID/stat`, does not wait for that.
+    private static func waitWhileWriting(until done: DispatchSemaphore, files: [String], pid: Int32) -> Int32?? {
         var written = -1
         var lastProgress = ContinuousClock.now
         while done.wait(timeout: .now() + 1) == .timedOut {
+            if let status = exitStatus(ofZombie: pid) { return .some(status) }
             let size = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
             if size != written { (written, lastProgress) = (size, .now) }
-            if ContinuousClock.now - lastProgress > patience { return false }
+            if ContinuousClock.now - lastProgress > patience { return nil }
         }
-        return true
+        return .some(nil)
+    }
+
+    /// The exit status of `pid` once it has exited and is not yet reaped (a zombie), as
+    /// `terminationStatus` gives it: the exit code, or the signal that ended it.
+    static func exitStatus(ofZombie pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // After the command's name: the state (field 3), …, the exit code (field 52).
+        let fields = stat[stat.index(after: close)...].split(whereSeparator: \.isWhitespace)
+        guard fields.first == "Z", fields.count > 49, let code = Int32(fields[49]) else { return nil }
+        return code & 0x7f == 0 ? (code >> 8) & 0xff : code & 0x7f
     }
 }
 
@@ -182,12 +203,15 @@ final class RunningProcess: Sendable {
 
     private func readLines(from reader: FileHandle) {
         var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
+            // read(2), not `availableData`, which stops the whole test run on an interrupted read.
+            let count = chunk.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
             // Only the new bytes can hold a newline: a long line is not searched again per chunk.
             var searchFrom = buffer.count
-            buffer.append(contentsOf: chunk)
+            buffer.append(contentsOf: chunk[..<count])
             var lineStart = 0
             while let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
                 append(String(decoding: buffer[lineStart..<newline], as: UTF8.self))
