@@ -156,8 +156,9 @@ let package = Package(
         .target(
             name: "CareBackup",
             dependencies: [
-                "CarePlanStore", "PrivateFiles",
+                "CarePlanStore", "PrivateFiles", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         // FHIR in and out: orders to schedules and localized instructions, server search, doses and
@@ -337,7 +338,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "CareBackupTests", dependencies: ["CareBackup", "CarePlan", "CarePlanStore"]),
+        .testTarget(name: "CareBackupTests", dependencies: ["CareBackup", "CarePlan", "CarePlanStore", "TestSupport", "Waiting"]),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
         .testTarget(
             name: "CareReportTests",

@@ -80,3 +80,10 @@ extension CarePlanStore {
         return (info, zone)
     }
 }
+
+/// The seconds `text` says: `90s`, `5m`, `1h`, `7d` or plain seconds.
+func seconds(of text: String) -> TimeInterval? {
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+    if let unit = text.last.flatMap({ units[$0] }) { return Double(text.dropLast()).map { $0 * unit } }
+    return Double(text)
+}

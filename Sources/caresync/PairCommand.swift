@@ -37,7 +37,7 @@ struct PairCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            guard let lifetime = Self.seconds(expires), (10...86_400).contains(lifetime) else {
+            guard let lifetime = seconds(of: expires), (10...86_400).contains(lifetime) else {
                 throw UsageError(description: "--expires must be 10s to 24h, such as 90s, 5m or 1h, not \"\(expires)\"")
             }
             if role == "browser" { return try await signInCode(lifetime: lifetime) }
@@ -79,12 +79,5 @@ struct PairCommand: AsyncParsableCommand {
             emit("Sign-in code for a \(household ? "household member's browser (read only)" : "browser"): \(code)")
             emit("Valid until \(ISO8601.string(from: expiresAt)), once. Type it into the care app's sign-in page.")
         }
-    }
-
-    /// `90s`, `5m`, `1h` or plain seconds.
-    static func seconds(_ text: String) -> TimeInterval? {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
-        if let unit = text.last.flatMap({ units[$0] }) { return Double(text.dropLast()).map { $0 * unit } }
-        return Double(text)
     }
 }

@@ -101,10 +101,27 @@ struct PrimaryCommand: AsyncParsableCommand {
         valueName: "file"))
     var healthRecordKey: String?
 
+    @Option(help: ArgumentHelp("Back the store and identity up into this directory on a schedule (see --backup-every).", valueName: "dir"))
+    var backupDir: String?
+
+    @Option(help: ArgumentHelp("How often to back up into --backup-dir: 24h, 12h, 7d…", valueName: "duration"))
+    var backupEvery = "24h"
+
+    @Option(help: "How many backups to keep in --backup-dir (the oldest go).")
+    var backupKeep = 7
+
+    @Option(help: ArgumentHelp(
+        "Seal the scheduled backups with the passphrase in this file (else $CARESYNC_BACKUP_PASSPHRASE).", valueName: "file"))
+    var backupPassphraseFile: String?
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
     func validate() throws {
+        guard backupDir == nil || (seconds(of: backupEvery).map { $0 >= 60 } ?? false) else {
+            throw ValidationError("--backup-every must be a minute or more, such as 12h or 7d, not \"\(backupEvery)\"")
+        }
+        guard backupKeep >= 1 else { throw ValidationError("--backup-keep must be at least 1") }
         guard fhirInterval > 0 else { throw ValidationError("--fhir-interval must be more than 0") }
         try validateAuthorization(tokenFile: fhirTokenFile, smartClientID: fhirSmartClientID, smartKey: fhirSmartKey, prefix: "fhir-")
     }
@@ -166,6 +183,9 @@ struct PrimaryCommand: AsyncParsableCommand {
             services.append(.init(service: FHIRUploadService.healthRecord(
                 store: store, vault: vault, authorizer: healthRecord, interval: .seconds(fhirInterval), clock: configuration.clock,
                 json: json, logger: logger)))
+            if let backupDir {
+                services.append(.init(service: try backupService(store: store, directory: backupDir, clock: configuration.clock, logger: logger)))
+            }
             if let fhirServer {
                 let authorizer = try fhirAuthorizer(
                     server: fhirServer, tokenFile: fhirTokenFile, smartClientID: fhirSmartClientID, smartKey: fhirSmartKey,
