@@ -199,7 +199,7 @@ let package = Package(
         .target(
             name: "CommandOptions",
             dependencies: [
-                "LineOutput", "MetricsEndpoint", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CareBackup", "LineOutput", "MetricsEndpoint", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -207,7 +207,7 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
+                "CareBackup", "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -280,7 +280,8 @@ let package = Package(
         .executableTarget(
             name: "household-sim",
             dependencies: [
-                "CarePlan", "CommandOptions", "DesktopNotification", "MetricsEndpoint", "NodeIdentity", "PrivateFiles", "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "CareBackup", "CarePlan", "CommandOptions", "DesktopNotification", "LineOutput", "MetricsEndpoint", "NodeIdentity", "PrivateFiles",
+                "SimulatorSupport", "StrictJSON", "SyncNode", "SyncProtocol",
                 "Waiting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -324,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
-                "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Waiting",
+                "CareBackup", "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Waiting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),

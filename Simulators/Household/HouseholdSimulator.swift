@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import ArgumentParser
 import CommandOptions
@@ -12,7 +13,7 @@ struct HouseholdSimulator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "household-sim",
         abstract: Follow.configuration.abstract,
-        subcommands: [Follow.self, PairCommand<HouseholdRole>.self],
+        subcommands: [Follow.self, PairCommand<HouseholdRole>.self, StandbyCommand.self],
         defaultSubcommand: Follow.self)
 }
 
@@ -49,6 +50,9 @@ struct Follow: AsyncParsableCommand {
             settled by then.
             Care reports the primaries share with this device are saved in --reports (default: the \
             state directory's reports/), one directory per person, and shown as they arrive.
+            A primary that paired this device with `caresync pair --role household --standby` keeps a \
+            standby copy of its store here, encrypted, each step shown as it is kept; \
+            `household-sim standby export` makes a backup of it for `caresync restore`.
             With --json every context, history entry, alert, report, reply and error is one JSON line.
             """)
 
@@ -86,6 +90,7 @@ struct Follow: AsyncParsableCommand {
         for person in people {
             var configuration = Household.configuration(for: person, of: household)
             configuration.reportsDirectory = (reports ?? options.stateDir + "/reports") + "/" + URL(fileURLWithPath: person).lastPathComponent
+            configuration.standby = try StandbyCopy(directory: Household.standbyDirectory(of: person))
             nodes.append(try await CompanionNode(configuration: configuration))
         }
         let presenter = AlertPresenter(

@@ -54,6 +54,11 @@ public struct EventOutput: Sendable {
                   text: lines.joined(separator: "\n"))
         case .alerts(let alerts):
             for alert in alerts { show(alert, notified: true) }
+        case .standby(let update):
+            let lagMs = update.lag.map { Int(($0 * 1000).rounded()) }
+            write(["type": "standby", "revision": .int(update.revision), "pages": .int(update.pages), "bytes": .int(update.bytes),
+                   "lagMs": lagMs.map(JSONValue.int) ?? .null],
+                  text: "🗄 standby copy at revision \(update.revision) (\(update.pages) page\(update.pages == 1 ? "" : "s")\(lagMs.map { ", \($0) ms behind" } ?? ""))")
         case .error(let code, let message):
             showError(code: code, message: message)
         }

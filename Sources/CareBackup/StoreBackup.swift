@@ -12,26 +12,36 @@ public struct StoreBackup: Sendable {
 
     /// Copies `store` (``CarePlanStore/copy(to:)``, into a private temporary directory that
     /// is removed afterwards) and, if `identityDirectory` is given, the primary's identity
-    /// files: its key and certificates and its health record sign-in, not its locks or
-    /// launches in progress.
+    /// files (``IdentityFiles``).
     public static func make(of store: CarePlanStore, identityDirectory: String?, now: Date) async throws -> StoreBackup {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-backup-\(UUID().uuidString)").path
-        try PrivateFiles.makeDirectory(scratch, own: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let copy = scratch + "/" + BackupManifest.storeFile
-        try await store.copy(to: copy)
+        try await inScratch { copy in
+            try await store.copy(to: copy)
+            return try await make(fromCopy: copy, identity: try identityDirectory.map { directory throws(BackupError) in try IdentityFiles.read(from: directory) }, now: now)
+        }
+    }
+
+    /// A backup of the database file `copy`, no longer in use (with `identity`, if given).
+    static func make(fromCopy copy: String, identity: IdentityFiles?, now: Date) async throws -> StoreBackup {
         // The figures are the copy's own: what the manifest promises is what the file holds.
         let summary = try await CarePlanStore(path: copy).summary()
         var named = [(BackupManifest.storeFile, try contents(of: copy))]
-        if let identityDirectory {
-            named += try identityFiles(in: identityDirectory).map { (BackupManifest.identityFolder + $0, try contents(of: identityDirectory + "/" + $0)) }
-        }
+        if let identity { named += identity.names.map { (BackupManifest.identityFolder + $0, identity.files[$0]!) } }
         let files = named.map { BackupManifest.File(name: $0.0, size: $0.1.count, sha256: BackupFile.hex(SHA256.hash(data: $0.1))) }
         return StoreBackup(
             // In whole seconds, as the manifest keeps it.
             manifest: BackupManifest(
-                format: BackupFile.format, createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), store: summary, withIdentity: identityDirectory != nil, files: files),
+                format: BackupFile.format, createdAt: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), store: summary,
+                withIdentity: identity != nil, files: files),
             files: named.map(\.1))
+    }
+
+    /// Runs `body` with the path of a database file to make in a private temporary directory,
+    /// removed afterwards.
+    static func inScratch<T>(_ body: (String) async throws -> T) async throws -> T {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-backup-\(UUID().uuidString)").path
+        try PrivateFiles.makeDirectory(scratch, own: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        return try await body(scratch + "/" + BackupManifest.storeFile)
     }
 
     /// Seals the backup under `passphrase` and writes it to `path` in one piece (0600): the
@@ -52,22 +62,6 @@ public struct StoreBackup: Sendable {
     /// The manifest of the backup at `path`, every file checked, nothing restored.
     public static func inspect(_ path: String, passphrase: BackupPassphrase) throws(BackupError) -> BackupManifest {
         try BackupFile.open(try contents(of: path), path: path, passphrase: passphrase).0
-    }
-
-    /// The identity directory's files a backup takes: not its locks, launches in progress or
-    /// a crash's leftovers.
-    static func identityFiles(in directory: String) throws(BackupError) -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw .file(path: directory, reason: "cannot be listed: \(error.localizedDescription)")
-        }
-        return names.filter { name in
-            var isDirectory: ObjCBool = false
-            return !name.hasPrefix(".") && !name.hasSuffix(".lock") && !name.hasSuffix(".pending")
-                && FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
-        }.sorted()
     }
 
     static func contents(of path: String) throws(BackupError) -> [UInt8] {

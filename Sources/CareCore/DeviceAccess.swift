@@ -7,10 +7,13 @@ import Foundation
 public struct DeviceAccess: Sendable {
     let store: CarePlanStore
 
-    /// Opens a single-use pairing code for a device of `role`; its id.
+    /// Opens a single-use pairing code for a device of `role` (a household device with
+    /// `standby` keeps a copy of the store and the primary's identity); its id.
     @discardableResult
-    public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await store.devices.openPairingCode(code, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
+    public func openPairingCode(
+        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, expiresAt: Date
+    ) async throws(CarePlanStoreError) -> Int {
+        try await store.devices.openPairingCode(code, role: role, mayRecord: mayRecord, standby: standby, expiresAt: expiresAt)
     }
 
     /// Pairs the device `deviceID` with the code `codeID` proved, or says why not.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// What a store holds, in figures: what a backup's manifest shows, and what a restore checks
 /// the restored copy against.
@@ -37,6 +38,34 @@ extension CarePlanStore {
             return StoreSummary(
                 planID: info.planID, title: info.title, revision: try Self.revision(db), activities: try count("activity"),
                 outcomes: try count("outcome"), measurements: try count("measurement"), devices: try count("device"))
+        }
+    }
+
+    /// The store's database as one consistent snapshot, page for page (SQLite's online backup
+    /// into memory, serialized), with the change log's revision in it and its page size. Unlike
+    /// ``copy(to:)``, which compacts, a page keeps its number from one image to the next: two
+    /// images differ in the pages the commits between them wrote, which is what a standby copy
+    /// is sent.
+    public func pageImage() async throws(CarePlanStoreError) -> (revision: Int, pageSize: Int, bytes: [UInt8]) {
+        do {
+            return try await pool.read { source in
+                let pageSize = try Int.fetchOne(source, sql: "PRAGMA page_size") ?? 4096
+                let memory = try DatabaseQueue()
+                return try memory.writeWithoutTransaction { image in
+                    // An in-memory copy of a WAL database must have its page size.
+                    try image.execute(sql: "PRAGMA page_size = \(pageSize)")
+                    try source.backup(to: image)
+                    let revision = try Self.revision(image)
+                    var size: sqlite3_int64 = 0
+                    guard let bytes = sqlite3_serialize(image.sqliteConnection, "main", &size, 0) else {
+                        throw CarePlanStoreError.database("SQLite could not serialize the store's image")
+                    }
+                    defer { sqlite3_free(bytes) }
+                    return (revision, pageSize, Array(UnsafeBufferPointer(start: bytes, count: Int(size))))
+                }
+            }
+        } catch {
+            throw CarePlanStoreError(error, path: pool.path)
         }
     }
 

@@ -47,10 +47,13 @@ extension DeviceStore {
     /// Wrong pairing codes allowed across the open pairing codes before pairing locks.
     public static let pairingAttempts = 5
 
-    /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns its id.
+    /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns
+    /// its id. A household device paired with a `standby` code keeps a copy of the store.
     @discardableResult
-    @_spi(CareCore) public func openPairingCode(_ code: String, role: DeviceRole, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await openCode(code, role: role.rawValue, mayRecord: mayRecord || role != .household, expiresAt: expiresAt)
+    @_spi(CareCore) public func openPairingCode(
+        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, expiresAt: Date
+    ) async throws(CarePlanStoreError) -> Int {
+        try await openCode(code, role: role.rawValue, mayRecord: mayRecord || role != .household, standby: standby && role == .household, expiresAt: expiresAt)
     }
 
     /// The code `id` while it is open at `now` (unused, not locked, not expired), to show it
@@ -106,9 +109,10 @@ extension DeviceStore {
             try db.run("UPDATE pairing_code SET used_at = ?, used_by = ? WHERE id = ?",
                        arguments: [now.timeIntervalSince1970, deviceID, codeID])
             try db.run("""
-                INSERT INTO device (id, name, role, may_record, paired_at, last_seen) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, may_record = excluded.may_record
-                """, arguments: [deviceID, name, role.rawValue, code["may_record"] as Bool, now.timeIntervalSince1970,
+                INSERT INTO device (id, name, role, may_record, standby, paired_at, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, may_record = excluded.may_record,
+                    standby = excluded.standby
+                """, arguments: [deviceID, name, role.rawValue, code["may_record"] as Bool, code["standby"] as Bool, now.timeIntervalSince1970,
                                  now.timeIntervalSince1970])
             _ = try StoreChange(kind: .devicePaired, pairedDevice: deviceID, device: deviceID, committedAt: now).append(to: db)
             return .success(try PairedDevice(row: try db.row("SELECT * FROM device WHERE id = ?", arguments: [deviceID])!))

@@ -10,6 +10,9 @@ public struct PairedDevice: Sendable, Hashable, Codable {
     public var role: DeviceRole
     /// Whether the device may record outcomes (always for watches and widgets).
     public var mayRecord: Bool
+    /// Whether it keeps a standby copy of the store (a household device paired with
+    /// `--standby`): it receives the store's pages and the primary's identity.
+    public var standby: Bool
     public var pairedAt: Date
     /// When it last connected or disconnected.
     public var lastSeen: Date?
@@ -26,6 +29,7 @@ public struct PairedDevice: Sendable, Hashable, Codable {
         name = row["name"]
         self.role = role
         mayRecord = row["may_record"]
+        standby = row["standby"]
         pairedAt = Date(timeIntervalSince1970: row["paired_at"])
         lastSeen = (row["last_seen"] as Double?).map(Date.init(timeIntervalSince1970:))
         revokedAt = (row["revoked_at"] as Double?).map(Date.init(timeIntervalSince1970:))

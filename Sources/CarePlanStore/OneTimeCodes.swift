@@ -8,11 +8,11 @@ extension StorePart {
     static var pairingMemory: TimeInterval { 24 * 3600 }
 
     /// Stores a code of `role` (a device's or a browser's) and returns its id.
-    func openCode(_ code: String, role: String, mayRecord: Bool, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
+    func openCode(_ code: String, role: String, mayRecord: Bool, standby: Bool = false, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
         try await write { db in
             try db.run(
-                "INSERT INTO pairing_code (code, role, may_record, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [code, role, mayRecord, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
+                "INSERT INTO pairing_code (code, role, may_record, standby, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [code, role, mayRecord, standby, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
             return Int(db.lastInsertedRowID)
         }
     }

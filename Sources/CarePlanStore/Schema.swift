@@ -269,6 +269,13 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v14 standby devices") { db in
+            // A household device paired with `--standby` keeps a copy of the store.
+            try db.execute(sql: """
+                ALTER TABLE pairing_code ADD COLUMN standby INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE device ADD COLUMN standby INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 

@@ -77,6 +77,9 @@ extension Caresync_V1_Envelope {
         case .measurementBatch: "measurement_batch"
         case .measurementReceipt: "measurement_receipt"
         case .doseAlerts: "dose_alerts"
+        case .standbyHeld: "standby_held"
+        case .standbyPages: "standby_pages"
+        case .standbyApplied: "standby_applied"
         case nil: "empty message"
         }
     }

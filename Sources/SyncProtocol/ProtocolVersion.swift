@@ -8,6 +8,8 @@ public enum ProtocolFeature {
     public static let measurements = "measurements"
     /// The household device receives missed-dose alerts (protocol section 22).
     public static let alerts = "alerts"
+    /// The household device keeps a standby copy of the store (protocol section 23).
+    public static let standby = "standby"
 }
 
 /// Protocol versions and their negotiation.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CareBackup
+import CommandOptions
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -67,13 +68,6 @@ struct BackupCommand: AsyncParsableCommand {
 }
 
 /// Where a backup's passphrase comes from.
-struct PassphraseOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Read the passphrase from the first line of this file (else $CARESYNC_BACKUP_PASSPHRASE).", valueName: "file"))
-    var passphraseFile: String?
-
-    func read() throws -> BackupPassphrase { try BackupPassphrase.read(file: passphraseFile) }
-}
-
 /// A backup's manifest, as a line of text per fact or one JSON object.
 func show(_ manifest: BackupManifest, file: String, json: Bool) {
     let store = manifest.store

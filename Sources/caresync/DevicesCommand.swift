@@ -48,7 +48,7 @@ struct DevicesCommand: AsyncParsableCommand {
         }
 
         static func line(_ device: PairedDevice) -> String {
-            let access = device.role == .household && !device.mayRecord ? " read-only" : ""
+            let access = (device.role == .household && !device.mayRecord ? " read-only" : "") + (device.standby ? " standby" : "")
             let status = device.revokedAt.map { "revoked \(ISO8601.string(from: $0))" }
                 ?? device.lastSeen.map { "last seen \(ISO8601.string(from: $0))" } ?? "never seen"
             return "\(NodeIdentity.display(device.id))  \(device.role.rawValue)\(access)  \"\(device.name)\"  \(status)"

@@ -32,6 +32,11 @@ struct PairCommand: AsyncParsableCommand {
     @Flag(help: "Let a household device record outcomes on the patient's behalf (watches and widgets always may).")
     var mayRecord = false
 
+    @Flag(help: ArgumentHelp(
+        "Let a household device keep a standby copy: the store and this primary's identity, encrypted, to restore from when this device is lost.",
+        discussion: "Only for a device the patient trusts with the record: restored from its copy, a new primary is this one to every companion."))
+    var standby = false
+
     @Flag(help: "Print the code as JSON.")
     var json = false
 
@@ -48,13 +53,17 @@ struct PairCommand: AsyncParsableCommand {
             guard !mayRecord || role == .household else {
                 throw UsageError(description: "--may-record is for household devices: a \(role.rawValue) always records")
             }
+            guard !standby || role == .household else {
+                throw UsageError(description: "--standby is for household devices, not a \(role.rawValue)")
+            }
             let store = try await options.open()
             _ = try await store.configuredPlan()
             let code = PairingCode.random()
             let expiresAt = Date().addingTimeInterval(lifetime)
-            try await CareCore(store: store).access.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: expiresAt)
+            try await CareCore(store: store).access.openPairingCode(
+                code.characters, role: role, mayRecord: mayRecord, standby: standby, expiresAt: expiresAt)
             if json {
-                emit(#"{"code":"\#(code)","role":"\#(role.rawValue)","mayRecord":\#(mayRecord || role != .household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
+                emit(#"{"code":"\#(code)","role":"\#(role.rawValue)","mayRecord":\#(mayRecord || role != .household),"standby":\#(standby),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
             } else {
                 emit("Pairing code for a \(role.rawValue): \(code)")
                 emit("Valid until \(ISO8601.string(from: expiresAt)), once. On the device: \(role.rawValue)-sim pair \(code)")
@@ -67,6 +76,7 @@ struct PairCommand: AsyncParsableCommand {
         guard !mayRecord else {
             throw UsageError(description: "--may-record is for household devices: a browser records unless --household")
         }
+        guard !standby else { throw UsageError(description: "--standby is for household devices, not a browser") }
         let store = try await options.open()
         _ = try await store.configuredPlan()
         let code = PairingCode.random()

@@ -142,6 +142,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             configuration.port = port
             configuration.name = name
             configuration.logger = logger
+            configuration.identityDirectory = identityDirectory(of: store)
             let shiftedClock = try shiftedClock()
             if let shiftedClock { configuration.clock = shiftedClock }
             var policy = ReminderPolicy()

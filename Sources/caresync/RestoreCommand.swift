@@ -1,5 +1,6 @@
 import ArgumentParser
 import CareBackup
+import CommandOptions
 import Foundation
 import LineOutput
 import PrivateFiles

@@ -85,7 +85,7 @@ import Testing
             ("garbage", vectors.invalid.first { $0.name == "garbage" }!.bytes, .malformedFrame,
              { $0.hasPrefix("not a protobuf Envelope (") }),
         ]
-        let notFromCompanions: Set = ["hello", "hello_ack", "application_context", "context_delta", "completion_reply", "reminder", "pair_request", "pair_accept", "history_page", "report_chunk", "measurement_receipt", "dose_alerts"]
+        let notFromCompanions: Set = ["hello", "hello_ack", "application_context", "context_delta", "completion_reply", "reminder", "pair_request", "pair_accept", "history_page", "report_chunk", "measurement_receipt", "dose_alerts", "standby_pages"]
         for vector in vectors.valid {
             let name = try #require(try TLSPeer.frames(in: vector.bytes).first).bodyName
             guard notFromCompanions.contains(name) else { continue }
@@ -97,7 +97,13 @@ import Testing
         // Nor did it offer `measurements` in this Hello.
         cases.append(("measurement-batch", vectors.valid.first { $0.name == "measurement-batch" }!.bytes, .protocolViolation,
                       { $0 == "unexpected measurement_batch without the measurements feature" }))
-        #expect(cases.count == 29)
+        // Nor is it a standby device: it holds no copy and takes no step.
+        for name in ["standby-held", "standby-applied"] {
+            let bytes = vectors.valid.first { $0.name == name }!.bytes
+            let body = try #require(try TLSPeer.frames(in: bytes).first).bodyName
+            cases.append((name, bytes, .protocolViolation, { $0 == "unexpected \(body) without the standby feature" }))
+        }
+        #expect(cases.count == 34)
         for (name, bytes, code, message) in cases {
             let peer = try await established(primary, watch)
             let known = try peer.frames.count

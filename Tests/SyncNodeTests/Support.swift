@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
@@ -52,9 +53,12 @@ final class TestPrimary: Sendable {
     var endpoint: PrimaryEndpoint { PrimaryEndpoint(host: "127.0.0.1", port: port) }
 
     /// Opens a pairing code for a device of `role`, as `caresync pair` does.
-    func openCode(_ role: DeviceRole, mayRecord: Bool = false, expiresIn lifetime: TimeInterval = 300) async throws -> PairingCode {
+    func openCode(
+        _ role: DeviceRole, mayRecord: Bool = false, standby: Bool = false, expiresIn lifetime: TimeInterval = 300
+    ) async throws -> PairingCode {
         let code = PairingCode.random()
-        try await store.devices.openPairingCode(code.characters, role: role, mayRecord: mayRecord, expiresAt: Date().addingTimeInterval(lifetime))
+        try await store.devices.openPairingCode(
+            code.characters, role: role, mayRecord: mayRecord, standby: standby, expiresAt: Date().addingTimeInterval(lifetime))
         return code
     }
 
@@ -64,13 +68,13 @@ final class TestPrimary: Sendable {
     /// of CPU in a debug build: tests of pairing call `CompanionNode.pair(code:)`
     /// (PairingTests, and the end-to-end scenarios with real processes).
     func pairedCompanion(
-        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, contextDeltas: Bool = true,
-        contextWriteDelay: Duration? = nil, clock: any WallClock = .system
+        _ role: DeviceRole, stateDirectory: String? = nil, mayRecord: Bool = false, standby: StandbyCopy? = nil, pairedAsStandby: Bool = true,
+        contextDeltas: Bool = true, contextWriteDelay: Duration? = nil, clock: any WallClock = .system
     ) async throws -> CompanionNode {
         let companion = try await makeCompanion(
-            role, endpoint: endpoint, stateDirectory: stateDirectory, contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay,
-            clock: clock)
-        let code = try await openCode(role, mayRecord: mayRecord)
+            role, endpoint: endpoint, stateDirectory: stateDirectory, standby: standby, contextDeltas: contextDeltas,
+            contextWriteDelay: contextWriteDelay, clock: clock)
+        let code = try await openCode(role, mayRecord: mayRecord, standby: standby != nil && pairedAsStandby)
         let candidate = try #require(try await store.devices.pairingCandidates().first { $0.code == code.characters })
         _ = try await node.core.access.redeemPairing(
             codeID: candidate.id, deviceID: companion.nodeID, name: companion.configuration.name, role: role).get()
@@ -93,7 +97,7 @@ final class TestPrimary: Sendable {
 
 /// A companion node in this process with its own state directory.
 func makeCompanion(
-    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, contextDeltas: Bool = true,
+    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, standby: StandbyCopy? = nil, contextDeltas: Bool = true,
     contextWriteDelay: Duration? = nil, clock: any WallClock = .system
 ) async throws -> CompanionNode {
     let directory = stateDirectory ?? FileManager.default.temporaryDirectory
@@ -104,6 +108,7 @@ func makeCompanion(
     // the default 5 s was given up and begun again, and a first context then took over 20 s in CI.
     configuration.deadlineClock = ManualClock()
     configuration.contextDeltas = contextDeltas
+    configuration.standby = standby
     configuration.clock = clock
     if let contextWriteDelay { configuration.contextWriteDelay = contextWriteDelay }
     return try await CompanionNode(configuration: configuration)

@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import Foundation
 import Logging
@@ -74,6 +75,10 @@ public struct CompanionConfiguration: Sendable {
     /// Whether a household device asks for missed-dose alerts (protocol section 22). Other
     /// roles never receive them.
     public var alerts = false
+    /// A household device's standby copy of the primary's store (protocol section 23); with
+    /// one, it offers the `standby` feature, which the primary accepts only from a device
+    /// paired with `--standby`.
+    public var standby: StandbyCopy?
     /// The wall clock, for completions' device time and clocks, and what retries, pings, reply
     /// timeouts and the context's write delay wait on; tests can pass their own.
     public var clock: any WallClock = .system

@@ -1,4 +1,5 @@
 import CarePlan
+import Foundation
 import SyncProtocol
 
 /// Everything a companion node reports, in order.
@@ -14,6 +15,8 @@ public enum CompanionEvent: Sendable {
     case report(ReceivedReport)
     /// Missed doses and all clears for this household device, newest first, each reported once.
     case alerts([DoseAlert])
+    /// This household device's standby copy took a step: it is on disk.
+    case standby(StandbyUpdate)
     /// An Error message from the primary, or a local failure worth showing.
     case error(code: String, message: String)
 }
@@ -29,4 +32,23 @@ public struct ReceivedReport: Sendable, Hashable {
     public var bytes: Int
     /// SHA-256 of the file, lowercase hex.
     public var sha256: String
+}
+
+/// A step a household device's standby copy took (protocol section 23).
+public struct StandbyUpdate: Sendable, Hashable {
+    /// The change log's revision the copy is at now.
+    public var revision: Int
+    /// Pages the step brought.
+    public var pages: Int
+    /// The copy's size.
+    public var bytes: Int
+    /// When the oldest change the step brought was committed on the primary (`nil`: a first
+    /// fill, or unknown).
+    public var committedAt: Date?
+    /// When the step was on disk.
+    public var appliedAt: Date
+
+    /// How far behind the primary the copy was: from that commit to this step on disk, on the
+    /// two devices' clocks.
+    public var lag: TimeInterval? { committedAt.map { max(0, appliedAt.timeIntervalSince($0)) } }
 }

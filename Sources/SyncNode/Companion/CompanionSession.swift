@@ -77,6 +77,7 @@ struct CompanionSession: Sendable {
                     node.metrics.connected.record(0)
                 }
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
+                if accepted.contains(ProtocolFeature.standby), let copy = configuration.standby { try handle.send(.standbyHeld(copy.held)) }
                 node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName))
                 let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
                 // The sender and the pinger run beside the receiver; whichever ends first
@@ -162,6 +163,7 @@ struct CompanionSession: Sendable {
             + (household && configuration.reportsDirectory != nil ? [ProtocolFeature.report] : [])
             + [ProtocolFeature.measurements]
             + (household && configuration.alerts ? [ProtocolFeature.alerts] : [])
+            + (household && configuration.standby != nil ? [ProtocolFeature.standby] : [])
     }
 
     /// Contexts, replies and reminders from the primary, until it closes or says Goodbye;
@@ -171,6 +173,7 @@ struct CompanionSession: Sendable {
         features: Set<String>
     ) async throws -> End {
         var reports = ReportAssembly()
+        var standby = StandbyAssembly()
         while let payload = try await frames.next() {
             let envelope = try Frame.decode(payload)
             switch envelope.body {
@@ -214,6 +217,8 @@ struct CompanionSession: Sendable {
                 }
             case .doseAlerts(let wire) where features.contains(ProtocolFeature.alerts):
                 try await receive(try wire.alerts.map(DoseAlert.init(wire:)))
+            case .standbyPages(let piece) where features.contains(ProtocolFeature.standby):
+                if let step = try standby.add(piece) { try keep(step, session) }
             case .contextDelta:
                 throw ProtocolError.unexpected(envelope, "without the context-delta feature")
             case .reportChunk:
@@ -222,8 +227,10 @@ struct CompanionSession: Sendable {
                 throw ProtocolError.unexpected(envelope, "without the measurements feature")
             case .doseAlerts:
                 throw ProtocolError.unexpected(envelope, "without the alerts feature")
+            case .standbyPages:
+                throw ProtocolError.unexpected(envelope, "without the standby feature")
             case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest,
-                 .reportReceived, .measurementBatch:
+                 .reportReceived, .measurementBatch, .standbyHeld, .standbyApplied:
                 throw ProtocolError.unexpected(envelope, "from the primary")
             }
         }

@@ -49,6 +49,10 @@ public enum Household {
         return configuration
     }
 
+    /// Where the standby copy of the primary followed from `person` is kept (protocol
+    /// section 23): filled only if that primary paired this device with `--standby`.
+    public static func standbyDirectory(of person: String) -> String { person + "/standby" }
+
     /// Pairs the household device (whose directory is `configuration.stateDirectory`) with
     /// one more primary, using a code from `caresync pair`. A new pairing with a primary
     /// paired before replaces the earlier one; the other primaries are not touched.

@@ -44,6 +44,10 @@ public struct PrimaryConfiguration: Sendable {
     /// How often the primary writes when devices were last seen (see `caresync devices`);
     /// it keeps the times in memory in between, and writes them when it stops.
     public var lastSeenInterval: Duration = .seconds(10)
+    /// The directory of the primary's identity files, which standby copies keep with the
+    /// store (protocol section 23): restored from one, a new primary is this one to every
+    /// companion. `nil`: standby copies get the store alone.
+    public var identityDirectory: String?
     /// Where the primary logs connections, refusals and the failures it recovers from
     /// (with `peer`, `messageID` and `revision` metadata). Silent unless given.
     public var logger = Logger(label: "caresync.primary", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -29,11 +30,15 @@ struct PrimaryConnection {
         /// the primary raises them; and the last alert it has handled.
         var alerts = false
         var alertsAfter = 0
+        /// Whether it keeps a standby copy: a household device paired with `--standby` that
+        /// offered `standby`.
+        var standby = false
 
         /// The features of its Hello this primary uses on the connection.
         var features: [String] {
             (contextDeltas ? [ProtocolFeature.contextDelta] : []) + (reports ? [ProtocolFeature.report] : [])
                 + (measurements ? [ProtocolFeature.measurements] : []) + (alerts ? [ProtocolFeature.alerts] : [])
+                + (standby ? [ProtocolFeature.standby] : [])
         }
     }
 
@@ -138,6 +143,8 @@ struct PrimaryConnection {
         let (subscription, updates) = publisher.subscribe()
         defer { publisher.unsubscribe(subscription) }
         let requested = ContextRequested()
+        let (standbyMessages, standbyInbox) = AsyncStream<StandbyMessage>.makeStream()
+        defer { standbyInbox.finish() }
         // Contexts and reports stop only when the connection cannot carry them, or when the
         // connection ends (cancelled). A failure closes the connection, so the companion
         // reconnects rather than wait for what never comes.
@@ -160,10 +167,15 @@ struct PrimaryConnection {
                     do { try await sendAlerts(to: peer, outbound, on: alertsWaiting) } catch { await closing("alert", error) }
                 }
             }
+            if peer.standby {
+                group.addTask {
+                    do { try await sendStandby(to: peer, outbound, messages: standbyMessages, logger: logger) } catch { await closing("standby step", error) }
+                }
+            }
             defer { group.cancelAll() }
             // Completions are answered on the event loop from now on, the rest here.
             intake.proceed(judging: CompletionJudge(node: node, peer: peer, logger: logger))
-            try await receive(&frames, from: peer, outbound, logger: logger) {
+            try await receive(&frames, from: peer, outbound, logger: logger, standby: { standbyInbox.yield($0) }) {
                 requested.set()
                 publisher.nudge(subscription)
             }
@@ -211,6 +223,7 @@ struct PrimaryConnection {
         peer.measurements = device.mayRecord && hello.features.contains(ProtocolFeature.measurements)
         peer.alerts = device.role == .household && node.alerts != nil && hello.features.contains(ProtocolFeature.alerts)
         peer.alertsAfter = Int(clamping: hello.alertsAfter)
+        peer.standby = device.role == .household && device.standby && hello.features.contains(ProtocolFeature.standby)
         if peer.contextDeltas, hello.hasHeldContext { peer.held = try HeldContext(wire: hello.heldContext) }
         return peer
     }
@@ -236,7 +249,8 @@ struct PrimaryConnection {
     /// Handles the companion's messages in order; returns when it says Goodbye or closes.
     private func receive(
         _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, from peer: Peer,
-        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, logger: Logger, contextRequested: () -> Void
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, logger: Logger, standby: (StandbyMessage) -> Void,
+        contextRequested: () -> Void
     ) async throws {
         while let envelope = try await frames.nextEnvelope() {
             // Answered (or under way, for a context request): the intake may hand on the next.
@@ -259,6 +273,10 @@ struct PrimaryConnection {
                 await node.reportReceived(Int(clamping: received.reportRevision), by: peer, logger: logger)
             case .measurementBatch(let batch) where peer.measurements:
                 try await outbound.send(await node.record(batch, from: peer, logger: logger))
+            case .standbyHeld(let held) where peer.standby:
+                standby(.held(try StandbyHeld(wire: held)))
+            case .standbyApplied(let applied) where peer.standby:
+                standby(.applied(revision: Int(clamping: applied.revision), sha256: Array(applied.imageSha256)))
             case .goodbye:
                 return
             case .error(let error):
@@ -269,8 +287,10 @@ struct PrimaryConnection {
                 throw ProtocolError.unexpected(envelope, "without the report feature")
             case .measurementBatch:
                 throw ProtocolError.unexpected(envelope, "without the measurements feature")
+            case .standbyHeld, .standbyApplied:
+                throw ProtocolError.unexpected(envelope, "without the standby feature")
             case .hello, .helloAck, .applicationContext, .contextDelta, .completionReply, .reminder, .pairRequest, .pairAccept,
-                 .historyPage, .reportChunk, .measurementReceipt, .doseAlerts:
+                 .historyPage, .reportChunk, .measurementReceipt, .doseAlerts, .standbyPages:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }

@@ -49,6 +49,11 @@ struct PrimaryMetrics: Sendable {
             if count > 0 { Counter(label: "caresync_primary_dose_alerts_total", dimensions: [("kind", kind.rawValue)]).increment(by: count) }
         }
     }
+    /// From the commit of the oldest change a standby step brings to the household device
+    /// saying the step is on its disk: how far behind a standby copy was.
+    let standbyLag = Timer(label: "caresync_primary_standby_lag_seconds", preferredDisplayUnit: .seconds)
+    /// The revision the last standby step brought a copy to.
+    let standbyRevision = Gauge(label: "caresync_primary_standby_revision")
     /// Pairing requests judged, by result.
     let pairings: [String: Counter] = Dictionary(uniqueKeysWithValues: ["paired", "refused"].map {
         ($0, Counter(label: "caresync_primary_pairings_total", dimensions: [("result", $0)]))

@@ -25,6 +25,8 @@ public final class PrimaryNode: Service, Sendable {
     /// The store's changes, for everything in this primary's process that follows them.
     public let changes: StoreChangeFeed
     let publisher: ContextPublisher
+    /// The store's image for household devices that keep a standby copy.
+    let standby: StandbySource
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
     let connections: ConnectionRegistry
@@ -72,6 +74,7 @@ public final class PrimaryNode: Service, Sendable {
             ReminderScheduler(store: store, policy: $0, clock: configuration.clock, logger: configuration.logger)
         }
         clock = HybridClock(node: configuration.nodeID)
+        standby = StandbySource(store: store, identityDirectory: configuration.identityDirectory)
         publisher = ContextPublisher(store: store, clock: clock, wallClock: configuration.clock, tomorrowFrom: configuration.tomorrowFrom)
     }
 
@@ -231,6 +234,7 @@ public final class PrimaryNode: Service, Sendable {
                 if case .device(let device) = change.share?.recipient { connections.reportsWaiting(for: device) }
             }
             publisher.invalidate(after: batch)
+            standby.changed(batch)
         }
     }
 

@@ -616,6 +616,30 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .doseAlerts(newValue)}
   }
 
+  public var standbyHeld: Caresync_V1_StandbyHeld {
+    get {
+      if case .standbyHeld(let v)? = body {return v}
+      return Caresync_V1_StandbyHeld()
+    }
+    set {body = .standbyHeld(newValue)}
+  }
+
+  public var standbyPages: Caresync_V1_StandbyPages {
+    get {
+      if case .standbyPages(let v)? = body {return v}
+      return Caresync_V1_StandbyPages()
+    }
+    set {body = .standbyPages(newValue)}
+  }
+
+  public var standbyApplied: Caresync_V1_StandbyApplied {
+    get {
+      if case .standbyApplied(let v)? = body {return v}
+      return Caresync_V1_StandbyApplied()
+    }
+    set {body = .standbyApplied(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -641,6 +665,9 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case measurementBatch(Caresync_V1_MeasurementBatch)
     case measurementReceipt(Caresync_V1_MeasurementReceipt)
     case doseAlerts(Caresync_V1_DoseAlerts)
+    case standbyHeld(Caresync_V1_StandbyHeld)
+    case standbyPages(Caresync_V1_StandbyPages)
+    case standbyApplied(Caresync_V1_StandbyApplied)
 
   }
 
@@ -1571,6 +1598,115 @@ public nonisolated struct Caresync_V1_DoseAlert: Sendable {
   public init() {}
 }
 
+/// Household device that accepted "standby" -> primary, once, first after the handshake:
+/// what its standby copy holds (section 23). An empty copy sends every field empty.
+public nonisolated struct Caresync_V1_StandbyHeld: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The change log's revision of the image held.
+  public var revision: UInt64 = 0
+
+  public var pageSize: UInt32 = 0
+
+  /// SHA-256 of each page of the image, 32 bytes a page, in page order; may be left empty
+  /// (then every page is sent).
+  public var pageDigests: Data = Data()
+
+  /// SHA-256 of the whole image, and of the identity files held (section 23).
+  public var imageSha256: Data = Data()
+
+  public var identitySha256: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Primary -> household device that accepted "standby": a piece of one step that brings the
+/// copy from the image it holds to a newer one (section 23). A step's pieces come one after
+/// the other, each with the same step fields (1-4, 6-7), the last with `last` set.
+public nonisolated struct Caresync_V1_StandbyPages: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// SHA-256 of the image the pages apply to: the one the copy holds.
+  public var baseSha256: Data = Data()
+
+  public var revision: UInt64 = 0
+
+  public var pageSize: UInt32 = 0
+
+  /// How many pages the new image has.
+  public var pageCount: UInt32 = 0
+
+  public var pages: [Caresync_V1_StandbyPage] = []
+
+  /// SHA-256 of the new image.
+  public var imageSha256: Data = Data()
+
+  /// When the oldest change the step brings was committed, on the primary's clock: ms since
+  /// 1970-01-01T00:00:00Z; 0 when unknown.
+  public var committedAtMs: Int64 = 0
+
+  /// The primary's identity files, in the step's first piece, when the copy's differ.
+  public var identity: [Caresync_V1_StandbyFile] = []
+
+  public var last: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Caresync_V1_StandbyPage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// From 1, as SQLite numbers pages.
+  public var number: UInt32 = 0
+
+  /// Exactly page_size bytes.
+  public var data: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Caresync_V1_StandbyFile: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// A plain file name (no "/"), such as "identity.pem".
+  public var name: String = String()
+
+  public var content: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Household device -> primary: the step to `revision` is on the copy's disk.
+public nonisolated struct Caresync_V1_StandbyApplied: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var revision: UInt64 = 0
+
+  public var imageSha256: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "caresync.v1"
@@ -1609,7 +1745,7 @@ nonisolated extension Caresync_V1_DoseAlertKind: SwiftProtobuf._ProtoNameProvidi
 
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0\u{3}dose_alerts\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0\u{3}dose_alerts\0\u{3}standby_held\0\u{3}standby_pages\0\u{3}standby_applied\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1903,6 +2039,45 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .doseAlerts(v)
         }
       }()
+      case 23: try {
+        var v: Caresync_V1_StandbyHeld?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .standbyHeld(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .standbyHeld(v)
+        }
+      }()
+      case 24: try {
+        var v: Caresync_V1_StandbyPages?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .standbyPages(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .standbyPages(v)
+        }
+      }()
+      case 25: try {
+        var v: Caresync_V1_StandbyApplied?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .standbyApplied(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .standbyApplied(v)
+        }
+      }()
       default: break
       }
     }
@@ -2001,6 +2176,18 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
     case .doseAlerts?: try {
       guard case .doseAlerts(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+    }()
+    case .standbyHeld?: try {
+      guard case .standbyHeld(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
+    }()
+    case .standbyPages?: try {
+      guard case .standbyPages(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
+    }()
+    case .standbyApplied?: try {
+      guard case .standbyApplied(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 25)
     }()
     case nil: break
     }
@@ -3765,6 +3952,231 @@ nonisolated extension Caresync_V1_DoseAlert: SwiftProtobuf.Message, SwiftProtobu
     if lhs.raisedAtMs != rhs.raisedAtMs {return false}
     if lhs.critical != rhs.critical {return false}
     if lhs.outcome != rhs.outcome {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_StandbyHeld: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StandbyHeld"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{3}page_size\0\u{3}page_digests\0\u{3}image_sha256\0\u{3}identity_sha256\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.pageSize) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.pageDigests) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.imageSha256) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.identitySha256) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 1)
+    }
+    if self.pageSize != 0 {
+      try visitor.visitSingularUInt32Field(value: self.pageSize, fieldNumber: 2)
+    }
+    if !self.pageDigests.isEmpty {
+      try visitor.visitSingularBytesField(value: self.pageDigests, fieldNumber: 3)
+    }
+    if !self.imageSha256.isEmpty {
+      try visitor.visitSingularBytesField(value: self.imageSha256, fieldNumber: 4)
+    }
+    if !self.identitySha256.isEmpty {
+      try visitor.visitSingularBytesField(value: self.identitySha256, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_StandbyHeld, rhs: Caresync_V1_StandbyHeld) -> Bool {
+    if lhs.revision != rhs.revision {return false}
+    if lhs.pageSize != rhs.pageSize {return false}
+    if lhs.pageDigests != rhs.pageDigests {return false}
+    if lhs.imageSha256 != rhs.imageSha256 {return false}
+    if lhs.identitySha256 != rhs.identitySha256 {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_StandbyPages: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StandbyPages"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}base_sha256\0\u{1}revision\0\u{3}page_size\0\u{3}page_count\0\u{1}pages\0\u{3}image_sha256\0\u{3}committed_at_ms\0\u{1}identity\0\u{1}last\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.baseSha256) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.pageSize) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.pageCount) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.pages) }()
+      case 6: try { try decoder.decodeSingularBytesField(value: &self.imageSha256) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.committedAtMs) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.identity) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.last) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.baseSha256.isEmpty {
+      try visitor.visitSingularBytesField(value: self.baseSha256, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
+    }
+    if self.pageSize != 0 {
+      try visitor.visitSingularUInt32Field(value: self.pageSize, fieldNumber: 3)
+    }
+    if self.pageCount != 0 {
+      try visitor.visitSingularUInt32Field(value: self.pageCount, fieldNumber: 4)
+    }
+    if !self.pages.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.pages, fieldNumber: 5)
+    }
+    if !self.imageSha256.isEmpty {
+      try visitor.visitSingularBytesField(value: self.imageSha256, fieldNumber: 6)
+    }
+    if self.committedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.committedAtMs, fieldNumber: 7)
+    }
+    if !self.identity.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.identity, fieldNumber: 8)
+    }
+    if self.last != false {
+      try visitor.visitSingularBoolField(value: self.last, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_StandbyPages, rhs: Caresync_V1_StandbyPages) -> Bool {
+    if lhs.baseSha256 != rhs.baseSha256 {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.pageSize != rhs.pageSize {return false}
+    if lhs.pageCount != rhs.pageCount {return false}
+    if lhs.pages != rhs.pages {return false}
+    if lhs.imageSha256 != rhs.imageSha256 {return false}
+    if lhs.committedAtMs != rhs.committedAtMs {return false}
+    if lhs.identity != rhs.identity {return false}
+    if lhs.last != rhs.last {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_StandbyPage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StandbyPage"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}number\0\u{1}data\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.number) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.number != 0 {
+      try visitor.visitSingularUInt32Field(value: self.number, fieldNumber: 1)
+    }
+    if !self.data.isEmpty {
+      try visitor.visitSingularBytesField(value: self.data, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_StandbyPage, rhs: Caresync_V1_StandbyPage) -> Bool {
+    if lhs.number != rhs.number {return false}
+    if lhs.data != rhs.data {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_StandbyFile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StandbyFile"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}content\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.content) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.content.isEmpty {
+      try visitor.visitSingularBytesField(value: self.content, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_StandbyFile, rhs: Caresync_V1_StandbyFile) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.content != rhs.content {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_StandbyApplied: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StandbyApplied"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{3}image_sha256\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.imageSha256) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 1)
+    }
+    if !self.imageSha256.isEmpty {
+      try visitor.visitSingularBytesField(value: self.imageSha256, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_StandbyApplied, rhs: Caresync_V1_StandbyApplied) -> Bool {
+    if lhs.revision != rhs.revision {return false}
+    if lhs.imageSha256 != rhs.imageSha256 {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
