@@ -33,11 +33,11 @@ struct BackupRestoreTests {
         return (restored, try await PrimaryProcess(store: restored.store, port: primary.port))
     }
 
-    /// Each paired device's fingerprint, role and name, and whether it was revoked (not when
-    /// it was last seen, which its reconnection moves).
+    /// Each paired device's fingerprint, role and name, what it may do, and whether it was
+    /// revoked (not when it was last seen, which its reconnection moves).
     static func pairings(_ caresync: CareSyncCommand) async throws -> [String] {
         try await caresync.run("devices", "--json").lines.compactMap(WatchProcess.object).map { device in
-            ["id", "role", "name", "mayRecord", "revokedAt"].map { "\(device[$0] ?? "-")" }.joined(separator: " ")
+            ["id", "role", "name", "mayRecord", "standby", "revokedAt"].map { "\(device[$0] ?? "-")" }.joined(separator: " ")
         }
     }
 

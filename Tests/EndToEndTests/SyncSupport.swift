@@ -73,12 +73,12 @@ extension RunningProcess {
 /// simulator's.
 func pairSimulator(
     _ simulator: String = "watch-sim", role: String = "watch", store: String, locate: [String], stateDir: String,
-    mayRecord: Bool = false, environment: [String: String] = [:]
+    mayRecord: Bool = false, pairOptions: [String] = [], environment: [String: String] = [:]
 ) async throws {
     guard !FileManager.default.fileExists(atPath: stateDir + "/identity.pem") else { return }
     let pairing = try await CareSyncCommand.run(
         executable: CareSyncCommand.executable,
-        ["pair", "--role", role, "--json", "--store", store] + (mayRecord ? ["--may-record"] : []))
+        ["pair", "--role", role, "--json", "--store", store] + (mayRecord ? ["--may-record"] : []) + pairOptions)
     guard pairing.status == 0, let code = (WatchProcess.object(pairing.stdout)?["code"] as? String) else {
         throw CommandFailed(result: pairing)
     }
@@ -92,11 +92,13 @@ func pairSimulator(
 final class WatchProcess {
     let process: RunningProcess
 
-    /// A watch at a fixed address, paired with the primary of `store` first.
+    /// A watch at a fixed address, paired with the primary of `store` first (with
+    /// `pairOptions` for `caresync pair`).
     init(
-        endpoint: String, stateDir: String, store: String, role: String = "watch", simulator: String = "watch-sim", extra: [String] = []
+        endpoint: String, stateDir: String, store: String, role: String = "watch", simulator: String = "watch-sim", extra: [String] = [],
+        pairOptions: [String] = []
     ) async throws {
-        try await pairSimulator(simulator, role: role, store: store, locate: ["--connect", endpoint], stateDir: stateDir)
+        try await pairSimulator(simulator, role: role, store: store, locate: ["--connect", endpoint], stateDir: stateDir, pairOptions: pairOptions)
         process = try await RunningProcess(
             CareSyncCommand.binDirectory.appendingPathComponent(simulator),
             ["--connect", endpoint, "--state-dir", stateDir, "--json"] + extra)

@@ -123,8 +123,9 @@ public final class CompanionNode: Service, Sendable {
 
     /// Records an outcome: in the outbox, and at the primary, to which it is sent while its
     /// outbox row commits. Returns once the row is written: the primary's answer if it
-    /// arrives within the reply timeout, otherwise `.queued` once the row is synced (the
-    /// completion then survives a power cut here; an answered one is the primary's to keep).
+    /// arrives within the reply timeout on the connection it was sent on, otherwise `.queued`
+    /// once the row is synced (the completion then survives a power cut here; an answered one
+    /// is the primary's to keep). A connection that ends first ends the wait at once.
     ///
     /// - Throws: if the row cannot be written (a full disk): the completion has then left
     ///   the outbox, though the primary may have recorded it. If the row cannot be synced,

@@ -75,6 +75,8 @@ struct CompanionSession: Sendable {
                 defer {
                     node.session.withLock { $0 = nil }
                     node.metrics.connected.record(0)
+                    // No answer comes on this connection now: whoever waits for one hears "queued".
+                    for entry in node.state.pending where entry.isAwaited { entry.connectionEnded() }
                 }
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
                 if accepted.contains(ProtocolFeature.standby), let copy = configuration.standby { try handle.send(.standbyHeld(copy.held)) }

@@ -10,6 +10,8 @@ import Waiting
 final class OutboxEntry: Sendable {
     let completion: Caresync_V1_Completion
     private let answer = Eventual<CompletionResult>()
+    /// What its caller waits for: the answer, or `nil` once the connection it was sent on ended.
+    private let settled = Eventual<CompletionResult?>()
     private let row = Eventual<Void>()
     private let awaited: Atomic<Bool>
 
@@ -48,11 +50,18 @@ final class OutboxEntry: Sendable {
 
     /// Records the primary's answer; `true` the first time, when it is news to report.
     func answered(_ result: CompletionResult) -> Bool {
-        answer.resolve(.success(result))
+        settled.resolve(.success(result))
+        return answer.resolve(.success(result))
     }
 
-    /// The answer, or `nil` if none comes within `timeout`.
+    /// The connection it may have been sent on ended: its caller stops waiting (the answer,
+    /// if one comes on a later connection, is still reported).
+    func connectionEnded() {
+        settled.resolve(.success(nil))
+    }
+
+    /// The answer, or `nil` if none comes within `timeout` or the connection ends first.
     func answer(within timeout: Duration, clock: any WallClock) async -> CompletionResult? {
-        await answer.value(within: timeout, clock: clock)
+        await settled.value(within: timeout, clock: clock) ?? nil
     }
 }
