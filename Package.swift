@@ -139,7 +139,8 @@ let package = Package(
         .target(
             name: "CareWeb",
             dependencies: [
-                "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity", "Waiting",
+                "CareBackup", "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "Markup", "NodeIdentity",
+                "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -254,7 +255,7 @@ let package = Package(
         .target(
             name: "SimulatorSupport",
             dependencies: [
-                "CommandOptions", "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
+                "CareBackup", "CommandOptions", "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
                 "Waiting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -348,7 +349,7 @@ let package = Package(
         .testTarget(
             name: "CareWebTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "FHIRTestServer", "Markup", "NodeIdentity", "TestSupport",
+                "CareBackup", "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "FHIRTestServer", "Markup", "NodeIdentity", "TestSupport",
                 "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

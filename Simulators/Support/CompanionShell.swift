@@ -1,4 +1,5 @@
 import CarePlan
+import DesktopNotification
 import Foundation
 import LineOutput
 import MetricsEndpoint
@@ -157,11 +158,17 @@ private struct EventPrinter: Service {
     let onAlerts: CompanionShell.AlertHandler?
 
     func run() async {
+        // Failing backups notify once per run of failures, not on every reconnection.
+        var notifiedSince: Date?
         for await event in node.events {
             if case .alerts(let alerts) = event, let onAlerts {
                 onAlerts(alerts, output, node.person)
             } else {
                 output.show(event)
+            }
+            if case .backupStatus(let status) = event, let trouble = status.trouble, trouble.since != notifiedSince {
+                notifiedSince = trouble.since
+                DesktopNotification.post(title: "CareSync: \(node.person.name)", body: EventOutput.text(of: trouble), logger: node.configuration.logger)
             }
         }
         try? await gracefulShutdown()

@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import Foundation
 import LineOutput
@@ -59,9 +60,32 @@ public struct EventOutput: Sendable {
             write(["type": "standby", "revision": .int(update.revision), "pages": .int(update.pages), "bytes": .int(update.bytes),
                    "lagMs": lagMs.map(JSONValue.int) ?? .null],
                   text: "🗄 standby copy at revision \(update.revision) (\(update.pages) page\(update.pages == 1 ? "" : "s")\(lagMs.map { ", \($0) ms behind" } ?? ""))")
+        case .backupStatus(let status):
+            show(status)
         case .error(let code, let message):
             showError(code: code, message: message)
         }
+    }
+
+    /// How the primary's backups stand: an alert while they fail.
+    private func show(_ status: BackupHealth.Status) {
+        let stamp = { (date: Date?) in date.map(ISO8601.string(from:)) }
+        switch status {
+        case .working(let lastMade):
+            write(["type": "backup", "status": "working", "lastMade": .orNull(stamp(lastMade))],
+                  text: "✓ the care record's backups work" + (stamp(lastMade).map { " (newest \($0))" } ?? ""))
+        case .failing(let trouble):
+            write(["type": "backup", "status": "failing", "since": .string(ISO8601.string(from: trouble.since)),
+                   "reason": .string(trouble.reason), "retryAt": .string(ISO8601.string(from: trouble.retryAt)),
+                   "lastMade": .orNull(stamp(trouble.lastMade))],
+                  text: "⚠ " + Self.text(of: trouble))
+        }
+    }
+
+    /// What a person reads of failing backups (a line, a desktop notification).
+    public static func text(of trouble: BackupHealth.Trouble) -> String {
+        "the care record's backups have failed since \(ISO8601.string(from: trouble.since)): \(trouble.reason); "
+            + "next try \(ISO8601.string(from: trouble.retryAt)), newest backup \(trouble.lastMade.map(ISO8601.string(from:)) ?? "none")"
     }
 
     /// A dose alert, and whether it was shown as a notification (not held in quiet hours or

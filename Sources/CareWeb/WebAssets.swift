@@ -45,6 +45,7 @@ enum WebAssets {
         .connection { margin: 0; padding: 0.5rem 1rem; background: #fff3cd; color: #4d3800; border-bottom: 1px solid #b38f00; }
         .notice { padding: 0.6rem 0.8rem; border-left: 4px solid var(--accent); background: var(--soft); }
         .notice.error { border-color: var(--missed); color: var(--missed); background: #fdf0f0; }
+        .banner { margin: 0; border-left-width: 6px; }
         button, .button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 0.4rem; border: 1px solid var(--accent);
           background: var(--accent); color: #ffffff; cursor: pointer; min-height: 2.5rem; }
         button.secondary { background: var(--paper); color: var(--accent); }

@@ -1,3 +1,4 @@
+import CareBackup
 import Foundation
 import NIOCore
 import NodeIdentity
@@ -38,6 +39,8 @@ public struct WebConfiguration: Sendable {
     public var signInWindow: TimeInterval = 15 * 60
     /// The clock sessions and codes are judged on.
     public var clock: any WallClock = .system
+    /// How the primary's scheduled backups stand: while they fail, every page says so.
+    public var backupHealth: BackupHealth?
     /// Connecting the patient's health record (`/health-record`); without it the page is not served.
     public var healthRecord: HealthRecordSettings?
 

@@ -8,6 +8,8 @@ struct WebContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The browser's session, once the cookie named a valid one.
     var signedIn: SignedIn?
+    /// What every page of a signed-in person says first while the scheduled backups fail.
+    var backupAlert: String?
     /// The language of the page, from the person's choice or the browser's.
     var words = WebLanguages.english
     /// The address the request came from (its port aside): what sign-in attempts are counted by.

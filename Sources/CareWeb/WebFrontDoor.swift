@@ -14,6 +14,18 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
     let server: CareWebServer
     let routes: Routes
 
+    /// What every page says while the scheduled backups fail: since when, why, when they are
+    /// tried again and how old the newest is, in the plan's time zone.
+    private func backupAlert(_ words: WebWords) async throws -> String? {
+        guard let trouble = server.configuration.backupHealth?.status.trouble else { return nil }
+        let zone = try await server.store.plan.timeZone()
+        let when = { (date: Date) in words.date(CalendarDay.containing(date, in: zone)) + " " + TimeOfDay.containing(date, in: zone).description }
+        return words["backups", "failing", values: [
+            "since": when(trouble.since), "reason": trouble.reason, "retry": when(trouble.retryAt),
+            "newest": trouble.lastMade.map(when) ?? words["backups", "none"],
+        ]]
+    }
+
     func respond(to request: Request, context: WebContext) async throws -> Response {
         var context = context
         var response: Response
@@ -28,6 +40,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
                 }
                 try checkOrigin(request)
                 context.signedIn = try await signedIn(request)
+                if context.signedIn != nil { context.backupAlert = try await backupAlert(context.words) }
                 response = try await routes.respond(to: request, context: context)
                 // The router answers an unknown path with an empty 404: give it the page.
                 if response.status == .notFound { throw WebFailure.notFound }

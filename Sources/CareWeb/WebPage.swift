@@ -57,6 +57,9 @@ struct WebPage {
                 header(&body)
                 body.element("p", ["id": "connection", "class": "connection", "role": "status", "hidden": "hidden"],
                              text: words["live", "lost"])
+                if let alert = context.backupAlert {
+                    body.element("p", ["id": "backup-alert", "class": "notice error banner", "role": "alert"], text: alert)
+                }
                 body.element("main", ["id": "main", "data-revision": revision.map(String.init) ?? ""]) { main in
                     main.element("h1", text: title)
                     if let notice {

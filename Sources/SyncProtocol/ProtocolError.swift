@@ -80,6 +80,7 @@ extension Caresync_V1_Envelope {
         case .standbyHeld: "standby_held"
         case .standbyPages: "standby_pages"
         case .standbyApplied: "standby_applied"
+        case .backupStatus: "backup_status"
         case nil: "empty message"
         }
     }

@@ -10,6 +10,8 @@ public enum ProtocolFeature {
     public static let alerts = "alerts"
     /// The household device keeps a standby copy of the store (protocol section 23).
     public static let standby = "standby"
+    /// The household device is told how the primary's scheduled backups stand (protocol section 24).
+    public static let backupStatus = "backup-status"
 }
 
 /// Protocol versions and their negotiation.

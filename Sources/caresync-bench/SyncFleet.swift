@@ -51,7 +51,7 @@ final class Fleet: Sendable {
                     members[index].lastProblem = "\(code): \(message)"
                 case .measurements(let result):
                     members[index].measured += result.stored + result.duplicates + result.refused.count
-                case .reply, .reminder, .report, .alerts, .standby:
+                case .reply, .reminder, .report, .alerts, .standby, .backupStatus:
                     break
                 }
             }

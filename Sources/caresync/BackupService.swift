@@ -9,8 +9,11 @@ import ServiceLifecycle
 import Waiting
 
 extension PrimaryCommand {
-    /// `--backup-dir`: the primary's scheduled backups, each one a line in the log and an event.
-    func backupService(store: CarePlanStore, directory: String, clock: any WallClock, logger: Logger) throws -> some Service {
+    /// `--backup-dir`: the primary's scheduled backups, each one a line in the log and an event,
+    /// and noted in `health` (which the care app and household devices show).
+    func backupService(
+        store: CarePlanStore, directory: String, clock: any WallClock, health: BackupHealth, logger: Logger
+    ) throws -> some Service {
         let passphrase = try BackupPassphrase.read(file: backupPassphraseFile)
         try PrivateFiles.makeDirectory(directory, own: false)
         let json = json
@@ -18,6 +21,7 @@ extension PrimaryCommand {
             store: store, directory: directory, every: .seconds(seconds(of: backupEvery) ?? 86_400), keep: backupKeep,
             passphrase: passphrase, identityDirectory: identityDirectory(of: store), clock: clock
         ) { event in
+            health.record(event, at: clock.now)
             switch event {
             case .made(let path, let manifest):
                 logger.notice("backed up the store", metadata: ["file": "\(path)", "revision": "\(manifest.store.revision)"])

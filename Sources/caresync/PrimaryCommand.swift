@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareBackup
 import CareFHIR
 import CarePlanStore
 import CareWeb
@@ -143,6 +144,8 @@ struct PrimaryCommand: AsyncParsableCommand {
             configuration.name = name
             configuration.logger = logger
             configuration.identityDirectory = identityDirectory(of: store)
+            // Scheduled backups' health, shown in the care app and sent to household devices.
+            configuration.backupHealth = backupDir.map { _ in BackupHealth() }
             let shiftedClock = try shiftedClock()
             if let shiftedClock { configuration.clock = shiftedClock }
             var policy = ReminderPolicy()
@@ -184,8 +187,9 @@ struct PrimaryCommand: AsyncParsableCommand {
             services.append(.init(service: FHIRUploadService.healthRecord(
                 store: store, vault: vault, authorizer: healthRecord, interval: .seconds(fhirInterval), clock: configuration.clock,
                 json: json, logger: logger)))
-            if let backupDir {
-                services.append(.init(service: try backupService(store: store, directory: backupDir, clock: configuration.clock, logger: logger)))
+            if let backupDir, let health = configuration.backupHealth {
+                services.append(.init(service: try backupService(
+                    store: store, directory: backupDir, clock: configuration.clock, health: health, logger: logger)))
             }
             if let fhirServer {
                 let authorizer = try fhirAuthorizer(

@@ -19,6 +19,7 @@ extension PrimaryCommand {
         configuration.host = webHost
         configuration.port = webPort
         configuration.clock = node.configuration.clock
+        configuration.backupHealth = node.configuration.backupHealth
         // This machine's name and its mDNS name: what a browser on the network calls it by.
         let machine = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         configuration.serverNames = machine.isEmpty ? [] : [machine, machine + ".local"]

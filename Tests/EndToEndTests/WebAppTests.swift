@@ -14,9 +14,10 @@ struct WebAppTests {
         let url: String
         let signInCode: String
 
-        /// A primary whose clock starts at `clockStart` if given, its app on `webPort` (a free one by default).
-        init(store: String, clockStart: String? = nil, webPort: Int = 0) async throws {
-            primary = try await PrimaryProcess(store: store, clockStart: clockStart, extra: ["--web", "--web-port", "\(webPort)"])
+        /// A primary whose clock starts at `clockStart` if given, its app on `webPort` (a free one
+        /// by default), with `extra` options.
+        init(store: String, clockStart: String? = nil, webPort: Int = 0, extra: [String] = []) async throws {
+            primary = try await PrimaryProcess(store: store, clockStart: clockStart, extra: ["--web", "--web-port", "\(webPort)"] + extra)
             guard let line = await primary.process.waitForLine(where: { $0.contains("\"web\"") }),
                   let web = WatchProcess.object(line), let url = web["url"] as? String, let code = web["signInCode"] as? String
             else { throw ProcessFailed(description: "the primary did not announce its care app: \(primary.process.output)") }

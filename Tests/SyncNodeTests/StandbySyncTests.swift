@@ -77,22 +77,15 @@ import Waiting
     /// standby-held describes (page 1 all 0x01, page 2 all 0x02) makes the image whose digest
     /// standby-applied names.
     @Test func theStandbyVectorsMakeTheImageTheyName() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Protocol/vectors/frames.json")
-        let vectors = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        let envelopes = try #require(vectors["valid"] as? [[String: Any]]).reduce(into: [String: Caresync_V1_Envelope]()) { found, vector in
-            guard let name = vector["name"] as? String, name.hasPrefix("standby-"), let hex = vector["hex"] as? String else { return }
-            let bytes = stride(from: 8, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
-            found[name] = try Caresync_V1_Envelope(serializedBytes: bytes)
-        }
         let base = [UInt8](repeating: 1, count: 512) + [UInt8](repeating: 2, count: 512)
-        let held = try StandbyHeld(wire: try #require(envelopes["standby-held"]).standbyHeld)
+        let held = try StandbyHeld(wire: try protocolVector("standby-held").standbyHeld)
         #expect(held == StandbyHeld(StoreImage(revision: 14, pageSize: 512, bytes: base), identityDigest: held.identityDigest))
         var assembly = StandbyAssembly()
-        let pages = try #require(envelopes["standby-pages"]).standbyPages
+        let pages = try protocolVector("standby-pages").standbyPages
         let step = try #require(try assembly.add(pages))
         let image = try step.apply(to: base, baseSHA256: held.sha256)
         #expect(image == [UInt8](repeating: 1, count: 512) + [UInt8](repeating: 3, count: 512) + [UInt8](repeating: 4, count: 512))
-        let applied = try #require(envelopes["standby-applied"]).standbyApplied
+        let applied = try protocolVector("standby-applied").standbyApplied
         #expect(applied.revision == 15 && Array(applied.imageSha256) == step.sha256)
         #expect(step.committedAt == Date(timeIntervalSince1970: 1_795_420_800))
     }

@@ -119,3 +119,14 @@ func firstContext(_ node: CompanionNode) async -> ApplicationContext? {
     await node.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }
 }
 
+
+/// The Envelope of the valid vector `name` in Protocol/vectors/frames.json.
+func protocolVector(_ name: String) throws -> Caresync_V1_Envelope {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Protocol/vectors/frames.json")
+    let vectors = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    let vector = try #require((vectors["valid"] as? [[String: Any]])?.first { $0["name"] as? String == name }, "no vector \(name)")
+    let hex = try #require(vector["hex"] as? String)
+    // The frame's payload, after its 4-byte length.
+    let bytes = stride(from: 8, to: hex.count, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16)! }
+    return try Caresync_V1_Envelope(serializedBytes: bytes)
+}

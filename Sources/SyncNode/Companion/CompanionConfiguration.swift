@@ -72,8 +72,8 @@ public struct CompanionConfiguration: Sendable {
     /// Where a household device keeps the care reports shared with it (protocol section 20);
     /// with one, it offers the `report` feature. Other roles never receive reports.
     public var reportsDirectory: String?
-    /// Whether a household device asks for missed-dose alerts (protocol section 22). Other
-    /// roles never receive them.
+    /// Whether a household device asks for missed-dose alerts (protocol section 22) and to be
+    /// told when the primary's backups fail (section 24). Other roles never receive them.
     public var alerts = false
     /// A household device's standby copy of the primary's store (protocol section 23); with
     /// one, it offers the `standby` feature, which the primary accepts only from a device

@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import Foundation
 import SyncProtocol
@@ -17,6 +18,8 @@ public enum CompanionEvent: Sendable {
     case alerts([DoseAlert])
     /// This household device's standby copy took a step: it is on disk.
     case standby(StandbyUpdate)
+    /// How the primary's scheduled backups stand: on connecting, and whenever it changes.
+    case backupStatus(BackupHealth.Status)
     /// An Error message from the primary, or a local failure worth showing.
     case error(code: String, message: String)
 }

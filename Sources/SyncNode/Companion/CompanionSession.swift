@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import Foundation
 import Logging
@@ -166,6 +167,7 @@ struct CompanionSession: Sendable {
             + [ProtocolFeature.measurements]
             + (household && configuration.alerts ? [ProtocolFeature.alerts] : [])
             + (household && configuration.standby != nil ? [ProtocolFeature.standby] : [])
+            + (household && configuration.alerts ? [ProtocolFeature.backupStatus] : [])
     }
 
     /// Contexts, replies and reminders from the primary, until it closes or says Goodbye;
@@ -231,6 +233,10 @@ struct CompanionSession: Sendable {
                 throw ProtocolError.unexpected(envelope, "without the alerts feature")
             case .standbyPages:
                 throw ProtocolError.unexpected(envelope, "without the standby feature")
+            case .backupStatus(let wire) where features.contains(ProtocolFeature.backupStatus):
+                node.eventSink.yield(.backupStatus(BackupHealth.Status(wire: wire)))
+            case .backupStatus:
+                throw ProtocolError.unexpected(envelope, "without the backup-status feature")
             case .hello, .helloAck, .completion, .snoozeReminder, .pairRequest, .pairAccept, .historyRequest, .contextRequest,
                  .reportReceived, .measurementBatch, .standbyHeld, .standbyApplied:
                 throw ProtocolError.unexpected(envelope, "from the primary")

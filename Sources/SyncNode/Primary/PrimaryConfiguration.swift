@@ -1,3 +1,4 @@
+import CareBackup
 import CarePlan
 import Foundation
 import Logging
@@ -48,6 +49,9 @@ public struct PrimaryConfiguration: Sendable {
     /// store (protocol section 23): restored from one, a new primary is this one to every
     /// companion. `nil`: standby copies get the store alone.
     public var identityDirectory: String?
+    /// How the primary's scheduled backups stand, told to household devices (protocol
+    /// section 24); `nil` for a primary that makes none.
+    public var backupHealth: BackupHealth?
     /// Where the primary logs connections, refusals and the failures it recovers from
     /// (with `peer`, `messageID` and `revision` metadata). Silent unless given.
     public var logger = Logger(label: "caresync.primary", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -33,12 +33,15 @@ struct PrimaryConnection {
         /// Whether it keeps a standby copy: a household device paired with `--standby` that
         /// offered `standby`.
         var standby = false
+        /// Whether it is told how backups stand: a household device that offered
+        /// `backup-status`, where the primary makes backups.
+        var backupStatus = false
 
         /// The features of its Hello this primary uses on the connection.
         var features: [String] {
             (contextDeltas ? [ProtocolFeature.contextDelta] : []) + (reports ? [ProtocolFeature.report] : [])
                 + (measurements ? [ProtocolFeature.measurements] : []) + (alerts ? [ProtocolFeature.alerts] : [])
-                + (standby ? [ProtocolFeature.standby] : [])
+                + (standby ? [ProtocolFeature.standby] : []) + (backupStatus ? [ProtocolFeature.backupStatus] : [])
         }
     }
 
@@ -167,6 +170,13 @@ struct PrimaryConnection {
                     do { try await sendAlerts(to: peer, outbound, on: alertsWaiting) } catch { await closing("alert", error) }
                 }
             }
+            if peer.backupStatus, let health = node.configuration.backupHealth {
+                group.addTask {
+                    do {
+                        for await status in health.updates() { try await outbound.send(.backupStatus(status)) }
+                    } catch { await closing("backup status", error) }
+                }
+            }
             if peer.standby {
                 group.addTask {
                     do { try await sendStandby(to: peer, outbound, messages: standbyMessages, logger: logger) } catch { await closing("standby step", error) }
@@ -224,6 +234,8 @@ struct PrimaryConnection {
         peer.alerts = device.role == .household && node.alerts != nil && hello.features.contains(ProtocolFeature.alerts)
         peer.alertsAfter = Int(clamping: hello.alertsAfter)
         peer.standby = device.role == .household && device.standby && hello.features.contains(ProtocolFeature.standby)
+        peer.backupStatus = device.role == .household && node.configuration.backupHealth != nil
+            && hello.features.contains(ProtocolFeature.backupStatus)
         if peer.contextDeltas, hello.hasHeldContext { peer.held = try HeldContext(wire: hello.heldContext) }
         return peer
     }
@@ -290,7 +302,7 @@ struct PrimaryConnection {
             case .standbyHeld, .standbyApplied:
                 throw ProtocolError.unexpected(envelope, "without the standby feature")
             case .hello, .helloAck, .applicationContext, .contextDelta, .completionReply, .reminder, .pairRequest, .pairAccept,
-                 .historyPage, .reportChunk, .measurementReceipt, .doseAlerts, .standbyPages:
+                 .historyPage, .reportChunk, .measurementReceipt, .doseAlerts, .standbyPages, .backupStatus:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
         }

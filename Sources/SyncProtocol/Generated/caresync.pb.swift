@@ -640,6 +640,14 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     set {body = .standbyApplied(newValue)}
   }
 
+  public var backupStatus: Caresync_V1_BackupStatus {
+    get {
+      if case .backupStatus(let v)? = body {return v}
+      return Caresync_V1_BackupStatus()
+    }
+    set {body = .backupStatus(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -668,6 +676,7 @@ public nonisolated struct Caresync_V1_Envelope: Sendable {
     case standbyHeld(Caresync_V1_StandbyHeld)
     case standbyPages(Caresync_V1_StandbyPages)
     case standbyApplied(Caresync_V1_StandbyApplied)
+    case backupStatus(Caresync_V1_BackupStatus)
 
   }
 
@@ -1707,6 +1716,30 @@ public nonisolated struct Caresync_V1_StandbyApplied: Sendable {
   public init() {}
 }
 
+/// Primary -> household device that accepted "backup-status": how the primary's scheduled
+/// backups stand (section 24), once after the handshake and whenever it changes.
+public nonisolated struct Caresync_V1_BackupStatus: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// When the newest backup was made; 0 if none was made since the primary started.
+  public var lastMadeMs: Int64 = 0
+
+  /// When backups began to fail (the first failure in a row); 0 while the last one worked.
+  public var failingSinceMs: Int64 = 0
+
+  /// Why the last one failed, for people.
+  public var failure: String = String()
+
+  /// When the primary tries again.
+  public var retryAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "caresync.v1"
@@ -1745,7 +1778,7 @@ nonisolated extension Caresync_V1_DoseAlertKind: SwiftProtobuf._ProtoNameProvidi
 
 nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0\u{3}dose_alerts\0\u{3}standby_held\0\u{3}standby_pages\0\u{3}standby_applied\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}hello\0\u{3}hello_ack\0\u{3}application_context\0\u{1}completion\0\u{3}completion_reply\0\u{1}reminder\0\u{1}ping\0\u{1}pong\0\u{1}goodbye\0\u{1}error\0\u{3}snooze_reminder\0\u{3}pair_request\0\u{3}pair_accept\0\u{3}history_request\0\u{3}history_page\0\u{3}context_delta\0\u{3}context_request\0\u{3}report_chunk\0\u{3}report_received\0\u{3}measurement_batch\0\u{3}measurement_receipt\0\u{3}dose_alerts\0\u{3}standby_held\0\u{3}standby_pages\0\u{3}standby_applied\0\u{3}backup_status\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2078,6 +2111,19 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
           self.body = .standbyApplied(v)
         }
       }()
+      case 26: try {
+        var v: Caresync_V1_BackupStatus?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .backupStatus(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .backupStatus(v)
+        }
+      }()
       default: break
       }
     }
@@ -2188,6 +2234,10 @@ nonisolated extension Caresync_V1_Envelope: SwiftProtobuf.Message, SwiftProtobuf
     case .standbyApplied?: try {
       guard case .standbyApplied(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 25)
+    }()
+    case .backupStatus?: try {
+      guard case .backupStatus(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
     }()
     case nil: break
     }
@@ -4177,6 +4227,51 @@ nonisolated extension Caresync_V1_StandbyApplied: SwiftProtobuf.Message, SwiftPr
   public static func ==(lhs: Caresync_V1_StandbyApplied, rhs: Caresync_V1_StandbyApplied) -> Bool {
     if lhs.revision != rhs.revision {return false}
     if lhs.imageSha256 != rhs.imageSha256 {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_BackupStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BackupStatus"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}last_made_ms\0\u{3}failing_since_ms\0\u{1}failure\0\u{3}retry_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.lastMadeMs) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.failingSinceMs) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.failure) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.retryAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.lastMadeMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.lastMadeMs, fieldNumber: 1)
+    }
+    if self.failingSinceMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.failingSinceMs, fieldNumber: 2)
+    }
+    if !self.failure.isEmpty {
+      try visitor.visitSingularStringField(value: self.failure, fieldNumber: 3)
+    }
+    if self.retryAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.retryAtMs, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_BackupStatus, rhs: Caresync_V1_BackupStatus) -> Bool {
+    if lhs.lastMadeMs != rhs.lastMadeMs {return false}
+    if lhs.failingSinceMs != rhs.failingSinceMs {return false}
+    if lhs.failure != rhs.failure {return false}
+    if lhs.retryAtMs != rhs.retryAtMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -18,9 +18,7 @@ extension PrimaryConnection {
         to peer: Peer, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, messages: AsyncStream<StandbyMessage>, logger: Logger
     ) async throws {
         let source = node.standby
-        let (subscription, wakes) = source.subscribe()
-        defer { source.unsubscribe(subscription) }
-        var changed = wakes.makeAsyncIterator()
+        var changed = source.changes().makeAsyncIterator()
         var messages = messages.makeAsyncIterator()
         guard case .held(var held)? = await messages.next() else {
             throw ProtocolError(.protocolViolation, "a standby device must say what it holds (standby_held) first")

@@ -3,6 +3,7 @@ import CarePlanStore
 import Foundation
 import Logging
 import Synchronization
+import Waiting
 
 /// The primary's side of standby copies: the store's image, made once per revision and
 /// shared by every standby connection; when each revision was committed, for the copies'
@@ -14,14 +15,13 @@ final class StandbySource: Sendable {
         var commits: [Int: Date] = [:]
         /// The image of the newest revision, made or being made.
         var image: (revision: Int, task: Task<StoreImage, any Error>)?
-        var wakes: [Int: AsyncStream<Void>.Continuation] = [:]
-        var nextWake = 0
     }
 
     private let store: CarePlanStore
     /// Where the primary's identity files are, sent to every copy; `nil`: the store alone.
     private let identityDirectory: String?
     private let state = Mutex(State())
+    private let wakes = Broadcast<Void>()
 
     init(store: CarePlanStore, identityDirectory: String?) {
         self.store = store
@@ -39,23 +39,13 @@ final class StandbySource: Sendable {
                 state.commits.removeValue(forKey: change.revision - Self.commitsKept)
                 state.newest = max(state.newest, change.revision)
             }
-            for wake in state.wakes.values { wake.yield() }
         }
+        wakes.send(())
     }
 
-    /// A stream that yields whenever the store changes, until ``unsubscribe(_:)``.
-    func subscribe() -> (id: Int, wakes: AsyncStream<Void>) {
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = state.withLock { state in
-            state.nextWake += 1
-            state.wakes[state.nextWake] = continuation
-            return state.nextWake
-        }
-        return (id, stream)
-    }
-
-    func unsubscribe(_ id: Int) {
-        state.withLock { $0.wakes.removeValue(forKey: id) }?.finish()
+    /// A stream that yields whenever the store changes, until its reader stops.
+    func changes() -> AsyncStream<Void> {
+        wakes.subscribe()
     }
 
     /// The store's image at the newest revision the feed has read (or newer): made at most
