@@ -336,7 +336,7 @@ let package = Package(
         .testTarget(
             name: "CareFHIRTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "ChildProcess", "FHIRTestServer", "Waiting",
+                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "ChildProcess", "FHIRTestServer", "TestSupport", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),

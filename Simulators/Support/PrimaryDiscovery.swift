@@ -17,8 +17,10 @@ public struct PrimaryDiscovery: Sendable {
     /// How long to look for a primary named or paired with before saying it is not there: one
     /// just started, or a busy daemon, can take longer than ``listening`` to be heard.
     public var searching: Duration = .seconds(10)
-    /// How long to keep trying to resolve a service heard, at least.
-    public var resolving: Duration = .seconds(5)
+    /// How long to keep trying to resolve a service heard, at least. A daemon busy with a
+    /// dozen browsers took over 5 s to resolve one (a full test run, DiscoveryScenarioTests);
+    /// a daemon that answers costs nothing of this.
+    public var resolving: Duration = .seconds(10)
     /// Told which primary was chosen and why, once per choice.
     public var report: @Sendable (String) -> Void
     /// Told of services that were found but could not be resolved.

@@ -7,9 +7,11 @@ import Synchronization
 ///
 /// A process runs one feed (a `Service`, in its `ServiceGroup`) and every consumer
 /// subscribes to it. The feed reads the change log when a commit in this process grows it
-/// (``ChangeLogObserver`` tells it) and every ``pollInterval`` for other processes' writes
-/// (the command line's, say). A store that cannot be read is logged and read again at the
-/// next poll: consumers only ever see changes, in revision order, each once.
+/// (``ChangeLogObserver`` tells it), when the store's files are written by another process
+/// (the command line, say: ``StoreFileWatcher``, inotify), and every ``safetyNet`` in case a
+/// write went unnoticed; nothing else wakes it. Where inotify is not available it polls every
+/// ``fallbackPoll`` instead. A store that cannot be read is logged and read again at the
+/// next wake: consumers only ever see changes, in revision order, each once.
 public final class StoreChangeFeed: Service, Sendable {
     private struct Subscriber {
         /// The newest revision it has had (`nil`: none yet, it starts at the next read).
@@ -36,8 +38,10 @@ public final class StoreChangeFeed: Service, Sendable {
     }
 
     private let store: CarePlanStore
-    /// How often the change log is read for other processes' commits.
-    public let pollInterval: Duration
+    /// How often the change log is read though nothing said it changed.
+    public let safetyNet: Duration
+    /// Whether writes to the store's files wake the feed (tests of the safety net turn it off).
+    private let watchesFiles: Bool
     private let logger: Logger
     private let state = Mutex(State())
     private let wake = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -45,9 +49,17 @@ public final class StoreChangeFeed: Service, Sendable {
     /// How many changes are read at a time.
     static let pageSize = 500
 
-    public init(store: CarePlanStore, pollInterval: Duration = .milliseconds(50), logger: Logger) {
+    /// How often the change log is read where the store's files cannot be watched.
+    public static let fallbackPoll = Duration.milliseconds(50)
+
+    public convenience init(store: CarePlanStore, safetyNet: Duration = .seconds(60), logger: Logger) {
+        self.init(store: store, safetyNet: safetyNet, watchesFiles: true, logger: logger)
+    }
+
+    init(store: CarePlanStore, safetyNet: Duration, watchesFiles: Bool, logger: Logger) {
         self.store = store
-        self.pollInterval = pollInterval
+        self.safetyNet = safetyNet
+        self.watchesFiles = watchesFiles
         self.logger = logger
     }
 
@@ -101,10 +113,15 @@ public final class StoreChangeFeed: Service, Sendable {
             if hand(changes, after: revision) { wake.continuation.yield() }
         }
         defer { store.stopObserving(observer) }
+        let watcher = watchesFiles ? StoreFileWatcher(path: store.path) { [wake] in wake.continuation.yield() } : nil
+        if watchesFiles && watcher == nil {
+            logger.notice("the store's files cannot be watched (no inotify): reading its changes every 50 ms", metadata: ["path": "\(store.path)"])
+        }
+        let interval = watchesFiles && watcher == nil ? Self.fallbackPoll : safetyNet
         await cancelWhenGracefulShutdown { [self] in
             await withDiscardingTaskGroup { group in
-                group.addTask { [wake, pollInterval] in
-                    while (try? await Task.sleep(for: pollInterval)) != nil { wake.continuation.yield() }
+                group.addTask { [wake] in
+                    while (try? await Task.sleep(for: interval)) != nil { wake.continuation.yield() }
                 }
                 for await _ in wake.stream {
                     if Task.isCancelled { break }
@@ -113,6 +130,8 @@ public final class StoreChangeFeed: Service, Sendable {
                 group.cancelAll()
             }
         }
+        // Watched until here (and not released before).
+        watcher?.stop()
     }
 
     /// Reads the changes after the furthest-behind subscriber's revision and gives each
@@ -147,7 +166,7 @@ public final class StoreChangeFeed: Service, Sendable {
                 return !state.failing
             }
             if first {
-                logger.warning("could not read the store's changes; trying again at each poll", metadata: [
+                logger.warning("could not read the store's changes; trying again at each wake", metadata: [
                     "revision": "\(after)", "error": "\(error)",
                 ])
             }

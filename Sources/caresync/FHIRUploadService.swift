@@ -11,8 +11,14 @@ import Waiting
 /// Each round that sends something or fails is printed as an event.
 struct FHIRUploadService: Service {
     let upload: ContinuousUpload
+    /// What wakes a round (the primary's store writes); without it, a round every interval.
+    let writes: (@Sendable () -> AsyncStream<Void>)?
 
-    init(target: @escaping @Sendable () async throws -> UploadTarget?, interval: Duration, clock: any WallClock, json: Bool, logger: Logger) {
+    init(
+        target: @escaping @Sendable () async throws -> UploadTarget?, interval: Duration, clock: any WallClock,
+        writes: (@Sendable () -> AsyncStream<Void>)?, json: Bool, logger: Logger
+    ) {
+        self.writes = writes
         upload = ContinuousUpload(target: target, interval: interval, clock: clock) { event in
             switch event {
             case .sent(let server, let observations, let administrations, let cursor):
@@ -33,30 +39,40 @@ struct FHIRUploadService: Service {
     /// - Throws: ``FHIRExportError`` for a bad URL or a plan without a patient, before the
     ///   primary starts.
     static func server(
-        store: CarePlanStore, url: String, authorizer: (any RequestAuthorizer)?, interval: Duration, clock: any WallClock, json: Bool,
-        logger: Logger
+        store: CarePlanStore, url: String, authorizer: (any RequestAuthorizer)?, interval: Duration, clock: any WallClock,
+        writes: (@Sendable () -> AsyncStream<Void>)?, json: Bool, logger: Logger
     ) async throws -> FHIRUploadService {
         let poster = try TransactionPoster(url: url, policy: RetryPolicy(), authorizer: authorizer, logger: logger)
         let target = UploadTarget(
             observations: ObservationUploader(store: store, poster: poster, mapper: try ObservationMapper(info: try await store.plan.info())),
             doses: AdministrationUploader(store: store, poster: poster, version: .r4))
-        return FHIRUploadService(target: { target }, interval: interval, clock: clock, json: json, logger: logger)
+        return FHIRUploadService(target: { target }, interval: interval, clock: clock, writes: writes, json: json, logger: logger)
     }
 
     /// To the health record connected now, if any (``TokenVault/uploadTarget(store:authorizer:policy:logger:)``),
     /// looked up each round: a connection made or ended while the primary runs is followed.
     static func healthRecord(
-        store: CarePlanStore, vault: TokenVault, authorizer: HealthRecordAuthorizer, interval: Duration, clock: any WallClock, json: Bool,
-        logger: Logger
+        store: CarePlanStore, vault: TokenVault, authorizer: HealthRecordAuthorizer, interval: Duration, clock: any WallClock,
+        writes: (@Sendable () -> AsyncStream<Void>)?, json: Bool, logger: Logger
     ) -> FHIRUploadService {
         FHIRUploadService(
             target: { try await vault.uploadTarget(store: store, authorizer: authorizer, logger: logger) },
-            interval: interval, clock: clock, json: json, logger: logger)
+            interval: interval, clock: clock, writes: writes, json: json, logger: logger)
     }
 
     private static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await upload.run() }
+        await cancelWhenGracefulShutdown { [upload, writes] in
+            guard let writes else { return await upload.run() }
+            let written = WakeSignal()
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await _ in writes() { written.signal() }
+                }
+                await upload.run(wakingOn: written)
+                group.cancelAll()
+            }
+        }
     }
 }

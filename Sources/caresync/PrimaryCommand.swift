@@ -186,7 +186,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             }
             services.append(.init(service: FHIRUploadService.healthRecord(
                 store: store, vault: vault, authorizer: healthRecord, interval: .seconds(fhirInterval), clock: configuration.clock,
-                json: json, logger: logger)))
+                writes: node.storeWrites, json: json, logger: logger)))
             if let backupDir, let health = configuration.backupHealth {
                 services.append(.init(service: try backupService(
                     store: store, directory: backupDir, clock: configuration.clock, health: health, logger: logger)))
@@ -197,7 +197,7 @@ struct PrimaryCommand: AsyncParsableCommand {
                     smartScope: fhirSmartScope, logger: logger)
                 services.append(.init(service: try await FHIRUploadService.server(
                     store: store, url: fhirServer, authorizer: authorizer, interval: .seconds(fhirInterval), clock: configuration.clock,
-                    json: json, logger: logger)))
+                    writes: node.storeWrites, json: json, logger: logger)))
             }
             var group = ServiceGroupConfiguration(services: services, logger: logger)
             group.gracefulShutdownSignals = [.sigterm, .sigint]

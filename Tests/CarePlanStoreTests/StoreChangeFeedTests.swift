@@ -1,12 +1,12 @@
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+@_spi(CareCore) @testable import CarePlanStore
 import Foundation
 import Logging
 import Synchronization
 import Testing
 import Waiting
 
-/// The one change feed of a process: its own commits at once, other processes' by polling,
+/// The one change feed of a process: its own commits at once, other processes' when the files are written,
 /// each subscriber from its own revision, in order, each change once.
 struct StoreChangeFeedTests {
     let scratch = Scratch()
@@ -41,7 +41,7 @@ struct StoreChangeFeedTests {
     }
 
     @Test func thisProcesssCommitsArriveWithoutWaitingForAPoll() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .seconds(3600), logger: Logger(label: "test"))
         let start = try await store.revision()
         let changes = try await following(feed) {
             let stream = feed.changes(after: start)
@@ -53,9 +53,11 @@ struct StoreChangeFeedTests {
         #expect(changes.map(\.event) == [key(0), key(1)])
     }
 
-    @Test func anotherProcesssCommitsArriveByPolling() async throws {
+    /// Another process's commit is noticed by the store's files being written, not by a poll:
+    /// the safety net is an hour away.
+    @Test func anotherProcesssCommitsArriveWithoutPolling() async throws {
         let other = try await CarePlanStore(path: store.path)
-        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .seconds(3600), logger: Logger(label: "test"))
         let start = try await store.revision()
         let changes = try await following(feed) {
             let stream = feed.changes(after: start)
@@ -66,8 +68,21 @@ struct StoreChangeFeedTests {
         #expect(changes.first?.device == "other")
     }
 
+    /// Without the files watched, the safety net's reads still find another process's commit.
+    @Test func theSafetyNetFindsWhatNothingTold() async throws {
+        let other = try await CarePlanStore(path: store.path)
+        let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(10), watchesFiles: false, logger: Logger(label: "test"))
+        let start = try await store.revision()
+        let changes = try await following(feed) {
+            let stream = feed.changes(after: start)
+            try await other.outcomes.setOutcome(done("other"), for: key(3))
+            return await first(1, of: stream)
+        }
+        #expect(changes.map(\.revision) == [start + 1])
+    }
+
     @Test func eachSubscriberStartsAfterItsOwnRevisionAndSeesEachChangeOnce() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(10), logger: Logger(label: "test"))
         let start = try await store.revision()
         for occurrence in 0..<3 { try await store.outcomes.setOutcome(done(), for: key(occurrence)) }
         let (everything, later, fromNow) = try await following(feed) {
@@ -85,7 +100,7 @@ struct StoreChangeFeedTests {
     }
 
     @Test func oneCommitsChangesArriveAsOneBatchAndAsSingleChanges() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .seconds(3600), logger: Logger(label: "test"))
         let start = try await store.revision()
         let (batch, single) = try await following(feed) {
             let batches = feed.batches(after: start), changes = feed.changes(after: start)
@@ -101,7 +116,7 @@ struct StoreChangeFeedTests {
     /// no answer waits for the feed (here nothing else writes, so the feed has no read of
     /// its own to make after its first).
     @Test func aGroupCommitsChangesArriveAfterItsAnswers() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .seconds(3600), logger: Logger(label: "test"))
         let (store, start, keys) = (store, try await store.revision(), (1..<24).map { key($0) })
         let received = Revisions()
         let (answeredAfterArriving, arrived) = try await following(feed) {
@@ -143,7 +158,7 @@ struct StoreChangeFeedTests {
     /// Group commits (accepted, replayed and rejected completions) and single writes, all at
     /// once: the feed hands over what the log holds, in order, each change once.
     @Test func changesCommittedTogetherAndAloneArriveAsTheLogHoldsThem() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .seconds(3600), logger: Logger(label: "test"))
         let (store, start) = (store, try await store.revision())
         let together = (0..<24).map { key($0, day: 1) }, alone = (0..<24).map { key($0, day: 2) }
         let unknown = EventKey(activityID: "pear", day: monday, occurrence: 0)
@@ -174,7 +189,7 @@ struct StoreChangeFeedTests {
     }
 
     @Test func aLongBacklogArrivesWholeInOrder() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(10), logger: Logger(label: "test"))
         let start = try await store.revision()
         // More changes than the feed reads at a time (500).
         let keys = (0..<50).flatMap { day in (0..<24).map { key($0, day: day) } }
@@ -185,7 +200,7 @@ struct StoreChangeFeedTests {
     }
 
     @Test func stoppingTheFeedEndsEverySubscription() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(10), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(10), logger: Logger(label: "test"))
         let stream = feed.changes()
         let running = Task { try await feed.run() }
         let ended = Task {
@@ -202,7 +217,7 @@ struct StoreChangeFeedTests {
     /// held its task's lock and waited for the feed's, while the feed, resuming it, waited
     /// for the task's: the whole process stopped.)
     @Test(.timeLimit(.minutes(2))) func subscribersCancelledWhileChangesArriveLeaveTheFeedGoing() async throws {
-        let feed = StoreChangeFeed(store: store, pollInterval: .seconds(3600), logger: Logger(label: "test"))
+        let feed = StoreChangeFeed(store: store, safetyNet: .seconds(3600), logger: Logger(label: "test"))
         let last = try await following(feed) {
             for round in 0..<48 {
                 let start = try await store.revision()

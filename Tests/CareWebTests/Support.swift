@@ -51,7 +51,7 @@ final class WebFixture: Sendable {
             identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: Self.day))
         try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain]), effectiveFrom: Self.day, device: "test")
         let logger = Logger(label: "web-test")
-        let feed = StoreChangeFeed(store: store, pollInterval: .milliseconds(20), logger: logger)
+        let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(20), logger: logger)
         var configuration = WebConfiguration()
         configuration.clock = clock
         configure(&configuration)

@@ -39,12 +39,17 @@ struct LostConnectionTests {
         await primary.node.connections.cut(device: watch.nodeID, with: .goodbye(.shutdown, detail: "cut by the test"))
         #expect(await completed.value(within: patience) == .queued)
 
-        // Released, and the watch back (its backoff waits on its clock): the answer is reported once.
+        // Released, and the watch back (its backoff waits on its clock, moved until it is):
+        // the answer is reported.
         release.signal()
-        clock.advance(by: 60)
-        let answer = await watch.firstEvent(within: patience) { if case .reply(_, key, let result) = $0 { result } else { nil } }
-        guard case .accepted = answer else {
-            Issue.record("expected the answer on the next connection, got \(String(describing: answer))")
+        let answer = Eventual<CompletionResult?>()
+        Task { answer.resolve(.success(await watch.firstEvent(within: patience) { if case .reply(_, key, let result) = $0 { result } else { nil } })) }
+        try await waitFor("the answer on the next connection") {
+            clock.advance(by: 60)
+            return answer.isResolved
+        }
+        guard case .accepted = try await answer.value else {
+            Issue.record("expected the answer on the next connection, got \(String(describing: try await answer.value))")
             return
         }
         #expect(try await primary.store.outcomes.event(key).outcome?.state == .completed)

@@ -64,6 +64,25 @@ import Waiting
         #expect(caughtUp.pages * 4 < fill.pages)
         #expect(try #require(caughtUp.lag) > 0)
 
+        // Measurements add nothing to the change log, and still reach the copy at once.
+        let watch = try await primary.pairedCompanion(.watch)
+        let watching = Task { await watch.run() }
+        #expect(await firstContext(watch) != nil)
+        let sensor = MeasurementSource(id: "watch-sensor", name: "Test watch sensor", manufacturer: "CareSync", model: "test")
+        let revision = try await primary.store.revision()
+        _ = try await watch.measure([MeasurementSample(id: "hr-1", type: .heartRate, value: 64, unit: "/min", start: Date(), sourceID: sensor.id)],
+                                    sources: [sensor])
+        try await waitFor("the heart rate in the copy", seen: { "\(returned.configuration.standby!.status)" }) {
+            let copy = try StandbyCopy.read(from: copyDirectory)
+            let database = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-image-\(UUID().uuidString).sqlite").path
+            defer { try? FileManager.default.removeItem(atPath: database) }
+            FileManager.default.createFile(atPath: database, contents: Data(copy.image))
+            return try await CarePlanStore(path: database).summary().measurements == 1
+        }
+        #expect(try await primary.store.revision() == revision, "no change in the log")
+        await watch.stop()
+        _ = await watching.value
+
         // The household device paired without --standby offered it and was sent nothing.
         #expect(try StandbyCopy(directory: bystander.configuration.standby!.directory).held == StandbyHeld())
         await returned.stop()

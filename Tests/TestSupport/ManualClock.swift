@@ -31,6 +31,9 @@ public final class ManualClock: WallClock {
     /// How many sleeps wait on the clock now: a test checks that a move woke nothing yet.
     public var sleeps: Int { state.withLock { $0.sleepers.count } }
 
+    /// When the sleeps waiting now end, soonest first.
+    public var wakeTimes: [Date] { state.withLock { $0.sleepers.values.map(\.until).sorted() } }
+
     /// Moves the clock on by `seconds`, waking every sleep that ends by then.
     public func advance(by seconds: TimeInterval) {
         set(now.addingTimeInterval(seconds))

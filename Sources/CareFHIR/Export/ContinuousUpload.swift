@@ -65,11 +65,15 @@ public struct ContinuousUpload: Sendable {
         self.init(target: { target }, interval: interval, maximumBackoff: maximumBackoff, clock: clock, report: report)
     }
 
-    /// Uploads round after round until cancelled.
-    public func run() async {
+    /// Uploads round after round until cancelled: every ``interval``; or, given `written`
+    /// (signalled when the store may hold something new), after each write, at most one round
+    /// per ``interval`` and at least one per `safetyNet` (for writes nobody signalled, such as
+    /// another process's measurements), so that an idle primary is not woken every few
+    /// seconds. A failed round is tried again after its backoff either way.
+    public func run(wakingOn written: WakeSignal? = nil, safetyNet: Duration = .seconds(900)) async {
         var failures = 0
         while !Task.isCancelled {
-            var wait = interval
+            let started = clock.now
             do {
                 try await round()
                 failures = 0
@@ -77,10 +81,20 @@ public struct ContinuousUpload: Sendable {
                 return
             } catch {
                 failures += 1
-                wait = max(interval, Backoff(first: interval, maximum: maximumBackoff).delay(attempt: failures - 1, random: 0))
+                let wait = max(interval, Backoff(first: interval, maximum: maximumBackoff).delay(attempt: failures - 1, random: 0))
                 report(.failed(reason: "\(error)", retryIn: wait))
+                do { try await clock.sleep(wait) } catch { return }
+                continue
             }
-            do { try await clock.sleep(wait) } catch { return }
+            if let written {
+                await written.wait(timeout: safetyNet, clock: clock)
+                let since = clock.now.timeIntervalSince(started)
+                if since < interval.inSeconds {
+                    do { try await clock.sleep(.seconds(interval.inSeconds - since)) } catch { return }
+                }
+            } else {
+                do { try await clock.sleep(interval) } catch { return }
+            }
         }
     }
 

@@ -23,11 +23,14 @@ extension PrimaryConnection {
         guard case .held(var held)? = await messages.next() else {
             throw ProtocolError(.protocolViolation, "a standby device must say what it holds (standby_held) first")
         }
+        // The generation of the image last sent on this connection.
+        var sent: Int?
         while !Task.isCancelled {
-            let image = try await source.image()
+            let (image, generation) = try await source.image()
             let identity = try source.identity()
-            // A copy filled for the first time is not behind anything.
-            let committedAt = held.sha256.isEmpty ? nil : source.oldestCommit(after: held.revision, through: image.revision)
+            // A copy filled for the first time is not behind anything; one returning says its revision.
+            let committedAt = held.sha256.isEmpty ? nil
+                : sent.map { source.oldestChange(after: $0, through: generation) } ?? source.oldestCommit(after: held.revision, through: image.revision)
             if let step = image.step(from: held, identity: identity, committedAt: committedAt) {
                 for piece in step.pieces(maximumFrameBytes: node.configuration.maximumFrameBytes) { try await outbound.send(piece) }
                 guard case .applied(let revision, let sha256)? = await messages.next() else {
@@ -44,6 +47,7 @@ extension PrimaryConnection {
                 ])
                 held = StandbyHeld(revision: image.revision, pageSize: image.pageSize, pageDigests: image.pageDigests, sha256: image.sha256,
                                    identityDigest: identity?.digest ?? held.identityDigest)
+                sent = generation
                 continue
             }
             guard await changed.next() != nil else { return }

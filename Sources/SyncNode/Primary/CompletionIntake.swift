@@ -3,7 +3,8 @@ import SyncProtocol
 
 /// Answers a connection's completions on its event loop: from the frame straight to the
 /// store's group commit, and the reply written when the commit hands it back, with no task
-/// in between. Every other frame goes on to the connection's task (``PrimaryConnection``).
+/// in between; and its pings, with a pong at once. Every other frame goes on to the
+/// connection's task (``PrimaryConnection``).
 /// Either way one frame at a time, in order: the next is handled only once the current one
 /// is answered (protocol section 8); reading stops while ``framesQueued`` frames wait.
 ///
@@ -75,9 +76,15 @@ final class CompletionIntake: ChannelDuplexHandler, RemovableChannelHandler {
         defer { dispatching = false }
         while !busy, let frame = waiting.popFirst() {
             busy = true
-            if let judge, let envelope = try? Frame.decode(frame), case .completion(let completion) = envelope.body {
+            let envelope = judge == nil ? nil : try? Frame.decode(frame)
+            if let judge, case .completion(let completion) = envelope?.body {
                 let intake = NIOLoopBound(self, eventLoop: context.eventLoop)
                 judge.judge(completion, hop: { intake.eventLoop.execute($0) }) { reply in intake.value.answered(reply) }
+            } else if judge != nil, case .ping(let ping) = envelope?.body {
+                // A keepalive wakes no task: an idle primary with ten watches answers each
+                // ping on the thread that read it (`caresync-bench idle`).
+                if let pong = try? Frame.encode(.pong(nonce: ping.nonce)) { context.writeAndFlush(wrapOutboundOut(pong), promise: nil) }
+                busy = false
             } else {
                 // The async channel hands on what it has read at a read's end: this frame
                 // may come after the read that brought it has ended.

@@ -4,13 +4,15 @@ import Logging
 import Synchronization
 
 /// When each device was last seen, noted in memory as companions connect and disconnect and
-/// written to the store in one commit at most every ``interval`` (and when the primary
-/// stops): a connection costs no commit of its own, and a thousand companions reconnecting
-/// at once cost one. `caresync devices` may show a time up to ``interval`` old.
+/// written to the store in one commit ``interval`` after the first note not yet written (and
+/// when the primary stops): a connection costs no commit of its own, a thousand companions
+/// reconnecting at once cost one, and a primary where nobody comes or goes does not wake for
+/// it. `caresync devices` may show a time up to ``interval`` old.
 final class LastSeen: Sendable {
-    /// How often noted times are written.
+    /// How long a noted time waits to be written with those that follow it.
     let interval: Duration
     private let pending = Mutex<[String: Date]>([:])
+    private let noted = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     init(interval: Duration) {
         self.interval = interval
@@ -19,6 +21,7 @@ final class LastSeen: Sendable {
     /// Notes that `device` was seen at `date`.
     func note(_ device: String, at date: Date) {
         pending.withLock { $0[device] = max($0[device] ?? date, date) }
+        noted.continuation.yield()
     }
 
     /// Writes what was noted since the last write; on failure keeps it for the next.
@@ -36,9 +39,10 @@ final class LastSeen: Sendable {
         }
     }
 
-    /// Writes every ``interval`` until cancelled.
+    /// Writes what was noted, ``interval`` after a note, until cancelled.
     func run(to store: CarePlanStore, logger: Logger) async {
-        while (try? await Task.sleep(for: interval)) != nil {
+        for await _ in noted.stream {
+            guard (try? await Task.sleep(for: interval)) != nil else { return }
             await write(to: store, logger: logger)
         }
     }

@@ -1,5 +1,6 @@
 import CarePlan
 import CarePlanStore
+import Foundation
 import Logging
 import SyncProtocol
 
@@ -17,6 +18,8 @@ extension PrimaryNode {
         }
         do {
             let receipt = try await core.measurements.record(batch.samples, sources: batch.sources, device: peer.nodeID)
+            // Measurements add nothing to the change log: what follows the store is told here.
+            if !receipt.stored.isEmpty { wroteUnlogged(at: Date()) }
             let refused = batch.unreadable + receipt.refused.map { RefusedMeasurement(id: $0.id, reason: $0.reason.description) }
             metrics.measurements["stored"]?.increment(by: receipt.stored.count)
             metrics.measurements["duplicate"]?.increment(by: receipt.duplicates.count)

@@ -27,6 +27,8 @@ public final class PrimaryNode: Service, Sendable {
     let publisher: ContextPublisher
     /// The store's image for household devices that keep a standby copy.
     let standby: StandbySource
+    /// Told of every write to the store this primary hears of (``storeWrites()``).
+    private let writes = Broadcast<Void>()
     /// The primary's hybrid clock: later than every clock it has recorded or sent.
     let clock: HybridClock
     let connections: ConnectionRegistry
@@ -235,7 +237,22 @@ public final class PrimaryNode: Service, Sendable {
             }
             publisher.invalidate(after: batch)
             standby.changed(batch)
+            writes.send(())
         }
+    }
+
+    /// A stream that yields whenever the store may hold something new: a batch of the change
+    /// log read (this process's commits or another's), or measurements stored, which the log
+    /// does not record. What follows the store (uploads to a FHIR server) waits on it instead
+    /// of looking every few seconds.
+    @Sendable public func storeWrites() -> AsyncStream<Void> {
+        writes.subscribe()
+    }
+
+    /// This primary stored what the change log does not record (measurements) at `date`.
+    func wroteUnlogged(at date: Date) {
+        standby.touched(at: date)
+        writes.send(())
     }
 
     /// At midnight in the plan's time zone (and when watches start to see tomorrow) the
