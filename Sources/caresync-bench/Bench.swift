@@ -7,6 +7,6 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure CareSync and print the figures. Build with -c release for real numbers.",
         subcommands: [
             StoreBenchmark.self, SyncBenchmark.self, FleetBenchmark.self, MeasurementBenchmark.self, DiscoveryBenchmark.self,
-            ReminderBenchmark.self, WebBenchmark.self,
+            ReminderBenchmark.self, WebBenchmark.self, IdleBenchmark.self,
         ])
 }

@@ -67,6 +67,9 @@ struct MosquittoBroker {
     }
 
     /// The broker's resident memory now.
+    /// The broker's process id, for what /proc says of it.
+    var pid: String { "\(process.processIdentifier)" }
+
     var residentBytes: Int? {
         residentMemory(of: "\(process.processIdentifier)")
     }

@@ -23,17 +23,18 @@ final class PrimaryProcess {
             .appendingPathComponent("caresync")
     }
 
-    /// Starts the primary on `store` and waits for its "listening" line.
-    static func start(store: String, log: URL, timeout: Duration) async throws -> PrimaryProcess {
+    /// Starts the primary on `store` (keeping reminders and alerts if `reminders`) and waits
+    /// for its "listening" line.
+    static func start(store: String, log: URL, timeout: Duration, reminders: Bool = false) async throws -> PrimaryProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BenchmarkFailure("no caresync beside caresync-bench at \(executable.path): build both (swift build -c release)")
         }
         let process = Process()
         process.executableURL = executable
         process.arguments = [
-            "primary", "--store", store, "--host", "127.0.0.1", "--port", "0", "--no-advertise", "--no-reminders", "--json",
+            "primary", "--store", store, "--host", "127.0.0.1", "--port", "0", "--no-advertise", "--json",
             "--log-level", "warning", "--metrics-port", "0",
-        ]
+        ] + (reminders ? [] : ["--no-reminders"])
         let out = Pipe()
         process.standardOutput = out
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)

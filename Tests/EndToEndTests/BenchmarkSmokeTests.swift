@@ -204,4 +204,18 @@ struct BenchmarkSmokeTests {
         #expect(result.lines.contains { $0.contains("pending after planning") && $0.hasSuffix("64") })
         #expect(result.lines.contains { $0.contains("one completion, then re-plan") })
     }
+
+    @Test func idleBenchmarkPrintsItsFigures() async throws {
+        let result = try await CareSyncCommand.run(
+            executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"),
+            ["idle", "--seconds", "0.5", "--settle", "0", "--companions", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.contains("started to its listening line") })
+        for label in ["CareSync primary alone", "with 1 companion", "with 2 companions", "Mosquitto broker alone", "with 2 clients"] {
+            let row = result.lines.first { $0.contains(label) }
+            // wake-ups a second, CPU, RSS, threads: each a figure.
+            #expect(row.map { $0.contains("%") && $0.contains("MiB") } == true, "\(label): \(result.stdout)")
+        }
+        #expect(result.lines.contains { $0.contains("with 2 companions /") && $0.contains("RSS") && $0.contains("×") })
+    }
 }

@@ -1,0 +1,142 @@
+import ArgumentParser
+import CarePlan
+@_spi(CareCore) import CarePlanStore
+import Foundation
+import NIOPosix
+
+struct IdleBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idle",
+        abstract: "What an idle primary costs: wake-ups, CPU, memory and threads, alone and with companions, beside Mosquitto.",
+        discussion: """
+            `caresync primary` (built beside this benchmark, reminders and alerts on) in a process \
+            of its own on a fresh store, measured over a window with nothing happening: alone, with \
+            one companion connected and with --companions (TLS connections from this process that \
+            ping as a watch does and hold their contexts); then a Mosquitto broker the same way, \
+            with as many idle clients (MQTT keepalive 60 s). Wake-ups are the process's context \
+            switches, every thread's, read from /proc without waking it. Also the time from \
+            starting `caresync primary` to its listening line. Build with -c release for real \
+            figures; a window under a minute is for trying it out.
+            """)
+
+    @Option(help: "Seconds each window lasts.")
+    var seconds = 60.0
+
+    @Option(help: "Companions (and MQTT clients) in the busiest window.")
+    var companions = 10
+
+    @Option(help: "Seconds to wait for the primary or a context before giving up.")
+    var timeout = 60.0
+
+    /// Dispatch's idle worker threads end after about 5 s: a window starts once those of the
+    /// step before have gone.
+    @Option(help: "Seconds to wait before each window, for the threads of the step before to end.")
+    var settle = 6.0
+
+    func validate() throws {
+        guard seconds > 0, companions > 1, timeout > 0, settle >= 0 else {
+            throw ValidationError("--seconds and --timeout must be positive, --settle not negative, --companions at least 2")
+        }
+    }
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-bench-idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        print("caresync-bench idle: windows of \(duration(seconds)), nothing happening in them")
+        let today = CalendarDay.containing(Date(), in: .gmt)
+        let store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
+        try await store.plan.load(SyncBenchmark.plan(occurrences: 4, start: today), effectiveFrom: today, device: "bench")
+        var clients: [FleetClient] = []
+        for index in 0..<companions { clients.append(try await FleetClient.registered(index: index, in: store)) }
+
+        let launched = ContinuousClock.now
+        let primary = try await PrimaryProcess.start(
+            store: store.path, log: directory.appendingPathComponent("primary.log"), timeout: .seconds(timeout), reminders: true)
+        let startup = launched.duration(to: .now).inSeconds
+        var rows: [(label: String, activity: ProcessActivity)] = []
+        var problem: String?
+        do {
+            rows = try await measure(primary, clients, revision: try await store.revision())
+        } catch {
+            problem = "\(error)"
+        }
+        await withDiscardingTaskGroup { group in
+            for client in clients { group.addTask { await client.close() } }
+        }
+        if let stopped = await primary.stop(within: .seconds(timeout)) { problem = problem ?? stopped }
+        if let problem { throw BenchmarkFailure(problem) }
+        report("`caresync primary` started to its listening line", duration(startup))
+
+        var peer: [(label: String, activity: ProcessActivity)] = []
+        do {
+            peer = try await measureMosquitto()
+        } catch let unavailable as MosquittoUnavailable {
+            print("Mosquitto not measured: \(unavailable)")
+        }
+        print(Self.table(rows + peer))
+        for (index, row) in rows.enumerated() where index < peer.count {
+            print("  " + "\(row.label) / \(peer[index].label)".padding(toLength: 52, withPad: " ", startingAt: 0)
+                + Self.ratios(row.activity, peer[index].activity))
+        }
+    }
+
+    /// The primary alone, with one companion, and with all of them.
+    private func measure(_ primary: PrimaryProcess, _ clients: [FleetClient], revision: Int) async throws -> [(String, ProcessActivity)] {
+        let window = Duration.seconds(seconds)
+        try await Task.sleep(for: .seconds(settle))
+        var rows = [("CareSync primary alone", try await ProcessActivity.measure(primary.pid, for: window))]
+        for (count, label) in [(1, "  with 1 companion"), (clients.count, "  with \(clients.count) companions")] {
+            for client in clients.prefix(count) where client.seen.revision < revision {
+                try await client.connect(port: primary.port, primary: primary.fingerprint, group: MultiThreadedEventLoopGroup.singleton)
+            }
+            guard await poll(within: .seconds(timeout), until: { clients.prefix(count).allSatisfy { $0.seen.revision >= revision } }) else {
+                throw BenchmarkFailure("a companion had no context within \(duration(timeout))")
+            }
+            try await Task.sleep(for: .seconds(settle))
+            rows.append((label, try await ProcessActivity.measure(primary.pid, for: window)))
+        }
+        return rows
+    }
+
+    /// A Mosquitto broker alone, with one idle client, and with as many as companions.
+    private func measureMosquitto() async throws -> [(String, ProcessActivity)] {
+        let window = Duration.seconds(seconds), limit = Duration.seconds(timeout)
+        let broker = try await MosquittoBroker.start(timeout: limit)
+        defer { broker.stop() }
+        try await Task.sleep(for: .seconds(settle))
+        var rows = [("Mosquitto broker alone", try await ProcessActivity.measure(broker.pid, for: window))]
+        var clients: [MosquittoClient] = []
+        defer { for client in clients { client.close() } }
+        for (count, label) in [(1, "  with 1 client"), (companions, "  with \(companions) clients")] {
+            while clients.count < count {
+                let client = try MosquittoClient(id: "idle-\(clients.count)", port: broker.port, timeout: limit)
+                try client.subscribe("caresync/context")
+                clients.append(client)
+            }
+            try await Task.sleep(for: .seconds(settle))
+            rows.append((label, try await ProcessActivity.measure(broker.pid, for: window)))
+        }
+        return rows
+    }
+
+    /// The rows as a table: wake-ups a second, CPU, resident memory, threads.
+    static func table(_ rows: [(label: String, activity: ProcessActivity)]) -> String {
+        let header = "  " + "".padding(toLength: 30, withPad: " ", startingAt: 0)
+            + ["wake-ups/s", "CPU", "RSS", "threads"].map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()
+        let lines = rows.map { row in
+            "  " + row.label.padding(toLength: 30, withPad: " ", startingAt: 0) + [
+                String(format: "%.2f", row.activity.wakeUpsPerSecond), String(format: "%.3f %%", row.activity.cpuPercent),
+                row.activity.residentBytes.map(bytes) ?? "?", "\(row.activity.threads)",
+            ].map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()
+        }
+        return ([header] + lines).joined(separator: "\n")
+    }
+
+    /// CareSync's figures as multiples of the peer's.
+    static func ratios(_ ours: ProcessActivity, _ theirs: ProcessActivity) -> String {
+        func ratio(_ a: Double, _ b: Double) -> String { b > 0 ? String(format: "%.2f×", a / b) : "—" }
+        let memory = ours.residentBytes.flatMap { a in theirs.residentBytes.map { b in ratio(Double(a), Double(b)) } } ?? "—"
+        return "wake-ups \(ratio(ours.wakeUpsPerSecond, theirs.wakeUpsPerSecond)), CPU \(ratio(ours.cpuSeconds, theirs.cpuSeconds)), RSS \(memory)"
+    }
+}
