@@ -140,7 +140,8 @@ struct StandbyFiles: Sendable {
         guard fd >= 0 else { throw .damaged(path: logPath, reason: "cannot be opened: errno \(errno)") }
         defer { close(fd) }
         let written = record.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
-        guard written == record.count, fsync(fd) == 0 else {
+        // Whatever followed (a stale generation's records, a torn step) goes with the append.
+        guard written == record.count, ftruncate(fd, off_t(offset + record.count)) == 0, fsync(fd) == 0 else {
             let code = errno
             ftruncate(fd, off_t(offset))
             throw .damaged(path: logPath, reason: "a step cannot be written: errno \(code)")
