@@ -32,6 +32,29 @@ struct BackupAlertScenarioTests {
         #expect((failing["reason"] as? String)?.isEmpty == false && failing["lastMade"] is String, "\(failing)")
 
         let alertBackground = "#fdf0f0"
+        // Looked at as people see it: a phone's size and a desktop's, in English and German.
+        let sentence = ["en": "The care record's backups have failed since", "de": "Die Sicherungen der Pflegedaten schlagen seit"]
+        for size in PageRenderTests.sizes {
+            let code = try #require(WatchProcess.object(try await caresync.run("pair", "--role", "browser", "--json").stdout)?["code"] as? String)
+            let browser = try await WebDriver(width: size.width, height: size.height)
+            do {
+                try await WebAppTests.signIn(browser, at: web.url, code: code)
+                for language in ["en", "de"] {
+                    try await browser.open(web.url + "?lang=\(language)")
+                    _ = try await browser.wait(for: "html[lang='\(language)'] #backup-alert")
+                    #expect(try await browser.text("#backup-alert")?.hasPrefix(sentence[language]!) == true, "\(size.name) \(language)")
+                    let wide = try await browser.execute("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool
+                    #expect(wide == true, "nothing wider than the window (\(size.name), \(language))")
+                    let png = try await browser.screenshot()
+                    try WebAppTests.save(png, as: "backup-alert-\(size.name)-\(language)")
+                    #expect(try await browser.pixelCounts(of: png, colors: [alertBackground])[alertBackground] ?? 0 > 20_000, "\(size.name) \(language)")
+                }
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+        }
         try await WebAppTests.withBrowser { browser in
             try await WebAppTests.signIn(browser, at: web.url, code: web.signInCode)
             _ = try await browser.wait(for: "#backup-alert")
