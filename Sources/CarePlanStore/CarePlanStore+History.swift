@@ -21,6 +21,22 @@ extension CarePlanStore {
         }
     }
 
+    /// Returns once no other process holds the store's write lock. Another process's write
+    /// is seen in its files before its commit can be read (SQLite syncs the log, then makes
+    /// the commit visible, then lets go of the lock): a follower told of the write waits
+    /// here, then reads. Taken on the writer, so this process's writes wait behind it, as
+    /// they would for the other process's lock anyway.
+    func waitForOtherWriters() async throws(CarePlanStoreError) {
+        do {
+            try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "ROLLBACK")
+            }
+        } catch {
+            throw CarePlanStoreError(error, path: path)
+        }
+    }
+
     static func changes(_ db: Database, after revision: Int, activityID: String?, limit: Int?) throws -> [StoreChange] {
         var sql = "SELECT \(StoreChange.columns) FROM change WHERE revision > ?"
         var arguments: StatementArguments = [revision]

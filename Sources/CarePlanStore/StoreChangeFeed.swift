@@ -8,7 +8,8 @@ import Synchronization
 /// A process runs one feed (a `Service`, in its `ServiceGroup`) and every consumer
 /// subscribes to it. The feed reads the change log when a commit in this process grows it
 /// (``ChangeLogObserver`` tells it), when the store's files are written by another process
-/// (the command line, say: ``StoreFileWatcher``, inotify), and every ``safetyNet`` in case a
+/// (the command line, say: ``StoreFileWatcher``, inotify; the feed waits for that process's
+/// commit to end before it reads), and every ``safetyNet`` in case a
 /// write went unnoticed; nothing else wakes it. Where inotify is not available it polls every
 /// ``fallbackPoll`` instead. A store that cannot be read is logged and read again at the
 /// next wake: consumers only ever see changes, in revision order, each once.
@@ -35,6 +36,8 @@ public final class StoreChangeFeed: Service, Sendable {
         /// Deliveries in the order they were made; `handingOver` while a thread hands them.
         var outgoing: [Delivery] = []
         var handingOver = false
+        /// Whether the store's files were written since the last read began.
+        var filesWritten = false
     }
 
     private let store: CarePlanStore
@@ -113,7 +116,12 @@ public final class StoreChangeFeed: Service, Sendable {
             if hand(changes, after: revision) { wake.continuation.yield() }
         }
         defer { store.stopObserving(observer) }
-        let watcher = watchesFiles ? StoreFileWatcher(path: store.path) { [wake] in wake.continuation.yield() } : nil
+        let watcher = watchesFiles ? StoreFileWatcher(path: store.path) { [self] in
+            state.withLock { $0.filesWritten = true }
+            wake.continuation.yield()
+        } : nil
+        // A write begun before the watch was set has told nothing: the first read waits for it.
+        if watcher != nil { state.withLock { $0.filesWritten = true } }
         if watchesFiles && watcher == nil {
             logger.notice("the store's files cannot be watched (no inotify): reading its changes every 50 ms", metadata: ["path": "\(store.path)"])
         }
@@ -140,6 +148,10 @@ public final class StoreChangeFeed: Service, Sendable {
     private func deliver() async {
         var after = 0
         do {
+            // A write seen in the files may not be readable yet: wait for its commit to end.
+            if state.withLock({ state in defer { state.filesWritten = false }; return state.filesWritten }) {
+                try await store.waitForOtherWriters()
+            }
             let oldest = state.withLock { $0.subscribers.values.compactMap(\.after).min() }
             var read = try await store.newestAndChanges(after: oldest, limit: Self.pageSize)
             state.withLock { state in
