@@ -373,7 +373,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
+                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

@@ -55,7 +55,10 @@ public final class StoreChangeFeed: Service, Sendable {
     /// How often the change log is read where the store's files cannot be watched.
     public static let fallbackPoll = Duration.milliseconds(50)
 
-    public convenience init(store: CarePlanStore, safetyNet: Duration = .seconds(60), logger: Logger) {
+    /// The safety read's interval unless told otherwise: rare, since inotify tells of every write.
+    public static let defaultSafetyNet = Duration.seconds(300)
+
+    public convenience init(store: CarePlanStore, safetyNet: Duration = defaultSafetyNet, logger: Logger) {
         self.init(store: store, safetyNet: safetyNet, watchesFiles: true, logger: logger)
     }
 

@@ -18,9 +18,10 @@ public final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
-    /// Returns when signalled or after `timeout`, whichever comes first.
-    public func wait(timeout: Duration, clock: any WallClock = .system) async {
-        _ = await withTimeout(timeout, clock: clock) { await self.signalled() }
+    /// Returns when signalled or after `timeout`, whichever comes first: whether signalled.
+    @discardableResult
+    public func wait(timeout: Duration, clock: any WallClock = .system) async -> Bool {
+        await withTimeout(timeout, clock: clock) { await self.signalled() } != nil
     }
 
     /// Waits for a signal; cancellation (before or after it starts waiting) ends the wait.

@@ -10,6 +10,14 @@ public protocol WallClock: Sendable {
     /// Returns once `duration` has passed on this clock; throws `CancellationError` if the
     /// task is cancelled first.
     func sleep(_ duration: Duration) async throws
+    /// Whether this is the machine's clock, unmoved: then an operating-system timer (an
+    /// event loop's, say) may stand in for ``sleep(_:)``. A clock a test or a demonstration
+    /// moves says no.
+    var isTheMachines: Bool { get }
+}
+
+extension WallClock {
+    public var isTheMachines: Bool { false }
 }
 
 /// The machine's clock: `Date()` and `Task.sleep`.
@@ -17,6 +25,8 @@ public struct SystemClock: WallClock {
     public init() {}
 
     public var now: Date { Date() }
+
+    public var isTheMachines: Bool { true }
 
     public func sleep(_ duration: Duration) async throws {
         try await Task.sleep(for: duration)

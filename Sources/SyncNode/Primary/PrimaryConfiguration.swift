@@ -39,9 +39,9 @@ public struct PrimaryConfiguration: Sendable {
     /// The wall clock: decides which day it is, and what reminders and alerts wait on for
     /// their time; tests pass a clock they move.
     public var clock: any WallClock = .system
-    /// How often the primary looks at `now` for a new day (it also wakes at each boundary
-    /// it foresees); tests with a clock of their own make it short.
-    public var dayCheckInterval: Duration = .seconds(60)
+    /// How often the primary looks at `now` for a new day besides each boundary it foresees
+    /// (a clock set by hand moves the boundary); tests with a clock of their own make it short.
+    public var dayCheckInterval: Duration = .seconds(600)
     /// How often the primary writes when devices were last seen (see `caresync devices`);
     /// it keeps the times in memory in between, and writes them when it stops.
     public var lastSeenInterval: Duration = .seconds(10)

@@ -136,7 +136,7 @@ public final class PrimaryNode: Service, Sendable {
             let revision = try await store.revision()
             if let latest = try await store.outcomes.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
-            watchers.addTask { try await self.followDays() }
+            watchers.addTask { try await self.followDays(after: revision) }
             watchers.addTask { await self.lastSeen.run(to: self.store, logger: self.logger) }
             await withDiscardingTaskGroup { sessions in
                 do {
@@ -257,31 +257,50 @@ public final class PrimaryNode: Service, Sendable {
 
     /// At midnight in the plan's time zone (and when watches start to see tomorrow) the
     /// context changes without any store change. Each wake compares the part of the day with
-    /// the one the previous wake saw, so a boundary crossed at any moment (while the time zone
-    /// is read, say) is noticed.
-    private func followDays() async throws {
-        var seen: (day: CalendarDay, seesTomorrow: Bool)?
-        while !Task.isCancelled {
-            let zone: TimeZone
-            do {
-                zone = try await store.plan.info().timeZone ?? .gmt
-            } catch {
-                guard !Task.isCancelled else { return }  // stopping
+    /// the one the previous wake saw, so a boundary crossed at any moment is noticed. The
+    /// time zone is read again only when the plan is configured anew: between boundaries a
+    /// wake reads nothing (``PrimaryConfiguration/dayCheckInterval`` apart, for a clock set
+    /// by hand). `revision` is the store's before the zone is first read.
+    private func followDays(after revision: Int) async throws {
+        let planChanged = WakeSignal()
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { [changes] in
+                for await batch in changes.batches(after: revision) where batch.contains(where: { $0.kind == .planConfigured }) {
+                    planChanged.signal()
+                }
+            }
+            var seen: (day: CalendarDay, seesTomorrow: Bool)?
+            var (zone, zoneStale) = (TimeZone.gmt, true)
+            while !Task.isCancelled {
+                if zoneStale, let read = await planZone() { (zone, zoneStale) = (read, false) }
+                let now = configuration.clock.now
+                let today = CalendarDay.containing(now, in: zone)
+                let tomorrowFrom = today.date(at: configuration.tomorrowFrom, in: zone)
+                let current = (day: today, seesTomorrow: now >= tomorrowFrom)
+                if let seen, seen != current { publisher.invalidate() }
+                seen = current
+                let next = now < tomorrowFrom ? tomorrowFrom : today.adding(days: 1).start(in: zone)
+                // Wake at the boundary, or sooner to notice a changed time zone or clock.
+                let untilBoundary = Duration.seconds(max(0.05, next.timeIntervalSince(now) + 0.01))
+                if await planChanged.wait(timeout: min(configuration.dayCheckInterval, untilBoundary), clock: configuration.clock) {
+                    zoneStale = true
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// The plan's time zone (UTC for a plan without one); `nil`, logged, if it cannot be read.
+    private func planZone() async -> TimeZone? {
+        do {
+            return try await store.plan.info().timeZone ?? .gmt
+        } catch {
+            if !Task.isCancelled {
                 logger.warning("could not read the plan's time zone; days roll over in UTC until it can", metadata: [
                     "error": "\(error)",
                 ])
-                zone = .gmt
             }
-            let now = configuration.clock.now
-            let today = CalendarDay.containing(now, in: zone)
-            let tomorrowFrom = today.date(at: configuration.tomorrowFrom, in: zone)
-            let current = (day: today, seesTomorrow: now >= tomorrowFrom)
-            if let seen, seen != current { publisher.invalidate() }
-            seen = current
-            let next = now < tomorrowFrom ? tomorrowFrom : today.adding(days: 1).start(in: zone)
-            // Wake at the boundary, or sooner to notice a changed time zone or clock.
-            let untilBoundary = Duration.seconds(max(0.05, next.timeIntervalSince(now) + 0.01))
-            try await configuration.clock.sleep(min(configuration.dayCheckInterval, untilBoundary))
+            return nil
         }
     }
 }
