@@ -3,6 +3,7 @@ import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
 import NIOPosix
+import Waiting
 
 struct IdleBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,8 +14,9 @@ struct IdleBenchmark: AsyncParsableCommand {
             of its own on a fresh store, measured over a window with nothing happening: alone, with \
             one companion connected and with --companions (TLS connections from this process that \
             ping as a watch does and hold their contexts); then a Mosquitto broker the same way, \
-            with as many idle clients (MQTT keepalive 60 s). Wake-ups are the process's context \
-            switches, every thread's, read from /proc without waking it. Also the time from \
+            with as many idle clients (MQTT keepalive 60 s). Wake-ups are the process's voluntary \
+            context switches, every thread's, read from /proc without waking it (a thread that \
+            sleeps was woken before); preemptions of running threads are counted apart. Also the time from \
             starting `caresync primary` to its listening line. Build with -c release for real \
             figures; a window under a minute is for trying it out.
             """)
@@ -56,8 +58,12 @@ struct IdleBenchmark: AsyncParsableCommand {
         let startup = launched.duration(to: .now).inSeconds
         var rows: [(label: String, activity: ProcessActivity)] = []
         var problem: String?
+        var memory: MemoryMap?
+        var reach: (total: Duration, command: Duration)?
         do {
             rows = try await measure(primary, clients, revision: try await store.revision())
+            memory = MemoryMap.read(primary.pid)
+            reach = try await reached(clients, byCompletionIn: store)
         } catch {
             problem = "\(error)"
         }
@@ -67,10 +73,15 @@ struct IdleBenchmark: AsyncParsableCommand {
         if let stopped = await primary.stop(within: .seconds(timeout)) { problem = problem ?? stopped }
         if let problem { throw BenchmarkFailure(problem) }
         report("`caresync primary` started to its listening line", duration(startup))
+        if let reach {
+            report("`caresync complete` to all \(companions) companions", duration(reach.total.inSeconds))
+            report("  the command alone, start to exit", duration(reach.command.inSeconds))
+        }
 
         var peer: [(label: String, activity: ProcessActivity)] = []
+        var peerMemory: MemoryMap?
         do {
-            peer = try await measureMosquitto()
+            (peer, peerMemory) = try await measureMosquitto()
         } catch let unavailable as MosquittoUnavailable {
             print("Mosquitto not measured: \(unavailable)")
         }
@@ -79,6 +90,8 @@ struct IdleBenchmark: AsyncParsableCommand {
             print("  " + "\(row.label) / \(peer[index].label)".padding(toLength: 52, withPad: " ", startingAt: 0)
                 + Self.ratios(row.activity, peer[index].activity))
         }
+        if let memory { print("  the primary's resident memory with \(companions) companions: \(memory.summary)") }
+        if let peerMemory { print("  Mosquitto's with \(companions) clients: \(peerMemory.summary)") }
     }
 
     /// The primary alone, with one companion, and with all of them.
@@ -99,8 +112,28 @@ struct IdleBenchmark: AsyncParsableCommand {
         return rows
     }
 
-    /// A Mosquitto broker alone, with one idle client, and with as many as companions.
-    private func measureMosquitto() async throws -> [(String, ProcessActivity)] {
+    /// Records an event with `caresync complete` in a process of its own, then waits until every
+    /// companion holds a context with it: the time from that process's start, and its own.
+    private func reached(_ clients: [FleetClient], byCompletionIn store: CarePlanStore) async throws -> (total: Duration, command: Duration) {
+        let process = Process()
+        process.executableURL = PrimaryProcess.executable
+        process.arguments = ["complete", "s00", "--occurrence", "0", "--store", store.path, "--device", "bench-cli"]
+        process.standardOutput = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try process.run()
+        await blocking { process.waitUntilExit() }
+        let command = started.duration(to: .now)
+        guard process.terminationStatus == 0 else { throw BenchmarkFailure("caresync complete exited with \(process.terminationStatus)") }
+        let revision = try await store.revision()
+        guard await poll(within: .seconds(timeout), until: { clients.allSatisfy { $0.seen.revision >= revision } }) else {
+            throw BenchmarkFailure("a companion had no context with the command line's completion within \(duration(timeout))")
+        }
+        return (started.duration(to: clients.map(\.seen.reachedAt).max() ?? started), command)
+    }
+
+    /// A Mosquitto broker alone, with one idle client, and with as many as companions; what its
+    /// memory is made of at the end.
+    private func measureMosquitto() async throws -> ([(String, ProcessActivity)], MemoryMap?) {
         let window = Duration.seconds(seconds), limit = Duration.seconds(timeout)
         let broker = try await MosquittoBroker.start(timeout: limit)
         defer { broker.stop() }
@@ -117,16 +150,17 @@ struct IdleBenchmark: AsyncParsableCommand {
             try await Task.sleep(for: .seconds(settle))
             rows.append((label, try await ProcessActivity.measure(broker.pid, for: window)))
         }
-        return rows
+        return (rows, MemoryMap.read(broker.pid))
     }
 
-    /// The rows as a table: wake-ups a second, CPU, resident memory, threads.
+    /// The rows as a table: wake-ups and preemptions a second, CPU, resident memory, threads.
     static func table(_ rows: [(label: String, activity: ProcessActivity)]) -> String {
         let header = "  " + "".padding(toLength: 30, withPad: " ", startingAt: 0)
-            + ["wake-ups/s", "CPU", "RSS", "threads"].map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()
+            + ["wake-ups/s", "preempted/s", "CPU", "RSS", "threads"].map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()
         let lines = rows.map { row in
             "  " + row.label.padding(toLength: 30, withPad: " ", startingAt: 0) + [
-                String(format: "%.2f", row.activity.wakeUpsPerSecond), String(format: "%.3f %%", row.activity.cpuPercent),
+                String(format: "%.2f", row.activity.wakeUpsPerSecond), String(format: "%.2f", row.activity.preemptionsPerSecond),
+                String(format: "%.3f %%", row.activity.cpuPercent),
                 row.activity.residentBytes.map(bytes) ?? "?", "\(row.activity.threads)",
             ].map { $0.padding(toLength: 12, withPad: " ", startingAt: 0) }.joined()
         }

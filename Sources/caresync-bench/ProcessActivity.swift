@@ -1,15 +1,19 @@
 import Foundation
 
-/// What a process did over a window, read from /proc without waking it: context switches (its
-/// wake-ups) and CPU time of every thread, and at the end its resident memory and threads.
+/// What a process did over a window, read from /proc without waking it: context switches and
+/// CPU time of every thread, and at the end its resident memory and threads. A wake-up is a
+/// voluntary switch (a thread went to sleep, so something had woken it); an involuntary one is
+/// a running thread preempted, counted apart.
 struct ProcessActivity {
     var seconds: Double
-    var contextSwitches: Int
+    var wakeUps: Int
+    var preemptions: Int
     var cpuSeconds: Double
     var residentBytes: Int?
     var threads: Int
 
-    var wakeUpsPerSecond: Double { Double(contextSwitches) / seconds }
+    var wakeUpsPerSecond: Double { Double(wakeUps) / seconds }
+    var preemptionsPerSecond: Double { Double(preemptions) / seconds }
     /// CPU as a share of one core, in percent.
     var cpuPercent: Double { cpuSeconds / seconds * 100 }
 
@@ -26,27 +30,38 @@ struct ProcessActivity {
         }
         let elapsed = started.duration(to: .now).inSeconds
         let grown = latest.map { thread, counts in
-            (switches: counts.switches - (first[thread]?.switches ?? 0), cpu: counts.cpuNanoseconds - (first[thread]?.cpuNanoseconds ?? 0))
+            let before = first[thread] ?? Counts(voluntary: 0, involuntary: 0, cpuNanoseconds: 0)
+            return Counts(
+                voluntary: counts.voluntary - before.voluntary, involuntary: counts.involuntary - before.involuntary,
+                cpuNanoseconds: counts.cpuNanoseconds - before.cpuNanoseconds)
         }
         return ProcessActivity(
-            seconds: elapsed, contextSwitches: grown.reduce(0) { $0 + $1.switches },
-            cpuSeconds: Double(grown.reduce(0) { $0 + $1.cpu }) / 1e9, residentBytes: residentMemory(of: pid),
+            seconds: elapsed, wakeUps: grown.reduce(0) { $0 + $1.voluntary }, preemptions: grown.reduce(0) { $0 + $1.involuntary },
+            cpuSeconds: Double(grown.reduce(0) { $0 + $1.cpuNanoseconds }) / 1e9, residentBytes: residentMemory(of: pid),
             threads: threads(of: pid).count)
+    }
+
+    private struct Counts {
+        var voluntary: Int
+        var involuntary: Int
+        var cpuNanoseconds: Int
     }
 
     /// Each thread's voluntary and involuntary context switches so far, and its time on a CPU
     /// (the first figure of its schedstat, in nanoseconds: finer than the clock ticks of `stat`).
-    private static func threads(of pid: String) -> [String: (switches: Int, cpuNanoseconds: Int)] {
+    private static func threads(of pid: String) -> [String: Counts] {
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        var counts: [String: (switches: Int, cpuNanoseconds: Int)] = [:]
+        var counts: [String: Counts] = [:]
         for thread in threads {
             let path = "/proc/\(pid)/task/\(thread)/"
             guard let status = try? String(contentsOfFile: path + "status", encoding: .utf8),
                   let schedstat = try? String(contentsOfFile: path + "schedstat", encoding: .utf8) else { continue }
-            let switches = status.split(separator: "\n")
-                .filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
-                .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
-            counts[thread] = (switches, Int(schedstat.split(separator: " ").first ?? "") ?? 0)
+            func field(_ name: String) -> Int {
+                status.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
+            }
+            counts[thread] = Counts(
+                voluntary: field("voluntary_ctxt_switches"), involuntary: field("nonvoluntary_ctxt_switches"),
+                cpuNanoseconds: Int(schedstat.split(separator: " ").first ?? "") ?? 0)
         }
         return counts
     }

@@ -213,9 +213,13 @@ struct BenchmarkSmokeTests {
         #expect(result.lines.contains { $0.contains("started to its listening line") })
         for label in ["CareSync primary alone", "with 1 companion", "with 2 companions", "Mosquitto broker alone", "with 2 clients"] {
             let row = result.lines.first { $0.contains(label) }
-            // wake-ups a second, CPU, RSS, threads: each a figure.
+            // wake-ups and preemptions a second, CPU, RSS, threads: each a figure.
             #expect(row.map { $0.contains("%") && $0.contains("MiB") } == true, "\(label): \(result.stdout)")
         }
         #expect(result.lines.contains { $0.contains("with 2 companions /") && $0.contains("RSS") && $0.contains("×") })
+        // A command line's completion reached both companions, timed.
+        #expect(result.lines.contains { $0.contains("`caresync complete` to all 2 companions") && $0.hasSuffix(" ms") })
+        // What the primary's memory is made of, its own executable among it.
+        #expect(result.lines.contains { $0.contains("the primary's resident memory") && $0.contains("executable") && $0.contains("written and its own") })
     }
 }
