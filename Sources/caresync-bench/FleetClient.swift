@@ -25,6 +25,8 @@ final class FleetClient: Sendable {
         var contexts = 0
         /// Of those, how many came whole rather than as a delta.
         var wholeContexts = 0
+        /// Bytes read from the socket (TLS records included).
+        var bytesReceived = 0
         /// Why the connection ended or what the primary refused, if it did.
         var problem: String?
         var closed = false
@@ -64,8 +66,9 @@ final class FleetClient: Sendable {
         return client
     }
 
-    /// Connects to the primary on loopback `port`, pinning its certificate, and says Hello.
-    func connect(port: Int, primary fingerprint: String, group: any EventLoopGroup) async throws {
+    /// Connects to the primary on loopback `port`, pinning its certificate, and says Hello,
+    /// offering context deltas unless told not to.
+    func connect(port: Int, primary fingerprint: String, group: any EventLoopGroup, deltas: Bool = true) async throws {
         let tls = try NIOSSLContext(configuration: NodeTLS.configuration(identity: identity, server: false))
         let handler = Handler(client: self)
         let channel = try await ClientBootstrap(group: group)
@@ -77,7 +80,7 @@ final class FleetClient: Sendable {
                         promise.succeed(presented == fingerprint ? .certificateVerified : .failed)
                     }
                     try channel.pipeline.syncOperations.addHandlers([
-                        verifier, ByteToMessageHandler(FrameDecoder()), handler,
+                        ByteCounter(client: self), verifier, ByteToMessageHandler(FrameDecoder()), handler,
                     ])
                 }
             }
@@ -85,7 +88,7 @@ final class FleetClient: Sendable {
         self.channel.withLock { $0 = channel }
         let hello = Caresync_V1_Envelope.hello(
             nodeID: identity.fingerprint, role: role, softwareVersion: "caresync-bench", planID: nil,
-            displayName: "Fleet companion \(index)", features: [ProtocolFeature.contextDelta])
+            displayName: "Fleet companion \(index)", features: deltas ? [ProtocolFeature.contextDelta] : [])
         try await channel.writeAndFlush(try Frame.encode(hello)).get()
     }
 
@@ -170,6 +173,23 @@ final class FleetClient: Sendable {
                 return
             }
             channel.writeAndFlush(ping, promise: nil)
+        }
+    }
+
+    /// The start of the pipeline: counts the bytes the socket gives.
+    private final class ByteCounter: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+        let client: FleetClient
+
+        init(client: FleetClient) {
+            self.client = client
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let count = unwrapInboundIn(data).readableBytes
+            client.state.withLock { $0.seen.bytesReceived += count }
+            context.fireChannelRead(data)
         }
     }
 

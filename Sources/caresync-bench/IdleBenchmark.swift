@@ -27,6 +27,9 @@ struct IdleBenchmark: AsyncParsableCommand {
     @Option(help: "Companions (and MQTT clients) in the busiest window.")
     var companions = 10
 
+    @Option(help: "The care plan of the watch's day (a plan document).")
+    var plan = "Examples/zombiecare-plan.json"
+
     @Option(help: "Seconds to wait for the primary or a context before giving up.")
     var timeout = 60.0
 
@@ -92,6 +95,12 @@ struct IdleBenchmark: AsyncParsableCommand {
         }
         if let memory { print("  the primary's resident memory with \(companions) companions: \(memory.summary)") }
         if let peerMemory { print("  Mosquitto's with \(companions) clients: \(peerMemory.summary)") }
+
+        let day = try await DayTraffic.measure(plan: plan, in: directory, timeout: .seconds(timeout))
+        print("A watch's day on \(plan): \(day.events) interventions recorded once on another device, \(day.contexts) contexts")
+        report("received with deltas", bytes(day.deltaBytes))
+        report("received taking every context whole", bytes(day.wholeBytes) + String(format: " (%.1f× the deltas)", Double(day.wholeBytes) / Double(max(1, day.deltaBytes))))
+        report("keepalive answers a day", "\(bytes(day.keepaliveBytesPerDay)) (\(day.pongBytes) B every \(duration(day.pingInterval.inSeconds)))")
     }
 
     /// The primary alone, with one companion, and with all of them.

@@ -221,5 +221,9 @@ struct BenchmarkSmokeTests {
         #expect(result.lines.contains { $0.contains("`caresync complete` to all 2 companions") && $0.hasSuffix(" ms") })
         // What the primary's memory is made of, its own executable among it.
         #expect(result.lines.contains { $0.contains("the primary's resident memory") && $0.contains("executable") && $0.contains("written and its own") })
+        // A watch's day: bytes with deltas and taking every context whole, and the keepalive's.
+        for label in ["received with deltas", "received taking every context whole", "keepalive answers a day"] {
+            #expect(result.lines.contains { $0.contains(label) && $0.contains("iB") }, "\(label): \(result.stdout)")
+        }
     }
 }
