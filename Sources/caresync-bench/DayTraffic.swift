@@ -36,16 +36,10 @@ struct DayTraffic {
             try await FleetClient.registered(index: 4, in: store, name: "Day watch"))
         let primary = try await PrimaryProcess.start(
             store: store.path, log: directory.appendingPathComponent("day-primary.log"), timeout: timeout)
-        var problem: String?
-        do {
+        let (deltaSeen, wholeSeen) = try await primary.serving([deltas, whole, recorder], within: timeout) {
             try await recordDay(keys, by: recorder, watchedBy: [deltas, whole], primary: primary, timeout: timeout)
-        } catch {
-            problem = "\(error)"
+            return (deltas.seen, whole.seen)
         }
-        let (deltaSeen, wholeSeen) = (deltas.seen, whole.seen)
-        for client in [deltas, whole, recorder] { await client.close() }
-        if let stopped = await primary.stop(within: timeout) { problem = problem ?? stopped }
-        if let problem { throw BenchmarkFailure(problem) }
         let pong = try Frame.encode(.pong(nonce: 5760)).readableBytes  // a nonce of the day's last ping
         // A TLS 1.3 record around it: a 5-byte header, the content type and a 16-byte tag.
         return DayTraffic(

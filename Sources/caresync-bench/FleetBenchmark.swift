@@ -67,17 +67,9 @@ struct FleetBenchmark: AsyncParsableCommand {
 
         let primary = try await PrimaryProcess.start(
             store: store.path, log: directory.appendingPathComponent("primary.log"), timeout: .seconds(timeout))
-        var problem: String?
-        do {
+        try await primary.serving(clients, within: .seconds(timeout)) {
             try await measure(clients, keys: keys, primary: primary, store: store)
-        } catch {
-            problem = "\(error)"
         }
-        await withDiscardingTaskGroup { group in
-            for client in clients { group.addTask { await client.close() } }
-        }
-        if let stopped = await primary.stop(within: .seconds(timeout)) { problem = problem ?? stopped }
-        if let problem { throw BenchmarkFailure(problem) }
     }
 
     /// Each connection is a descriptor in this process and one in the primary's (which

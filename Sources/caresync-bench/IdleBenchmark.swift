@@ -59,27 +59,14 @@ struct IdleBenchmark: AsyncParsableCommand {
         let primary = try await PrimaryProcess.start(
             store: store.path, log: directory.appendingPathComponent("primary.log"), timeout: .seconds(timeout), reminders: true)
         let startup = launched.duration(to: .now).inSeconds
-        var rows: [(label: String, activity: ProcessActivity)] = []
-        var problem: String?
-        var memory: MemoryMap?
-        var reach: (total: Duration, command: Duration)?
-        do {
-            rows = try await measure(primary, clients, revision: try await store.revision())
-            memory = MemoryMap.read(primary.pid)
-            reach = try await reached(clients, byCompletionIn: store)
-        } catch {
-            problem = "\(error)"
+        let measured = try await primary.serving(clients, within: .seconds(timeout)) {
+            let rows = try await measure(primary, clients, revision: try await store.revision())
+            return (rows: rows, memory: MemoryMap.read(primary.pid), reach: try await reached(clients, byCompletionIn: store))
         }
-        await withDiscardingTaskGroup { group in
-            for client in clients { group.addTask { await client.close() } }
-        }
-        if let stopped = await primary.stop(within: .seconds(timeout)) { problem = problem ?? stopped }
-        if let problem { throw BenchmarkFailure(problem) }
+        let (rows, memory, reach) = measured
         report("`caresync primary` started to its listening line", duration(startup))
-        if let reach {
-            report("`caresync complete` to all \(companions) companions", duration(reach.total.inSeconds))
-            report("  the command alone, start to exit", duration(reach.command.inSeconds))
-        }
+        report("`caresync complete` to all \(companions) companions", duration(reach.total.inSeconds))
+        report("  the command alone, start to exit", duration(reach.command.inSeconds))
 
         var peer: [(label: String, activity: ProcessActivity)] = []
         var peerMemory: MemoryMap?
@@ -104,10 +91,12 @@ struct IdleBenchmark: AsyncParsableCommand {
     }
 
     /// The primary alone, with one companion, and with all of them.
-    private func measure(_ primary: PrimaryProcess, _ clients: [FleetClient], revision: Int) async throws -> [(String, ProcessActivity)] {
+    private func measure(
+        _ primary: PrimaryProcess, _ clients: [FleetClient], revision: Int
+    ) async throws -> [(label: String, activity: ProcessActivity)] {
         let window = Duration.seconds(seconds)
         try await Task.sleep(for: .seconds(settle))
-        var rows = [("CareSync primary alone", try await ProcessActivity.measure(primary.pid, for: window))]
+        var rows = [(label: "CareSync primary alone", activity: try await ProcessActivity.measure(primary.pid, for: window))]
         for (count, label) in [(1, "  with 1 companion"), (clients.count, "  with \(clients.count) companions")] {
             for client in clients.prefix(count) where client.seen.revision < revision {
                 try await client.connect(port: primary.port, primary: primary.fingerprint, group: MultiThreadedEventLoopGroup.singleton)
@@ -116,7 +105,7 @@ struct IdleBenchmark: AsyncParsableCommand {
                 throw BenchmarkFailure("a companion had no context within \(duration(timeout))")
             }
             try await Task.sleep(for: .seconds(settle))
-            rows.append((label, try await ProcessActivity.measure(primary.pid, for: window)))
+            rows.append((label: label, activity: try await ProcessActivity.measure(primary.pid, for: window)))
         }
         return rows
     }

@@ -134,6 +134,23 @@ final class PrimaryProcess {
         (residentMemory(of: pid), peakResidentMemory(of: pid))
     }
 
+    /// Runs `body`, then closes `clients` and stops the primary whether `body` threw or not:
+    /// `body`'s result, or its error, or what went wrong stopping.
+    func serving<T>(_ clients: [FleetClient], within timeout: Duration, _ body: () async throws -> T) async throws -> T {
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        await withDiscardingTaskGroup { group in
+            for client in clients { group.addTask { await client.close() } }
+        }
+        let stopped = await stop(within: timeout)
+        if case .success = result, let stopped { throw BenchmarkFailure(stopped) }
+        return try result.get()
+    }
+
     /// Stops it as a person would (SIGTERM: Goodbye to every companion); what went wrong, if anything.
     func stop(within timeout: Duration) async -> String? {
         process.terminate()
