@@ -296,7 +296,7 @@ public final class PrimaryNode: Service, Sendable {
             return try await store.plan.info().timeZone ?? .gmt
         } catch {
             if !Task.isCancelled {
-                logger.warning("could not read the plan's time zone; days roll over in UTC until it can", metadata: [
+                logger.warning("could not read the plan's time zone; days roll over in the zone last read (UTC at first) until it can", metadata: [
                     "error": "\(error)",
                 ])
             }
