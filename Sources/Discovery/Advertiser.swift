@@ -1,6 +1,6 @@
 import Logging
-import Waiting
 import ServiceLifecycle
+import Waiting
 
 /// Keeps a service advertised while it runs (a `Service` for a `ServiceGroup`): registers
 /// it once its port is known, again whenever the daemon drops the registration (a restarted

@@ -40,12 +40,16 @@ struct DayTraffic {
             try await recordDay(keys, by: recorder, watchedBy: [deltas, whole], primary: primary, timeout: timeout)
             return (deltas.seen, whole.seen)
         }
+        guard let pingInterval = deltaSeen.pingInterval else { throw BenchmarkFailure("the watch had no HelloAck") }
         let pong = try Frame.encode(.pong(nonce: 5760)).readableBytes  // a nonce of the day's last ping
-        // A TLS 1.3 record around it: a 5-byte header, the content type and a 16-byte tag.
         return DayTraffic(
             events: keys.count, contexts: deltaSeen.contexts, deltaBytes: deltaSeen.bytesReceived, wholeBytes: wholeSeen.bytesReceived,
-            pongBytes: pong + 22, pingInterval: .seconds(15))
+            pongBytes: pong + tlsRecordOverhead, pingInterval: pingInterval)
     }
+
+    /// What a TLS 1.3 record adds to what it carries: a 5-byte header, the content type and a
+    /// 16-byte tag.
+    static let tlsRecordOverhead = 22
 
     /// Connects the watches and `recorder`, then records each of `keys` and waits until both
     /// watches hold a context with it.

@@ -27,6 +27,8 @@ final class FleetClient: Sendable {
         var wholeContexts = 0
         /// Bytes read from the socket (TLS records included).
         var bytesReceived = 0
+        /// How often the primary asked it to ping (its HelloAck).
+        var pingInterval: Duration?
         /// Why the connection ended or what the primary refused, if it did.
         var problem: String?
         var closed = false
@@ -139,7 +141,10 @@ final class FleetClient: Sendable {
     private func received(_ envelope: Caresync_V1_Envelope, on context: ChannelHandlerContext) {
         switch envelope.body {
         case .helloAck(let ack):
-            state.withLock { $0.seen.acknowledged = true }
+            state.withLock { state in
+                state.seen.acknowledged = true
+                state.seen.pingInterval = .milliseconds(Int64(ack.pingIntervalMs))
+            }
             schedulePings(every: .milliseconds(Int64(ack.pingIntervalMs)), on: context.channel)
         case .completionReply(let reply):
             answer(reply.messageID, CompletionResult(reply: reply))

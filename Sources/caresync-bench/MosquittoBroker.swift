@@ -66,12 +66,12 @@ struct MosquittoBroker {
         return broker
     }
 
-    /// The broker's resident memory now.
     /// The broker's process id, for what /proc says of it.
     var pid: String { "\(process.processIdentifier)" }
 
+    /// The broker's resident memory now.
     var residentBytes: Int? {
-        residentMemory(of: "\(process.processIdentifier)")
+        residentMemory(of: pid)
     }
 
     /// Kills the broker: it keeps nothing, so nothing is lost by not asking.
