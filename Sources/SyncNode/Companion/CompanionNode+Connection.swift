@@ -52,6 +52,11 @@ extension CompanionNode {
                     CompanionConnection(
                         channel: $0, certificate: tls == nil ? nil : certificate, handshake: handshake.futureResult,
                         replies: control)
+                }.flatMapErrorThrowing { error in
+                    // The handshake's waiter never joined the pipeline: a promise left
+                    // unfulfilled stops a debug build ("leaking promise").
+                    handshake.fail(error)
+                    throw error
                 }
             }
     }
