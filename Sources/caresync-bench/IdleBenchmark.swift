@@ -13,7 +13,9 @@ struct IdleBenchmark: AsyncParsableCommand {
             `caresync primary` (built beside this benchmark, reminders and alerts on) in a process \
             of its own on a fresh store, measured over a window with nothing happening: alone, with \
             one companion connected and with --companions (TLS connections from this process that \
-            ping as a watch does and hold their contexts); then a Mosquitto broker the same way, \
+            ping as a watch does and hold their contexts), then with the care app open as well (a \
+            signed-in client holding the page's live stream, which is all an open page's script \
+            keeps up: it has no timer of its own); then a Mosquitto broker the same way, \
             with as many idle clients (MQTT keepalive 60 s). Wake-ups are the process's voluntary \
             context switches, every thread's, read from /proc without waking it (a thread that \
             sleeps was woken before); preemptions of running threads are counted apart. Also the time from \
@@ -57,10 +59,11 @@ struct IdleBenchmark: AsyncParsableCommand {
 
         let launched = ContinuousClock.now
         let primary = try await PrimaryProcess.start(
-            store: store.path, log: directory.appendingPathComponent("primary.log"), timeout: .seconds(timeout), reminders: true)
+            store: store.path, log: directory.appendingPathComponent("primary.log"), timeout: .seconds(timeout), reminders: true,
+            web: true)
         let startup = launched.duration(to: .now).inSeconds
         let measured = try await primary.serving(clients, within: .seconds(timeout)) {
-            let rows = try await measure(primary, clients, revision: try await store.revision())
+            let rows = try await measure(primary, clients, store: store)
             return (rows: rows, memory: MemoryMap.read(primary.pid), reach: try await reached(clients, byCompletionIn: store))
         }
         let (rows, memory, reach) = measured
@@ -90,11 +93,11 @@ struct IdleBenchmark: AsyncParsableCommand {
         report("keepalive answers a day", "\(bytes(day.keepaliveBytesPerDay)) (\(day.pongBytes) B every \(duration(day.pingInterval.inSeconds)))")
     }
 
-    /// The primary alone, with one companion, and with all of them.
+    /// The primary alone, with one companion, with all of them, and with the care app open too.
     private func measure(
-        _ primary: PrimaryProcess, _ clients: [FleetClient], revision: Int
+        _ primary: PrimaryProcess, _ clients: [FleetClient], store: CarePlanStore
     ) async throws -> [(label: String, activity: ProcessActivity)] {
-        let window = Duration.seconds(seconds)
+        let window = Duration.seconds(seconds), revision = try await store.revision()
         try await Task.sleep(for: .seconds(settle))
         var rows = [(label: "CareSync primary alone", activity: try await ProcessActivity.measure(primary.pid, for: window))]
         for (count, label) in [(1, "  with 1 companion"), (clients.count, "  with \(clients.count) companions")] {
@@ -107,6 +110,15 @@ struct IdleBenchmark: AsyncParsableCommand {
             try await Task.sleep(for: .seconds(settle))
             rows.append((label: label, activity: try await ProcessActivity.measure(primary.pid, for: window)))
         }
+        guard let webURL = primary.webURL else { throw BenchmarkFailure("the primary announced no care app") }
+        let page = try await WebClient.signedIn(base: String(webURL.dropLast()), store: store)
+        let live = try await page.openLive()
+        defer { live.close() }
+        guard await poll(within: .seconds(timeout), until: { live.newest != nil }) else {
+            throw BenchmarkFailure("the care app's live stream said nothing within \(duration(timeout))")
+        }
+        try await Task.sleep(for: .seconds(settle))
+        rows.append((label: "  and the care app open", activity: try await ProcessActivity.measure(primary.pid, for: window)))
         return rows
     }
 

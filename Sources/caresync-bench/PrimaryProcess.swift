@@ -12,6 +12,8 @@ final class PrimaryProcess {
     let port: Int
     let fingerprint: String
     let metricsPort: Int
+    /// The care app's address, when it serves one.
+    let webURL: String?
     private let process: Process
     private let log: URL
 
@@ -23,9 +25,9 @@ final class PrimaryProcess {
             .appendingPathComponent("caresync")
     }
 
-    /// Starts the primary on `store` (keeping reminders and alerts if `reminders`) and waits
-    /// for its "listening" line.
-    static func start(store: String, log: URL, timeout: Duration, reminders: Bool = false) async throws -> PrimaryProcess {
+    /// Starts the primary on `store` (keeping reminders and alerts if `reminders`, serving the
+    /// care app on a free port of 127.0.0.1 if `web`) and waits for its "listening" line.
+    static func start(store: String, log: URL, timeout: Duration, reminders: Bool = false, web: Bool = false) async throws -> PrimaryProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw BenchmarkFailure("no caresync beside caresync-bench at \(executable.path): build both (swift build -c release)")
         }
@@ -34,7 +36,7 @@ final class PrimaryProcess {
         process.arguments = [
             "primary", "--store", store, "--host", "127.0.0.1", "--port", "0", "--no-advertise", "--json",
             "--log-level", "warning", "--metrics-port", "0",
-        ] + (reminders ? [] : ["--no-reminders"])
+        ] + (reminders ? [] : ["--no-reminders"]) + (web ? ["--web", "--web-port", "0"] : [])
         let out = Pipe()
         process.standardOutput = out
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -42,8 +44,8 @@ final class PrimaryProcess {
         process.standardInput = FileHandle.nullDevice
         try await blocking { try Self.launchWithNoSignalBlocked(process) }
         let reader = out.fileHandleForReading
-        let started = await withTimeout(timeout) { await blocking { Self.startLines(from: reader) } }
-        guard let (port, fingerprint, metricsPort) = started else {
+        let started = await withTimeout(timeout) { await blocking { Self.startLines(from: reader, web: web) } }
+        guard let started else {
             process.terminate()
             process.waitUntilExit()
             let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -51,13 +53,16 @@ final class PrimaryProcess {
         }
         // Its later lines ("stopped") are read and dropped, so it never blocks on a full pipe.
         Thread { while !reader.availableData.isEmpty {} }.start()
-        return PrimaryProcess(port: port, fingerprint: fingerprint, metricsPort: metricsPort, process: process, log: log)
+        return PrimaryProcess(
+            port: started.port, fingerprint: started.fingerprint, metricsPort: started.metricsPort, webURL: started.webURL,
+            process: process, log: log)
     }
 
-    private init(port: Int, fingerprint: String, metricsPort: Int, process: Process, log: URL) {
+    private init(port: Int, fingerprint: String, metricsPort: Int, webURL: String?, process: Process, log: URL) {
         self.port = port
         self.fingerprint = fingerprint
         self.metricsPort = metricsPort
+        self.webURL = webURL
         self.process = process
         self.log = log
     }
@@ -72,12 +77,16 @@ final class PrimaryProcess {
         try process.runUnblocked()
     }
 
-    /// Reads JSON lines until the "listening" line and the "metrics" line have come: the
-    /// port and fingerprint, and the metrics port; `nil` if the output ends first.
-    private static func startLines(from reader: FileHandle) -> (port: Int, fingerprint: String, metricsPort: Int)? {
+    /// Reads JSON lines until the "listening" line, the "metrics" line and (if `web`) the
+    /// "web" line have come: the port and fingerprint, the metrics port and the care app's
+    /// address; `nil` if the output ends first.
+    private static func startLines(
+        from reader: FileHandle, web: Bool
+    ) -> (port: Int, fingerprint: String, metricsPort: Int, webURL: String?)? {
         var buffer = Data()
         var listening: (port: Int, fingerprint: String)?
         var metricsPort: Int?
+        var webURL: String?
         while true {
             let chunk = reader.availableData
             if chunk.isEmpty { return nil }
@@ -89,9 +98,12 @@ final class PrimaryProcess {
                 switch (object["event"] as? String, object["port"] as? Int, object["fingerprint"] as? String) {
                 case ("listening", let port?, let fingerprint?): listening = (port, fingerprint)
                 case ("metrics", let port?, _): metricsPort = port
+                case ("web", _, _): webURL = object["url"] as? String
                 default: break
                 }
-                if let listening, let metricsPort { return (listening.port, listening.fingerprint, metricsPort) }
+                if let listening, let metricsPort, !web || webURL != nil {
+                    return (listening.port, listening.fingerprint, metricsPort, webURL)
+                }
             }
         }
     }

@@ -211,7 +211,10 @@ struct BenchmarkSmokeTests {
             ["idle", "--seconds", "0.5", "--settle", "0", "--companions", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.contains("started to its listening line") })
-        for label in ["CareSync primary alone", "with 1 companion", "with 2 companions", "Mosquitto broker alone", "with 2 clients"] {
+        for label in [
+            "CareSync primary alone", "with 1 companion", "with 2 companions", "and the care app open", "Mosquitto broker alone",
+            "with 2 clients",
+        ] {
             let row = result.lines.first { $0.contains(label) }
             // wake-ups and preemptions a second, CPU, RSS, threads: each a figure.
             #expect(row.map { $0.contains("%") && $0.contains("MiB") } == true, "\(label): \(result.stdout)")
