@@ -8,8 +8,8 @@ import SyncProtocol
 
 /// What a watch receives over a typical day: a primary (a process of its own) on the example
 /// plan, one watch that takes context deltas and one that takes every context whole, while a
-/// third device records each of the day's interventions once, one after another, each reaching
-/// both watches before the next (as a day spreads them out). Bytes are counted on the socket,
+/// third device records each of the day's events once (an assessment with an answer), one
+/// after another, each reaching both watches before the next (as a day spreads them out). Bytes are counted on the socket,
 /// TLS records included; the day's keepalive is its pings' answers, one every interval.
 struct DayTraffic {
     var events: Int
@@ -28,7 +28,7 @@ struct DayTraffic {
         let plan = try PlanDocument.load(path: path, defaultStart: today)
         let zoneToday = CalendarDay.containing(Date(), in: plan.timeZone)
         _ = try await CareCore(store: store).plan.load(plan, effectiveFrom: zoneToday, device: "bench")
-        let keys = try await store.outcomes.events(on: zoneToday, kind: .intervention).map(\.key)
+        let events = try await store.outcomes.events(on: zoneToday)
         // Even indices are watches: one taking deltas, one taking contexts whole, one recording.
         let (deltas, whole, recorder) = (
             try await FleetClient.registered(index: 0, in: store, name: "Day watch"),
@@ -37,13 +37,13 @@ struct DayTraffic {
         let primary = try await PrimaryProcess.start(
             store: store.path, log: directory.appendingPathComponent("day-primary.log"), timeout: timeout)
         let (deltaSeen, wholeSeen) = try await primary.serving([deltas, whole, recorder], within: timeout) {
-            try await recordDay(keys, by: recorder, watchedBy: [deltas, whole], primary: primary, timeout: timeout)
+            try await recordDay(events, by: recorder, watchedBy: [deltas, whole], primary: primary, timeout: timeout)
             return (deltas.seen, whole.seen)
         }
         guard let pingInterval = deltaSeen.pingInterval else { throw BenchmarkFailure("the watch had no HelloAck") }
         let pong = try Frame.encode(.pong(nonce: 5760)).readableBytes  // a nonce of the day's last ping
         return DayTraffic(
-            events: keys.count, contexts: deltaSeen.contexts, deltaBytes: deltaSeen.bytesReceived, wholeBytes: wholeSeen.bytesReceived,
+            events: events.count, contexts: deltaSeen.contexts, deltaBytes: deltaSeen.bytesReceived, wholeBytes: wholeSeen.bytesReceived,
             pongBytes: pong + tlsRecordOverhead, pingInterval: pingInterval)
     }
 
@@ -51,23 +51,35 @@ struct DayTraffic {
     /// 16-byte tag.
     static let tlsRecordOverhead = 22
 
-    /// Connects the watches and `recorder`, then records each of `keys` and waits until both
+    /// Connects the watches and `recorder`, then records each of `events` and waits until both
     /// watches hold a context with it.
     private static func recordDay(
-        _ keys: [EventKey], by recorder: FleetClient, watchedBy watches: [FleetClient], primary: PrimaryProcess, timeout: Duration
+        _ events: [Event], by recorder: FleetClient, watchedBy watches: [FleetClient], primary: PrimaryProcess, timeout: Duration
     ) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         for (index, watch) in watches.enumerated() {
             try await watch.connect(port: primary.port, primary: primary.fingerprint, group: group, deltas: index == 0)
         }
         try await recorder.connect(port: primary.port, primary: primary.fingerprint, group: group)
-        for key in keys {
-            guard case .accepted(let revision, _, _) = try await recorder.complete(key) else {
-                throw BenchmarkFailure("\(key) was not accepted")
-            }
+        for event in events {
+            let result = try await recorder.complete(event.key, values: answer(to: event.activity.result))
+            guard case .accepted(let revision, _, _) = result else { throw BenchmarkFailure("\(event.key): \(result)") }
             guard await poll(within: timeout, until: { watches.allSatisfy { $0.seen.revision >= revision } }) else {
-                throw BenchmarkFailure("a watch had no context with \(key) within \(timeout)")
+                throw BenchmarkFailure("a watch had no context with \(event.key) within \(timeout)")
             }
+        }
+    }
+
+    /// A plausible answer to an assessment asking for `result` (none for an intervention): the
+    /// middle of a scale, a number for each component.
+    static func answer(to result: ResultKind?) -> [OutcomeValue] {
+        switch result {
+        case nil: []
+        case .scale(let min, let max, _, _)?: [OutcomeValue(.integer((min + max) / 2))]
+        case .number(let unit, let components)?:
+            components.isEmpty ? [OutcomeValue(.decimal(70), unit: unit)] : components.map { OutcomeValue(.decimal(70), unit: unit, kind: $0) }
+        case .boolean?: [OutcomeValue(.boolean(true))]
+        case .text?: [OutcomeValue(.text("as usual"))]
         }
     }
 }

@@ -94,12 +94,13 @@ final class FleetClient: Sendable {
         try await channel.writeAndFlush(try Frame.encode(hello)).get()
     }
 
-    /// Sends a completion of `key` and waits for the primary's answer.
-    func complete(_ key: EventKey) async throws -> CompletionResult {
+    /// Sends a completion of `key` (with `values`, an assessment's answer) and waits for the
+    /// primary's answer.
+    func complete(_ key: EventKey, values: [OutcomeValue] = []) async throws -> CompletionResult {
         guard let channel = channel.withLock({ $0 }) else { throw BenchmarkFailure("companion \(index) is not connected") }
         let now = Date()
         let completion = Caresync_V1_Completion(
-            messageID: UUID().uuidString.lowercased(), key: key, state: .completed, values: [], deviceTime: now,
+            messageID: UUID().uuidString.lowercased(), key: key, state: .completed, values: values, deviceTime: now,
             clock: HybridTimestamp(physical: Int64(now.timeIntervalSince1970 * 1000), logical: ticks.withLock { $0 += 1; return $0 },
                                    node: identity.fingerprint),
             reason: nil)

@@ -87,7 +87,7 @@ struct IdleBenchmark: AsyncParsableCommand {
         if let peerMemory { print("  Mosquitto's with \(companions) clients: \(peerMemory.summary)") }
 
         let day = try await DayTraffic.measure(plan: plan, in: directory, timeout: .seconds(timeout))
-        print("A watch's day on \(plan): \(day.events) interventions recorded once on another device, \(day.contexts) contexts")
+        print("A watch's day on \(plan): \(day.events) events recorded once on another device (each assessment answered), \(day.contexts) contexts")
         report("received with deltas", bytes(day.deltaBytes))
         report("received taking every context whole", bytes(day.wholeBytes) + String(format: " (%.1f× the deltas)", Double(day.wholeBytes) / Double(max(1, day.deltaBytes))))
         report("keepalive answers a day", "\(bytes(day.keepaliveBytesPerDay)) (\(day.pongBytes) B every \(duration(day.pingInterval.inSeconds)))")
