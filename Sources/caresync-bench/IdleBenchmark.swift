@@ -35,10 +35,11 @@ struct IdleBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the primary or a context before giving up.")
     var timeout = 60.0
 
-    /// Dispatch's idle worker threads end after about 5 s: a window starts once those of the
-    /// step before have gone.
-    @Option(help: "Seconds to wait before each window, for the threads of the step before to end.")
-    var settle = 6.0
+    /// What a step sets off must be over before its window: the primary writes when devices
+    /// were last seen 10 s after they connect (`PrimaryConfiguration.lastSeenInterval`), and
+    /// Dispatch's idle worker threads end about 5 s after their last work.
+    @Option(help: "Seconds to wait before each window, for what the step before set off to end.")
+    var settle = 20.0
 
     func validate() throws {
         guard seconds > 0, companions > 1, timeout > 0, settle >= 0 else {
