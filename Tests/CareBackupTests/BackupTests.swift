@@ -16,7 +16,11 @@ struct BackupTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    /// A store with a plan, an activity and an outcome, and an identity directory beside it.
+    /// The pairing code `primary()` leaves open, and when it expires.
+    static let pairingCode = (code: "K7P2M9QX", expiresAt: Date(timeIntervalSince1970: 1_795_003_600))
+
+    /// A store with a plan, an activity, an outcome and an open pairing code, and an identity
+    /// directory beside it.
     func primary() async throws -> (store: CarePlanStore, identity: String) {
         let store = try await CarePlanStore(path: directory + "/store.sqlite")
         let day = CalendarDay("2026-11-23")!
@@ -26,6 +30,7 @@ struct BackupTests {
             effectiveFrom: day, device: "setup")
         let outcome = Outcome(state: .completed, values: [], recordedAt: Date(timeIntervalSince1970: 1_795_000_000), device: "watch")
         _ = try await store.outcomes.setOutcome(outcome, for: EventKey(activityID: "walk", day: day, occurrence: 0))
+        try await store.devices.openPairingCode(Self.pairingCode.code, role: .watch, mayRecord: true, expiresAt: Self.pairingCode.expiresAt)
         let identity = directory + "/store.sqlite.identity"
         try FileManager.default.createDirectory(atPath: identity, withIntermediateDirectories: true)
         for (name, text) in [("identity.pem", "KEY"), ("health-record.sealed", "SEALED"), ("health-record.lock", ""), ("health-record.pending", "P")] {
@@ -61,6 +66,9 @@ struct BackupTests {
         let restored = try await CarePlanStore(path: elsewhere)
         #expect(try await restored.summary() == manifest.store)
         #expect(try await restored.outcomes.event(EventKey(activityID: "walk", day: CalendarDay("2026-11-23")!, occurrence: 0)).outcome?.state == .completed)
+        let code = try await restored.devices.openCode(1, at: Date(timeIntervalSince1970: 1_795_000_000))
+        #expect(code.map { [$0.code, $0.role, "\($0.mayRecord)", "\($0.expiresAt)"] }
+            == [Self.pairingCode.code, "watch", "true", "\(Self.pairingCode.expiresAt)"], "the pairing code is open again")
         #expect(try String(contentsOfFile: elsewhere + ".identity/identity.pem", encoding: .utf8) == "KEY")
         let identityMode = try FileManager.default.attributesOfItem(atPath: elsewhere + ".identity/identity.pem")[.posixPermissions] as? Int
         #expect(identityMode == 0o600)
