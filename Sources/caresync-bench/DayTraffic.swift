@@ -9,8 +9,9 @@ import SyncProtocol
 /// What a watch receives over a typical day: a primary (a process of its own) on the example
 /// plan, one watch that takes context deltas and one that takes every context whole, while a
 /// third device records each of the day's events once (an assessment with an answer), one
-/// after another, each reaching both watches before the next (as a day spreads them out). Bytes are counted on the socket,
-/// TLS records included; the day's keepalive is its pings' answers, one every interval.
+/// after another, each reaching both watches before the next (as a day spreads them out).
+/// Bytes are counted on the socket, TLS records included; the day's keepalive is its pings'
+/// answers, one every interval.
 struct DayTraffic {
     var events: Int
     var contexts: Int

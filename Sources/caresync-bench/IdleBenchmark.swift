@@ -10,7 +10,7 @@ struct IdleBenchmark: AsyncParsableCommand {
         commandName: "idle",
         abstract: "What an idle primary costs: wake-ups, CPU, memory and threads, alone and with companions, beside Mosquitto.",
         discussion: """
-            `caresync primary` (built beside this benchmark, reminders and alerts on) in a process \
+            `caresync primary --web` (built beside this benchmark, reminders and alerts on) in a process \
             of its own on a fresh store, measured over a window with nothing happening: alone, with \
             one companion connected and with --companions (TLS connections from this process that \
             ping as a watch does and hold their contexts), then with the care app open as well (a \

@@ -6,8 +6,9 @@ import Foundation
 import Waiting
 
 /// `caresync primary` on a store, in a process of its own, listening on a free port of
-/// 127.0.0.1 (not advertised, no reminders), so that its memory can be read apart from
-/// the load's, and serving its metrics on another, so that its own timings can be too.
+/// 127.0.0.1 (not advertised; reminders and the care app when asked), so that its memory can
+/// be read apart from the load's, and serving its metrics on another, so that its own timings
+/// can be too.
 final class PrimaryProcess {
     let port: Int
     let fingerprint: String

@@ -53,8 +53,8 @@ extension CompanionNode {
                         channel: $0, certificate: tls == nil ? nil : certificate, handshake: handshake.futureResult,
                         replies: control)
                 }.flatMapErrorThrowing { error in
-                    // The handshake's waiter never joined the pipeline: a promise left
-                    // unfulfilled stops a debug build ("leaking promise").
+                    // The pipeline could not be set up, so the handshake's waiter may never
+                    // have joined it: a promise left unfulfilled stops a debug build.
                     handshake.fail(error)
                     throw error
                 }
