@@ -8,12 +8,13 @@ public struct DeviceAccess: Sendable {
     let store: CarePlanStore
 
     /// Opens a single-use pairing code for a device of `role` (a household device with
-    /// `standby` keeps a copy of the store and the primary's identity); its id.
+    /// `standby` keeps a copy of the store and the primary's identity); its handle, which
+    /// shows it again to the care app's session `shownTo` only.
     @discardableResult
     public func openPairingCode(
-        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, expiresAt: Date
-    ) async throws(CarePlanStoreError) -> Int {
-        try await store.devices.openPairingCode(code, role: role, mayRecord: mayRecord, standby: standby, expiresAt: expiresAt)
+        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, shownTo: String? = nil, expiresAt: Date
+    ) async throws(CarePlanStoreError) -> String {
+        try await store.devices.openPairingCode(code, role: role, mayRecord: mayRecord, standby: standby, shownTo: shownTo, expiresAt: expiresAt)
     }
 
     /// Pairs the device `deviceID` with the code `codeID` proved, or says why not.
@@ -29,10 +30,11 @@ public struct DeviceAccess: Sendable {
         try await store.devices.revoke(id, device: device)
     }
 
-    /// Opens a single-use sign-in code for the care app; its id.
+    /// Opens a single-use sign-in code for the care app; its handle, which shows it again to
+    /// the care app's session `shownTo` only.
     @discardableResult
-    public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await store.webSessions.openSignInCode(code, access: access, expiresAt: expiresAt)
+    public func openSignInCode(_ code: String, access: WebAccess, shownTo: String? = nil, expiresAt: Date) async throws(CarePlanStoreError) -> String {
+        try await store.webSessions.openSignInCode(code, access: access, shownTo: shownTo, expiresAt: expiresAt)
     }
 
     /// Makes a browser session with `code`, or says why not.

@@ -11,7 +11,8 @@ public struct PairingCandidate: Sendable, Hashable {
 
 /// A one-time code still open: a device's pairing code or a browser's sign-in code.
 public struct OpenCode: Sendable, Hashable {
-    public var id: Int
+    /// The name it is shown again by (never its row id, which is sequential).
+    public var handle: String
     /// Its characters, as typed.
     public var code: String
     /// A ``DeviceRole``'s or a `WebAccess`'s raw value.
@@ -48,24 +49,30 @@ extension DeviceStore {
     public static let pairingAttempts = 5
 
     /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns
-    /// its id. A household device paired with a `standby` code keeps a copy of the store.
+    /// its handle, which shows it again to the session `shownTo` only. A household device
+    /// paired with a `standby` code keeps a copy of the store.
     @discardableResult
     @_spi(CareCore) public func openPairingCode(
-        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, expiresAt: Date
-    ) async throws(CarePlanStoreError) -> Int {
-        try await openCode(code, role: role.rawValue, mayRecord: mayRecord || role != .household, standby: standby && role == .household, expiresAt: expiresAt)
+        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, shownTo: String? = nil, expiresAt: Date
+    ) async throws(CarePlanStoreError) -> String {
+        try await openCode(
+            code, role: role.rawValue, mayRecord: mayRecord || role != .household, standby: standby && role == .household,
+            shownTo: shownTo, expiresAt: expiresAt)
     }
 
-    /// The code `id` while it is open at `now` (unused, not locked, not expired), to show it
-    /// again; judged on the clock the code's expiry was set by.
-    public func openCode(_ id: Int, at now: Date) async throws(CarePlanStoreError) -> OpenCode? {
+    /// The code `handle` names while it is open at `now` (unused, not locked, not expired),
+    /// to show it again to the care app's session `session` if that session made it; a
+    /// standby code never (the care app cannot make one). Judged on the clock the code's
+    /// expiry was set by.
+    public func openCode(_ handle: String, shownTo session: String, at now: Date) async throws(CarePlanStoreError) -> OpenCode? {
         let now = now.timeIntervalSince1970
         return try await read { db in
             try db.row("""
                 SELECT code, role, may_record, expires_at FROM pairing_code
-                WHERE id = ? AND code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ?
-                """, arguments: [id, now]).map { row in
-                OpenCode(id: id, code: row[0], role: row[1], mayRecord: row[2], expiresAt: Date(timeIntervalSince1970: row[3]))
+                WHERE handle = ? AND shown_to = ? AND standby = 0
+                    AND code IS NOT NULL AND used_at IS NULL AND locked_at IS NULL AND expires_at > ?
+                """, arguments: [handle, session, now]).map { row in
+                OpenCode(handle: handle, code: row[0], role: row[1], mayRecord: row[2], expiresAt: Date(timeIntervalSince1970: row[3]))
             }
         }
     }

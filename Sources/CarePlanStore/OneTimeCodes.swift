@@ -7,13 +7,22 @@ extension StorePart {
     /// A used or expired code is remembered this long, to say so rather than "wrong code".
     static var pairingMemory: TimeInterval { 24 * 3600 }
 
-    /// Stores a code of `role` (a device's or a browser's) and returns its id.
-    func openCode(_ code: String, role: String, mayRecord: Bool, standby: Bool = false, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await write { db in
+    /// Stores a code of `role` (a device's or a browser's) and returns its handle: 32 random
+    /// hex digits that name it to ``DeviceStore/openCode(_:shownTo:at:)`` for the session
+    /// `shownTo` (the care app's session that made it) and nobody else.
+    func openCode(
+        _ code: String, role: String, mayRecord: Bool, standby: Bool = false, shownTo: String? = nil, expiresAt: Date
+    ) async throws(CarePlanStoreError) -> String {
+        var random = SystemRandomNumberGenerator()
+        let handle = (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &random)) }.joined()
+        return try await write { db in
             try db.run(
-                "INSERT INTO pairing_code (code, role, may_record, standby, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [code, role, mayRecord, standby, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
-            return Int(db.lastInsertedRowID)
+                """
+                INSERT INTO pairing_code (code, role, may_record, standby, handle, shown_to, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                arguments: [code, role, mayRecord, standby, handle, shownTo, now().timeIntervalSince1970, expiresAt.timeIntervalSince1970])
+            return handle
         }
     }
 

@@ -276,6 +276,15 @@ enum Schema {
                 ALTER TABLE device ADD COLUMN standby INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v15 codes shown to their maker") { db in
+            // A code made in the care app is shown again only to the session that made it,
+            // by a handle nobody can guess (the row id is sequential).
+            try db.execute(sql: """
+                ALTER TABLE pairing_code ADD COLUMN handle TEXT;
+                ALTER TABLE pairing_code ADD COLUMN shown_to TEXT;
+                CREATE UNIQUE INDEX pairing_code_by_handle ON pairing_code(handle);
+                """)
+        }
         return migrator
     }
 

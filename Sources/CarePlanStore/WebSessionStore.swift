@@ -52,11 +52,13 @@ extension WebSessionStore {
     /// together, before web sign-in locks (the care app also limits each source).
     public static let signInAttempts = 20
     /// Opens a one-time code that signs a browser in with `access`, valid until `expiresAt`;
-    /// returns its id. Wrong sign-in codes count toward a lock of their own
-    /// (``signInAttempts``), never toward pairing's.
+    /// returns its handle, which shows it again to the session `shownTo` only. Wrong sign-in
+    /// codes count toward a lock of their own (``signInAttempts``), never toward pairing's.
     @discardableResult
-    @_spi(CareCore) public func openSignInCode(_ code: String, access: WebAccess, expiresAt: Date) async throws(CarePlanStoreError) -> Int {
-        try await openCode(code, role: access.rawValue, mayRecord: access.mayRecord, expiresAt: expiresAt)
+    @_spi(CareCore) public func openSignInCode(
+        _ code: String, access: WebAccess, shownTo: String? = nil, expiresAt: Date
+    ) async throws(CarePlanStoreError) -> String {
+        try await openCode(code, role: access.rawValue, mayRecord: access.mayRecord, shownTo: shownTo, expiresAt: expiresAt)
     }
 
     /// The roles of codes that sign a browser in, as SQL.

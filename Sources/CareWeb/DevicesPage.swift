@@ -8,8 +8,8 @@ import NodeIdentity
 extension CareWebServer {
     /// The paired devices and signed-in browsers, with when each was last seen; a caregiver
     /// may revoke them and make a pairing or sign-in code.
-    /// A code made here is shown on `/devices?code=ID` while it is open (to a session that
-    /// may make codes), so that reloading the page never makes another.
+    /// A code made here is shown on `/devices?code=HANDLE` while it is open, to the session
+    /// that made it only, so that reloading the page never makes another.
     func devices(_ request: Request, _ context: WebContext) async throws -> Response {
         let signedIn = try context.session()
         let shown = try await shownCode(request, signedIn)
@@ -31,7 +31,9 @@ extension CareWebServer {
                 for device in devices {
                     list.element("li", ["class": "card device", "data-device": device.id]) { card in
                         card.element("h3", text: device.name)
-                        let role = words["devices", "roles", device.role.rawValue] + (device.role == .household && !device.mayRecord ? " · " + words["devices", "readOnly"] : "")
+                        let role = words["devices", "roles", device.role.rawValue]
+                            + (device.role == .household && !device.mayRecord ? " · " + words["devices", "readOnly"] : "")
+                            + (device.standby ? " · " + words["devices", "standby"] : "")
                         card.element("p", text: role + " · " + NodeIdentity.display(device.id).prefix(19))
                         if let revoked = device.revokedAt {
                             card.element("p", ["class": "status"], text: words["devices", "revokedAt", values: ["time": when(revoked)]])
@@ -92,21 +94,26 @@ extension CareWebServer {
         guard let kind = CodeKind(rawValue: try form.required("kind")) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
         let code = PairingCode.random()
         let expiresAt = configuration.clock.now.addingTimeInterval(CodeKind.lifetime)
-        let id = switch kind {
+        let maker = signedIn.session.id
+        let handle = switch kind {
         case .watch, .widget, .household, .householdRecording:
-            try await core.access.openPairingCode(code.characters, role: kind.role!, mayRecord: kind == .householdRecording, expiresAt: expiresAt)
+            try await core.access.openPairingCode(
+                code.characters, role: kind.role!, mayRecord: kind == .householdRecording, shownTo: maker, expiresAt: expiresAt)
         case .browser, .householdBrowser:
-            try await core.access.openSignInCode(code.characters, access: kind == .browser ? .caregiver : .household, expiresAt: expiresAt)
+            try await core.access.openSignInCode(
+                code.characters, access: kind == .browser ? .caregiver : .household, shownTo: maker, expiresAt: expiresAt)
         }
         logger.notice("a code was made from the web", metadata: ["kind": "\(kind.rawValue)", "session": "\(signedIn.session.shortID)"])
-        return .seeOther("/devices?code=\(id)")
+        return .seeOther("/devices?code=\(handle)")
     }
 
-    /// The open code `?code=` names, for a session that may make codes.
+    /// The open code `?code=` names, if this session made it and may still make codes.
     private func shownCode(_ request: Request, _ signedIn: SignedIn) async throws -> ShownCode? {
         guard signedIn.session.access.mayRecord, let text = request.uri.queryParameters["code"] else { return nil }
-        guard let id = Int(String(text)) else { throw WebFailure.badForm("\"code\" must be a number") }
-        guard let open = try await store.devices.openCode(id, at: configuration.clock.now), let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
+        let handle = String(text)
+        guard handle.count == 32, handle.allSatisfy(\.isHexDigit) else { throw WebFailure.badForm("\"code\" names no code") }
+        guard let open = try await store.devices.openCode(handle, shownTo: signedIn.session.id, at: configuration.clock.now),
+              let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
         return ShownCode(code: code, kind: kind, expiresAt: open.expiresAt)
     }
 

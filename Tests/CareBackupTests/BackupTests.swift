@@ -2,6 +2,7 @@
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
+import Synchronization
 import Testing
 
 /// A backup made of a store, sealed, inspected and restored elsewhere; and each way a backup
@@ -16,8 +17,14 @@ struct BackupTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
-    /// The pairing code `primary()` leaves open, and when it expires.
-    static let pairingCode = (code: "K7P2M9QX", expiresAt: Date(timeIntervalSince1970: 1_795_003_600))
+    /// The pairing code `primary()` leaves open, when it expires, and the care app's session it
+    /// was made from (the one it is shown to).
+    static let pairingCode = (code: "K7P2M9QX", expiresAt: Date(timeIntervalSince1970: 1_795_003_600), session: "backup-test-session")
+    /// The handle `primary()`'s open code was given.
+    let openCodeHandle = Handle()
+    final class Handle: Sendable {
+        let value = Mutex("")
+    }
 
     /// A store with a plan, an activity, an outcome and an open pairing code, and an identity
     /// directory beside it.
@@ -30,7 +37,9 @@ struct BackupTests {
             effectiveFrom: day, device: "setup")
         let outcome = Outcome(state: .completed, values: [], recordedAt: Date(timeIntervalSince1970: 1_795_000_000), device: "watch")
         _ = try await store.outcomes.setOutcome(outcome, for: EventKey(activityID: "walk", day: day, occurrence: 0))
-        try await store.devices.openPairingCode(Self.pairingCode.code, role: .watch, mayRecord: true, expiresAt: Self.pairingCode.expiresAt)
+        let handle = try await store.devices.openPairingCode(
+            Self.pairingCode.code, role: .watch, mayRecord: true, shownTo: Self.pairingCode.session, expiresAt: Self.pairingCode.expiresAt)
+        openCodeHandle.value.withLock { $0 = handle }
         let identity = directory + "/store.sqlite.identity"
         try FileManager.default.createDirectory(atPath: identity, withIntermediateDirectories: true)
         for (name, text) in [("identity.pem", "KEY"), ("health-record.sealed", "SEALED"), ("health-record.lock", ""), ("health-record.pending", "P")] {
@@ -66,7 +75,8 @@ struct BackupTests {
         let restored = try await CarePlanStore(path: elsewhere)
         #expect(try await restored.summary() == manifest.store)
         #expect(try await restored.outcomes.event(EventKey(activityID: "walk", day: CalendarDay("2026-11-23")!, occurrence: 0)).outcome?.state == .completed)
-        let code = try await restored.devices.openCode(1, at: Date(timeIntervalSince1970: 1_795_000_000))
+        let code = try await restored.devices.openCode(
+            openCodeHandle.value.withLock { $0 }, shownTo: Self.pairingCode.session, at: Date(timeIntervalSince1970: 1_795_000_000))
         #expect(code.map { [$0.code, $0.role, "\($0.mayRecord)", "\($0.expiresAt)"] }
             == [Self.pairingCode.code, "watch", "true", "\(Self.pairingCode.expiresAt)"], "the pairing code is open again")
         #expect(try String(contentsOfFile: elsewhere + ".identity/identity.pem", encoding: .utf8) == "KEY")
