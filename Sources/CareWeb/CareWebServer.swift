@@ -36,7 +36,7 @@ public final class CareWebServer: Service, Sendable {
         self.changes = changes
         self.configuration = configuration
         self.logger = logger
-        signInThrottle = SignInThrottle(limit: configuration.signInAttemptsPerSource, window: configuration.signInWindow)
+        signInThrottle = SignInThrottle(limit: configuration.signInAttemptsPerSource, refill: configuration.signInRefill)
         printQueue = PrintQueue(capacity: configuration.reportsWaiting)
         acceptedHosts = configuration.servedHosts()
     }

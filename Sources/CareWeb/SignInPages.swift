@@ -63,10 +63,13 @@ extension CareWebServer {
         }
     }
 
-    /// The sign-in form again, saying when this source may try another code.
+    /// The sign-in form again, saying when this source may try another code (in seconds, and
+    /// in `Retry-After`).
     private func throttled(_ context: WebContext, until: Date, now: Date) -> Response {
-        let minutes = max(1, Int((until.timeIntervalSince(now) / 60).rounded(.up)))
-        return signInPage(context, refusal: context.words.counted("signIn", "throttled", count: minutes), status: .tooManyRequests)
+        let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+        var response = signInPage(context, refusal: context.words.counted("signIn", "throttled", count: seconds), status: .tooManyRequests)
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 
     /// Ends this browser's session and forgets its cookie.

@@ -34,9 +34,12 @@ public struct WebConfiguration: Sendable {
     public var liveHeartbeat: Duration = .seconds(15)
     /// How many PDF reports may wait while one prints (each print starts a Chromium); more are refused.
     public var reportsWaiting = 2
-    /// Wrong sign-in codes one source (an address) may send within ``signInWindow``.
+    /// Wrong sign-in codes one source (an address; all of loopback, an IPv6 /64) may send at
+    /// once; it regains one every ``signInRefill``.
     public var signInAttemptsPerSource = 5
-    public var signInWindow: TimeInterval = 15 * 60
+    /// How long a source waits for its next attempt once it has none: the longest anyone
+    /// sharing a guesser's address is kept from signing in.
+    public var signInRefill: TimeInterval = 60
     /// The clock sessions and codes are judged on.
     public var clock: any WallClock = .system
     /// How the primary's scheduled backups stand: while they fail, every page says so.

@@ -29,8 +29,9 @@ struct SignInTests {
         try await web.stop()
     }
 
-    /// Wrong codes count down from the source's five; at the fifth the source waits out its
-    /// window (even with the right code), and device pairing is untouched throughout.
+    /// Wrong codes count down from the source's five; at the fifth the source waits for its
+    /// next attempt, a minute at most (even with the right code, which may be another
+    /// person's on the same address), and device pairing is untouched throughout.
     @Test func wrongCodesCountDownAndThrottleTheirSourceNeverPairing() async throws {
         let web = try await WebFixture()
         try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(3600))
@@ -40,18 +41,21 @@ struct SignInTests {
             #expect(reply.status == 401 && reply.body.contains("Wrong code (\(left) attempt\(left == 1 ? "" : "s") left)."), "\(reply.body)")
         }
         let fifth = try await web.request(.POST, "/sign-in", form: [("code", "AAAA-AAAA")])
-        #expect(fifth.status == 429 && fifth.body.contains("Too many wrong codes from this device: try again in 15 minutes."), "\(fifth.body)")
+        #expect(fifth.status == 429 && fifth.body.contains("Too many wrong codes from this address: try again in 60 seconds."), "\(fifth.body)")
+        #expect(fifth.headers.first(name: "Retry-After") == "60")
         // Throttled: even the right code waits, and nothing is counted against the store.
+        web.clock.advance(by: 45)
         let right = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
         #expect(right.status == 429 && !right.headers["Set-Cookie"].contains { $0.hasPrefix("caresync_session=") })
+        #expect(right.body.contains("try again in 15 seconds."), "\(right.body)")
         let german = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")], headers: [("Accept-Language", "de")])
-        #expect(german.body.contains("Zu viele falsche Codes von diesem Gerät"))
+        #expect(german.body.contains("Zu viele falsche Codes von dieser Adresse: Versuchen Sie es in 15 Sekunden wieder."), "\(german.body)")
         // Device pairing never counted those: its code is open and pairs a watch.
         let candidate = try #require(try await web.store.devices.pairingCandidates().first)
         let paired = try await web.store.devices.redeemPairing(codeID: candidate.id, deviceID: "watch-1", name: "Watch", role: .watch)
         #expect((try? paired.get())?.id == "watch-1")
-        // Once the window has passed, the source may try again, and the right code signs in.
-        web.clock.advance(by: 15 * 60)
+        // A minute after the fifth, the source has an attempt again, and the right code signs in.
+        web.clock.advance(by: 15)
         let later = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
         #expect(later.status == 303, "\(later.body)")
         // Not a code at all is said so, and does not count.
