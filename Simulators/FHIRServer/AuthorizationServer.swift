@@ -36,6 +36,7 @@ struct AuthorizationServer: Sendable {
                 return old + new.filter { !old.contains($0) }
             }
         }
+        configuration.merge(launch?.registration.announced ?? [:]) { _, announced in announced }
         return configuration
     }
 

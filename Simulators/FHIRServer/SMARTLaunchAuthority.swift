@@ -19,6 +19,9 @@ public struct SMARTLaunchRegistration: Sendable {
     /// revocation must carry an assertion signed with it (`private_key_jwt`). `nil`: a public
     /// client, known by its id alone.
     public var clientKey: SMARTClientRegistration?
+    /// Members of the discovery document given other values (`"token_endpoint": "http://…"`):
+    /// a server that sends the sign-in elsewhere, for what a client accepts.
+    public var announced: [String: String] = [:]
 
     public init(clientID: String, redirectURIs: [String], users: [String: (password: String, patient: String)]) {
         self.clientID = clientID

@@ -88,7 +88,9 @@ extension CareWebServer {
                     form.csrf(signedIn)
                     form.element("label", ["for": "server"], text: words["healthRecord", "server"])
                     form.empty("input", ["id": "server", "name": "server", "type": "url", "required": "required",
-                                         "value": connection?.server ?? "", "placeholder": "https://fhir.example.org/r4"])
+                                         "value": connection?.server ?? "", "placeholder": "https://fhir.example.org/r4",
+                                         "aria-describedby": "server-hint"])
+                    form.element("p", ["id": "server-hint", "class": "instructions"], text: words["healthRecord", "serverHint"])
                     form.element("p") { $0.element("button", ["type": "submit", "id": "connect"], text: words["healthRecord", "connect"]) }
                 }
             }
@@ -106,12 +108,10 @@ extension CareWebServer {
         let (signedIn, form) = try await recordingForm(request, context)
         let settings = try healthRecordSettings()
         let server = try form.required("server").trimmingCharacters(in: .whitespaces)
-        guard let url = URL(string: server), ["https", "http"].contains(url.scheme ?? ""), url.host != nil else {
-            throw WebFailure.badForm("\"server\" must be an http(s) URL")
-        }
         let app = try settings.app()
         let now = configuration.clock.now
-        let launch = try await refusing { () async throws(HealthRecordError) -> HealthRecordLaunch in
+        let words = context.words
+        let launch = try await refusing(words, server: server) { () async throws(HealthRecordError) -> HealthRecordLaunch in
             let launch = try await HealthRecordLaunch.begin(
                 server: server, app: app, session: signedIn.session.id, now: now, requests: settings.requests)
             try PendingLaunches(vault: settings.vault).add(launch, now: now)
@@ -120,10 +120,11 @@ extension CareWebServer {
         logger.notice("a health record sign-in was started from the web", metadata: [
             "server": "\(launch.server)", "session": "\(signedIn.session.shortID)",
         ])
-        let words = context.words
         let page = WebPage(title: words["healthRecord", "continueTitle"], section: .connect, context: context)
         var response = page.response { main in
-            main.element("p", text: words["healthRecord", "continueText", values: ["server": launch.server]])
+            main.element("p", ["id": "sign-in-host"], text: words["healthRecord", "continueText", values: [
+                "host": launch.authorizationHost, "server": launch.server,
+            ]])
             main.element("p") { $0.element("a", ["href": launch.authorizeURL, "class": "button", "id": "continue"], text: words["healthRecord", "continue"]) }
         }
         response.headers[.refresh] = "0; url=\(launch.authorizeURL)"
@@ -138,9 +139,10 @@ extension CareWebServer {
         let query = request.uri.queryParameters
         // The session cookie is SameSite=Strict: a browser sends it on no navigation another
         // site started, such as the authorization server's redirect. One hop from this page
-        // to the same address is a navigation of this site's, which carries it.
+        // to the same address is a navigation of this site's, which carries it. The hop is
+        // built on the path this app owns, never the request's (`//host/…` is another site).
         if context.signedIn == nil, query["hop"] == nil {
-            let again = request.uri.path + "?" + (request.uri.query ?? "") + "&hop=1"
+            let again = HealthRecordApp.callbackPath + "?" + (request.uri.query ?? "") + "&hop=1"
             var response = WebPage(title: context.words["healthRecord", "continueTitle"], context: context).response { main in
                 main.element("p") { $0.element("a", ["href": again, "id": "continue"], text: context.words["healthRecord", "continue"]) }
             }
@@ -150,11 +152,9 @@ extension CareWebServer {
         let state = query["state"].map(String.init) ?? ""
         let pending = PendingLaunches(vault: settings.vault)
         let now = configuration.clock.now
-        guard let launch = try pending.take(state: state, now: now),
-              launch.session == nil || launch.session == context.signedIn?.session.id
-        else {
+        guard let launch = try pending.take(state: state, session: context.signedIn?.session.id, now: now) else {
             logger.warning("a health record callback named no launch of this session", metadata: ["session": "\(context.signedIn?.session.shortID ?? "none")"])
-            throw WebFailure.refused(HealthRecordError.unknownState.description)
+            throw WebFailure.refused(Self.text(of: .unknownState, context.words, server: ""))
         }
         do {
             if let error = query["error"] {
@@ -169,7 +169,7 @@ extension CareWebServer {
         } catch let error as HealthRecordError {
             try? pending.end(state: state, .failed(error.description))
             logger.warning("a health record sign-in failed", metadata: ["server": "\(launch.server)", "reason": "\(error)"])
-            throw WebFailure.refused(error.description)
+            throw WebFailure.refused(Self.text(of: error, context.words, server: launch.server))
         }
         let imported = await importMedications(settings, words: context.words)
         guard context.signedIn != nil else {
@@ -193,7 +193,7 @@ extension CareWebServer {
     func disconnectHealthRecord(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, _) = try await recordingForm(request, context)
         let settings = try healthRecordSettings()
-        let revoked = try await refusing { () async throws(HealthRecordError) -> Bool? in
+        let revoked = try await refusing(context.words, server: "") { () async throws(HealthRecordError) -> Bool? in
             try await settings.vault.disconnect(requests: settings.requests, now: configuration.clock.now)
         }
         logger.notice("the health record was disconnected", metadata: [
@@ -223,12 +223,35 @@ extension CareWebServer {
         }
     }
 
-    /// What `body` gives; its failure refused with the reason a person reads.
-    private func refusing<Value>(_ body: () async throws(HealthRecordError) -> Value) async throws(WebFailure) -> Value {
+    /// What `body` gives; its failure logged (with the developer's detail) and refused with
+    /// the reason a person reads in `words`.
+    private func refusing<Value>(
+        _ words: WebWords, server: String, _ body: () async throws(HealthRecordError) -> Value
+    ) async throws(WebFailure) -> Value {
         do {
             return try await body()
         } catch {
-            throw .refused(error.description)
+            logger.notice("a health record request failed", metadata: ["server": "\(server)", "reason": "\(error)"])
+            throw .refused(Self.text(of: error, words, server: server))
+        }
+    }
+
+    /// `error` as a person reads it in `words`: what to do, never a developer's detail. Every
+    /// way a server does not answer reads the same, so that Connect tells nothing of the state
+    /// of the primary's network (a refused port, a closed one, an HTTP error).
+    static func text(of error: HealthRecordError, _ words: WebWords, server: String) -> String {
+        switch error {
+        case .insecureEndpoint(_, .server):
+            words["healthRecord", "errors", "needsHTTPS"]
+        case .insecureEndpoint:
+            words["healthRecord", "errors", "endpointNotHTTPS", values: ["server": server]]
+        case .unreachable, .noSMARTLaunch:
+            words["healthRecord", "errors", "noSMARTServer", values: ["server": server]]
+        case .unknownState: words["healthRecord", "errors", "unknownState"]
+        case .refused: words["healthRecord", "errors", "refused"]
+        case .exchangeFailed, .signInAgain: words["healthRecord", "errors", "noAccess"]
+        case .notConnected: words["healthRecord", "errors", "notConnected"]
+        case .vault, .clientKey: words["healthRecord", "errors", "primaryFailed"]
         }
     }
 

@@ -1,3 +1,4 @@
+import CareFHIR
 import HTTPTypes
 import Hummingbird
 
@@ -26,7 +27,7 @@ extension CareWebServer {
         router.get("/live") { _, context in try self.liveStream(context) }
         router.get("/health-record") { request, context in try await self.healthRecord(request, context) }
         router.post("/health-record/connect") { request, context in try await self.connectHealthRecord(request, context) }
-        router.get("/health-record/callback") { request, context in try await self.healthRecordCallback(request, context) }
+        router.get(RouterPath(HealthRecordApp.callbackPath)) { request, context in try await self.healthRecordCallback(request, context) }
         router.post("/health-record/refresh") { request, context in try await self.refreshHealthRecord(request, context) }
         router.post("/health-record/disconnect") { request, context in try await self.disconnectHealthRecord(request, context) }
         return router

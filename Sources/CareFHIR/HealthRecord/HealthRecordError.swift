@@ -5,6 +5,8 @@ public enum HealthRecordError: Error, Hashable, Sendable, CustomStringConvertibl
     case noSMARTLaunch(server: String, reason: String)
     /// The server, or its authorization server, could not be asked.
     case unreachable(url: String, detail: String)
+    /// A sign-in would go somewhere not `https` (plain `http` is taken only to this machine).
+    case insecureEndpoint(url: String, role: SignInEndpointRole)
     /// The callback's `state` is not one handed out here, was used already, belongs to
     /// another session, or is too old.
     case unknownState
@@ -27,6 +29,8 @@ public enum HealthRecordError: Error, Hashable, Sendable, CustomStringConvertibl
             "\(server) offers no SMART App Launch: \(reason)"
         case .unreachable(let url, let detail):
             "\(url) cannot be reached: \(detail)"
+        case .insecureEndpoint(let url, let role):
+            "the \(role.rawValue) \(url) is not an https address: a sign-in goes only over https (plain http only to this machine)"
         case .unknownState:
             "this sign-in was not started here, was finished already or took too long: start it again"
         case .refused(let reason):

@@ -43,17 +43,23 @@ public struct HealthRecordLaunch: Codable, Sendable, CustomStringConvertible {
     /// Reads the server's SMART configuration and prepares a launch: the URL to send the
     /// person to is ``authorizeURL``.
     ///
-    /// - Throws: ``HealthRecordError/noSMARTLaunch(server:reason:)`` when the server has no
-    ///   authorization and token endpoint or does not take PKCE's `S256`;
+    /// - Throws: ``HealthRecordError/insecureEndpoint(url:role:)`` when the server or an
+    ///   endpoint is not `https` (plain `http` only to this machine), checked before the
+    ///   server is asked; ``HealthRecordError/noSMARTLaunch(server:reason:)`` when the server
+    ///   has no authorization and token endpoint or does not take PKCE's `S256`;
     ///   ``HealthRecordError/unreachable(url:detail:)``.
     public static func begin(
         server: String, app: HealthRecordApp, session: String?, now: Date, requests: OAuthRequests
     ) async throws(HealthRecordError) -> HealthRecordLaunch {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
+        try SignInEndpoint.check(base, as: .server)
         let configuration = try await HealthRecordServer.configuration(of: base, requests: requests)
         guard let authorize = configuration.authorization_endpoint, let token = configuration.token_endpoint else {
             throw .noSMARTLaunch(server: base, reason: "its SMART configuration names no authorization and token endpoints")
         }
+        try SignInEndpoint.check(authorize, as: .authorization)
+        try SignInEndpoint.check(token, as: .token)
+        if let revocation = configuration.revocation_endpoint { try SignInEndpoint.check(revocation, as: .revocation) }
         guard configuration.code_challenge_methods_supported?.contains("S256") == true else {
             throw .noSMARTLaunch(server: base, reason: "it does not list S256 in code_challenge_methods_supported (PKCE)")
         }
@@ -62,6 +68,9 @@ public struct HealthRecordLaunch: Codable, Sendable, CustomStringConvertible {
             scope: LaunchScopes.asked(of: configuration), authorizationEndpoint: authorize, tokenEndpoint: token,
             revocationEndpoint: configuration.revocation_endpoint, session: session, startedAt: now)
     }
+
+    /// The authorization endpoint's host: where the person signs in, shown before they go.
+    public var authorizationHost: String { URL(string: authorizationEndpoint)?.host ?? authorizationEndpoint }
 
     /// Where to send the person: the authorization endpoint with the launch's parameters.
     public var authorizeURL: String {

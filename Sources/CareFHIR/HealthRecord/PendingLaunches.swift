@@ -21,12 +21,17 @@ public struct PendingLaunches: Sendable {
         }
     }
 
-    /// Takes the launch whose state is `state` for its callback: it cannot be taken twice.
-    /// `nil` if no launch has that state, or it has expired or ended.
-    public func take(state: String, now: Date) throws(HealthRecordError) -> HealthRecordLaunch? {
+    /// Takes the launch whose state is `state` for its callback in the care app's session
+    /// `session`: it cannot be taken twice. `nil` if no launch has that state, it has expired
+    /// or ended, or another session started it (it is left for that one: a callback brought
+    /// in a wrong session does not spend the right one's). A launch `caresync fhir connect`
+    /// started (no session) is taken by any.
+    public func take(state: String, session: String?, now: Date) throws(HealthRecordError) -> HealthRecordLaunch? {
         var taken: HealthRecordLaunch?
         try change { launches in
-            guard let index = launches.firstIndex(where: { $0.state == state && $0.outcome == nil }) else { return }
+            guard let index = launches.firstIndex(where: { $0.state == state && $0.outcome == nil }),
+                  launches[index].session == nil || launches[index].session == session
+            else { return }
             if !launches[index].hasExpired(at: now) { taken = launches[index] }
             launches[index].outcome = .finishing
         }

@@ -17,11 +17,18 @@ public struct OAuthRequests: Sendable {
         self.logger = logger
     }
 
-    /// The status and body of `GET url` (JSON), or why the server could not be asked.
-    func get(_ url: String) async -> Result<(status: Int, body: Data), OAuthUnreachable> {
+    /// The status and body of `GET url` (JSON), or why the server could not be asked. A
+    /// redirect is followed (up to three) only where it stays on the same scheme, host and
+    /// port: one elsewhere is answered as it came.
+    func get(_ url: String, redirectsLeft: Int = 3) async -> Result<(status: Int, body: Data), OAuthUnreachable> {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "application/json")
-        return await exchange(request, url: url)
+        let answer = await exchange(request, url: url)
+        if redirectsLeft > 0, case .success(let reply) = answer, [301, 302, 303, 307, 308].contains(reply.status),
+           let location = reply.location, let next = SignInEndpoint.sameOrigin(location, of: url) {
+            return await get(next.absoluteString, redirectsLeft: redirectsLeft - 1)
+        }
+        return answer.map { ($0.status, $0.body) }
     }
 
     /// The status and body of posting `form` to `url` (`application/x-www-form-urlencoded`).
@@ -31,16 +38,18 @@ public struct OAuthRequests: Sendable {
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: Self.formEncoded(form)))
-        return await exchange(request, url: url)
+        return await exchange(request, url: url).map { ($0.status, $0.body) }
     }
 
-    private func exchange(_ request: HTTPClientRequest, url: String) async -> Result<(status: Int, body: Data), OAuthUnreachable> {
+    private func exchange(
+        _ request: HTTPClientRequest, url: String
+    ) async -> Result<(status: Int, body: Data, location: String?), OAuthUnreachable> {
         let timeout = TimeAmount(timeout)
         return await HTTPClient.withFailingFastClient(logger: logger) { client in
             do {
                 let response = try await client.execute(request, timeout: timeout)
                 let body = try await response.body.collect(upTo: 1 << 20)
-                return .success((Int(response.status.code), Data(body.readableBytesView)))
+                return .success((Int(response.status.code), Data(body.readableBytesView), response.headers.first(name: "Location")))
             } catch {
                 return .failure(OAuthUnreachable(url: url, detail: HTTPClient.describe(error)))
             }
