@@ -80,9 +80,27 @@ public struct Language: Sendable {
                 template = forms["=" + canonical] ?? forms[category(canonical)] ?? forms["other"]
             }
         }
-        return values.reduce(template?.string ?? path.joined(separator: ".")) { text, value in
-            text.replacingOccurrences(of: "{\(value.key)}", with: value.value)
+        return Self.fill(template?.string ?? path.joined(separator: "."), values)
+    }
+
+    /// `template` with each `{name}` replaced by `values[name]`, in one pass from the start: a
+    /// value is never read as a template (a reason holding `{time}` stays as written), and a
+    /// placeholder with no value stays as it is.
+    static func fill(_ template: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty else { return template }
+        var text = ""
+        var rest = template[...]
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"), let value = values[String(rest[rest.index(after: open)..<close])] else {
+                text.append("{")
+                rest = rest[rest.index(after: open)...]
+                continue
+            }
+            text += value
+            rest = rest[rest.index(after: close)...]
         }
+        return text + rest
     }
 
     /// `a, b and c` in this language.

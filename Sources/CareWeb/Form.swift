@@ -27,8 +27,12 @@ struct Form: Sendable {
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: limit)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw WebFailure.tooLarge
+        } catch {
+            // A body that did not arrive whole (malformed chunks, a connection gone): the
+            // client's request, not the app, failed.
+            throw WebFailure.badForm("the request's body is malformed")
         }
         return try Form(String(decoding: body.readableBytesView, as: UTF8.self))
     }

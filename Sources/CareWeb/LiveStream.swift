@@ -10,10 +10,12 @@ extension CareWebServer {
     /// and with `event: signed-out` once the session has ended (signed out here at once;
     /// revoked by another process, by the next commit or heartbeat).
     func liveStream(_ context: WebContext) throws -> Response {
-        let sessionID = try context.session().session.id
+        let session = try context.session().session
+        let sessionID = session.id
         let tasks = StreamTasks()
         let (stream, continuation) = try live.open(
-            session: sessionID, limit: configuration.maximumLiveStreams, perSession: configuration.maximumLiveStreamsPerSession
+            session: sessionID, readOnly: !session.access.mayRecord, limit: configuration.maximumLiveStreams,
+            perSession: configuration.maximumLiveStreamsPerSession
         ) { tasks.end() }
         context.connectionClosed.whenComplete { _ in continuation.finish() }
         let (store, changes, heartbeat, logger) = (store, changes, configuration.liveHeartbeat, logger)

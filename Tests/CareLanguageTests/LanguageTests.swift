@@ -38,3 +38,18 @@ struct LanguageTests {
         #expect(try Language("en").phrase(["times"], count: 2) == "twice")
     }
 }
+
+/// Issue 53, item 6: placeholders are filled once, in one pass, whatever order the values
+/// come in: a person's text holding `{time}` is never read as a template.
+struct PlaceholderTests {
+    @Test func aValueIsNeverReadAsATemplate() throws {
+        let german = try Language("de")
+        for _ in 0..<20 {  // a dictionary's order changes from run to run and from value to value
+            let values = ["reason": "ran out {time} {reason}", "time": "08:00", "since": "{since}", "newest": "N", "retry": "R"]
+            let text = german.phrase(["web", "backups", "failing"], values)
+            #expect(text.contains("ran out {time} {reason}") && text.contains("{since}"), "\(text)")
+        }
+        #expect(Language.fill("{a}{b} {c} {", ["a": "{b}", "b": "x"]) == "{b}x {c} {")
+        #expect(Language.fill("no placeholders", ["a": "1"]) == "no placeholders")
+    }
+}
