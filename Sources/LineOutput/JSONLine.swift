@@ -19,11 +19,11 @@ public enum JSONLine {
 
 /// Writes `value` as one line of JSON to standard output (``JSONLine``).
 public func emitJSON(_ value: some Encodable) throws {
-    emit(try JSONLine.encode(value))
+    emitVerbatim(try JSONLine.encode(value))
 }
 
 /// Writes a line built of JSON values to standard output. A tree of ``JSONValue``s always
 /// encodes (non-finite numbers become `null`).
 public func emitJSON(_ fields: [String: JSONValue]) {
-    emit((try? JSONLine.encode(fields)) ?? "{}")
+    emitVerbatim((try? JSONLine.encode(fields)) ?? "{}")
 }

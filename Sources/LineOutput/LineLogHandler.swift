@@ -9,7 +9,8 @@ import Waiting
 ///     2026-11-24T08:00:00.000Z warning caresync.primary: could not record when a device was seen peer=3f2a… error=…
 ///
 /// Metadata follows the message as `key=value` pairs in key order; values with spaces are
-/// quoted.
+/// quoted. Terminal controls in the record (a device's name, say) are neutralized
+/// (``TerminalText``).
 public struct LineLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
@@ -41,7 +42,7 @@ public struct LineLogHandler: LogHandler {
         for (key, value) in all.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Self.quoted("\(value)"))"
         }
-        output.write(line: line)
+        output.write(text: line)
     }
 
     /// The value as is, or in double quotes (with `"` and `\` escaped and line breaks as

@@ -146,7 +146,7 @@ struct ContactsCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let cards = VCard.write(try await options.open().plan.contacts())
                 // Lines end in CRLF, as RFC 6350 asks; the last one's LF is the line output's.
-                guard let out else { return emit(String(cards.dropLast())) }
+                guard let out else { return emitVerbatim(String(cards.dropLast())) }
                 do { try Data(cards.utf8).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
                     throw ValidationError("cannot write \(out): \(error.localizedDescription)")
                 }

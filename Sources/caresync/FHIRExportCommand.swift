@@ -73,7 +73,7 @@ struct FHIRExportCommand: AsyncParsableCommand {
     /// The summary goes to standard output, unless the Bundle does.
     private func say(_ line: String) {
         if out == nil && server == nil {
-            LineOutput.standardError.write(line: line)
+            LineOutput.standardError.write(text: line)
         } else {
             emit(line)
         }

@@ -79,8 +79,8 @@ struct FHIRObservationsCommand: AsyncParsableCommand {
 
     /// The summary: to standard error when the Bundle went to standard output.
     private func say(_ text: String, json line: String?) {
-        if json, let line { return emit(line) }
-        if out == nil, upload.server == nil { LineOutput.standardError.write(line: text) } else { emit(text) }
+        if json, let line { return emitVerbatim(line) }
+        if out == nil, upload.server == nil { LineOutput.standardError.write(text: text) } else { emit(text) }
     }
 }
 

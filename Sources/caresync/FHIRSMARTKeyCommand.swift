@@ -28,6 +28,6 @@ struct FHIRSMARTKeyCommand: ParsableCommand {
             throw UsageError(description: "cannot make the key: \(error)")
         }
         let key = created ? made : try SMARTSigningKey(file: out)
-        emit(String(decoding: key.jwks, as: UTF8.self))
+        emitVerbatim(String(decoding: key.jwks, as: UTF8.self))
     }
 }

@@ -12,7 +12,7 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ExitCode {
         throw error
     } catch {
-        LineOutput.standardError.write(line: "caresync: \(error)" + (nextStep(after: error).map { ": \($0)" } ?? ""))
+        LineOutput.standardError.write(text: "caresync: \(error)" + (nextStep(after: error).map { ": \($0)" } ?? ""))
         throw ExitCode.failure
     }
 }

@@ -63,7 +63,7 @@ struct PairCommand: AsyncParsableCommand {
             try await CareCore(store: store).access.openPairingCode(
                 code.characters, role: role, mayRecord: mayRecord, standby: standby, expiresAt: expiresAt)
             if json {
-                emit(#"{"code":"\#(code)","role":"\#(role.rawValue)","mayRecord":\#(mayRecord || role != .household),"standby":\#(standby),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
+                emitVerbatim(#"{"code":"\#(code)","role":"\#(role.rawValue)","mayRecord":\#(mayRecord || role != .household),"standby":\#(standby),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
             } else {
                 emit("Pairing code for a \(role.rawValue): \(code)")
                 emit("Valid until \(ISO8601.string(from: expiresAt)), once. On the device: \(role.rawValue)-sim pair \(code)")
@@ -84,7 +84,7 @@ struct PairCommand: AsyncParsableCommand {
         let access: WebAccess = household ? .household : .caregiver
         try await CareCore(store: store).access.openSignInCode(code.characters, access: access, expiresAt: expiresAt)
         if json {
-            emit(#"{"code":"\#(code)","role":"browser","household":\#(household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
+            emitVerbatim(#"{"code":"\#(code)","role":"browser","household":\#(household),"expiresAt":"\#(ISO8601.string(from: expiresAt))"}"#)
         } else {
             emit("Sign-in code for a \(household ? "household member's browser (read only)" : "browser"): \(code)")
             emit("Valid until \(ISO8601.string(from: expiresAt)), once. Type it into the care app's sign-in page.")

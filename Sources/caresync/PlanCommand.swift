@@ -71,7 +71,7 @@ struct PlanCommand: AsyncParsableCommand {
                     activities: versions.map(\.activity), contacts: try await store.plan.contacts(),
                     insights: info.insights.naming(only: versions.map(\.activity)), missedDose: info.missedDose)
                 if json {
-                    emit(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))
+                    emitVerbatim(String(decoding: try PlanDocument.encode(plan), as: UTF8.self))
                     return
                 }
                 emit("\(plan.title) · \(zone.identifier) · plan \(info.planID) · revision \(try await store.revision())")

@@ -54,6 +54,16 @@ struct LineLogHandlerTests {
         #expect(text.split(separator: "\n").count == 1)
         #expect(text.hasSuffix(#" empty="" error="line one\nline two" name="Dad's \"watch\""\#n"#))
     }
+
+    /// A device's name in a record cannot drive the terminal the log is read on.
+    @Test func terminalControlsInARecordAreNeutralized() {
+        let text = captured { output in
+            let logger = Logger(label: "l") { LineLogHandler(label: $0, level: .trace, output: output) }
+            logger.notice("paired \u{1B}]0;owned\u{07}", metadata: ["name": "\u{1B}[2K\u{1B}[1A"])
+        }
+        #expect(!text.unicodeScalars.contains("\u{1B}"))
+        #expect(text.hasSuffix(": paired ␛]0;owned␇ name=␛[2K␛[1A\n"))
+    }
 }
 
 struct JSONLineTests {
