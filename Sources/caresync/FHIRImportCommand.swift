@@ -59,7 +59,7 @@ struct FHIRImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = try await options.open()
+            let store = try await options.openOrCreate()
             let input = try await read()
             let zone = try await store.planTimeZone(
                 orDefault: timeZone, title: input.patients.values.first?.displayName.map { "Medications of \($0)" },

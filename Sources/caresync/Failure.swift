@@ -22,6 +22,7 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
 func nextStep(after error: any Error) -> String? {
     switch error {
     case CarePlanStoreError.planNotConfigured: "run `caresync init` or `caresync plan load FILE`"
+    case is StoreNotFound: "make one with `caresync init` or `caresync plan load FILE`, or give --store an existing one"
     case CarePlanStoreError.unknownDevice, CarePlanStoreError.unknownWebSession: "`caresync devices` lists them"
     case ReportError.noEmail(let contact): "add one with `caresync contacts edit \(contact) --email …`"
     case FHIRExportError.noToken(let why) where why.contains("P-384"): "make one with `caresync fhir smart-key --out FILE`"

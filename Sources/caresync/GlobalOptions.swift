@@ -45,12 +45,25 @@ struct StoreOptions: ParsableArguments {
         return Array(rest) + moved
     }
 
-    /// Opens the store, creating its directory if needed.
+    /// Opens the store, which must exist: a misspelt path does not make a new one.
     func open() async throws -> CarePlanStore {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreNotFound(path: path) }
+        return try await CarePlanStore(path: path)
+    }
+
+    /// Opens the store, making it and its directory if there is none: for the commands
+    /// that start a plan (`init`, `plan load`, `fhir import`).
+    func openOrCreate() async throws -> CarePlanStore {
         // Directories it makes are the owner's alone (0700); existing ones are left as they are.
         try PrivateFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path, own: false)
         return try await CarePlanStore(path: path)
     }
+}
+
+/// No store at the path a command was given (--store, $CARESYNC_STORE or the default).
+struct StoreNotFound: Error, CustomStringConvertible {
+    var path: String
+    var description: String { "no store at \(path)" }
 }
 
 /// Parses `HH:MM` for options such as `--breakfast`.

@@ -42,7 +42,7 @@ struct InitCommand: AsyncParsableCommand {
             guard let zone = TimeZone(identifier: zoneName) else {
                 throw UsageError(description: PlanError.unknownTimeZone(zoneName).description)
             }
-            let store = try await options.open()
+            let store = try await options.openOrCreate()
             var routine = try await store.plan.info().routine
             do throws(RoutineError) {
                 routine = try DailyRoutine(

@@ -33,7 +33,7 @@ struct PlanCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                let store = try await options.open()
+                let store = try await options.openOrCreate()
                 let stored = try await store.plan.info()
                 // Schedules without a start begin on the plan's start day, fixed by the first load.
                 let provisionalDay = effective ?? CalendarDay.containing(Date(), in: stored.timeZone ?? .current)

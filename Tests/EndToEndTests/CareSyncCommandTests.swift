@@ -241,12 +241,6 @@ struct InitCommandTests {
         #expect(result.stderr == "caresync: unknown time zone \"Europe/Atlantis\": use an IANA name such as Europe/Vienna\n")
     }
 
-    @Test func aStoreWithoutAPlanSaysHowToStart() async throws {
-        let result = try await CareSyncCommand(store: scratch.path("store.sqlite")).run("today")
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("run `caresync init` or `caresync plan load FILE`"))
-    }
-
     @Test func activitiesByKindGroupAndTagInPages() async throws {
         let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
         try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json"))
