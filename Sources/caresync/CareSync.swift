@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import LineOutput
 
 @main
 struct CareSync: AsyncParsableCommand {
@@ -11,7 +13,9 @@ struct CareSync: AsyncParsableCommand {
             Only `init`, `plan load`, `fhir import` and `restore` make a store; every other \
             command opens one that exists, and says so when there is none at that path.
 
-            Errors print one line on stderr and exit with status 1; nothing is written.
+            Errors print one line on stderr. A command line that does not parse (an unknown \
+            command or option, a value missing or malformed) exits with status 64; what a command \
+            refuses or fails to do, with status 1.
             """,
         subcommands: [
             InitCommand.self, PlanCommand.self, TodayCommand.self, CompleteCommand.self,
@@ -22,8 +26,18 @@ struct CareSync: AsyncParsableCommand {
         ]
     )
 
-    /// Accepts the store options before the command too (`caresync --store F today`).
+    /// Accepts the store options before the command too (`caresync --store F today`); a
+    /// usage error is one line on standard error and exit status 64 (``UsageErrors``).
     static func main() async {
-        await main(StoreOptions.movingLeadingOptions(Array(CommandLine.arguments.dropFirst())))
+        let arguments = StoreOptions.movingLeadingOptions(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try await asyncParseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand { try await command.run() } else { try command.run() }
+        } catch {
+            let status = exitCode(for: error)
+            guard status == .validationFailure else { exit(withError: error) }
+            LineOutput.standardError.write(text: "caresync: " + UsageErrors.line(for: error, arguments: arguments))
+            Foundation.exit(status.rawValue)
+        }
     }
 }

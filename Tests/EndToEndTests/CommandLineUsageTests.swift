@@ -15,4 +15,22 @@ struct CommandLineUsageTests {
             + "or give --store an existing one\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("m")))
     }
+
+    /// A usage error is one line and exit status 64, as `caresync --help` says; a misspelt
+    /// command is named as unknown, with the nearest, even with --store before it.
+    @Test(arguments: [
+        (["plan", "lod", "plan.json"], "unknown command 'lod' of `caresync plan`; did you mean 'load'?; see `caresync plan --help`"),
+        (["todya"], "unknown command 'todya' of `caresync`; did you mean 'today'?; see `caresync --help`"),
+        (["fhir", "frobnicate"], "unknown command 'frobnicate' of `caresync fhir`; see `caresync fhir --help`"),
+        (["today", "--date", "soon"], "The value 'soon' is invalid for '--date <YYYY-MM-DD>'; see `caresync today --help`"),
+    ])
+    func aUsageErrorIsOneLine(arguments: [String], message: String) async throws {
+        let result = try await CareSyncCommand.run(
+            executable: CareSyncCommand.executable, ["--store", scratch.path("store.sqlite")] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == "caresync: \(message)\n")
+        let help = try await CareSyncCommand.run(executable: CareSyncCommand.executable, ["--help"], environment: ["COLUMNS": "200"])
+        #expect(help.stdout.contains("Errors print one line on stderr. A command line that does not parse"))
+        #expect(help.stdout.contains("exits with status 64"))
+    }
 }
