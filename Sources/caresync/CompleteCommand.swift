@@ -28,7 +28,10 @@ struct CompleteCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The event's day (default: today in the plan's time zone).", valueName: "YYYY-MM-DD"))
     var date: CalendarDay?
 
-    @Option(help: "A result value; repeat for results with several values (systolic, then diastolic).")
+    // Taken whatever it begins with: a value may be negative (`--value -5`).
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "A result value; repeat for results with several values (systolic, then diastolic).")
     var value: [String] = []
 
     @Option(help: "The unit of the values (default: the assessment's unit).")

@@ -33,4 +33,14 @@ struct CommandLineUsageTests {
         #expect(help.stdout.contains("Errors print one line on stderr. A command line that does not parse"))
         #expect(help.stdout.contains("exits with status 64"))
     }
+
+    /// `--value -5` is a value, not a missing one: a scale says why it does not take it.
+    @Test func aNegativeValueIsTakenAsOne() async throws {
+        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        #expect(try await caresync.run("plan", "load", CareSyncCommand.example("zombiecare-plan.json")).status == 0)
+        let result = try await caresync.run("complete", "pain", "--occurrence", "0", "--value", "-5")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("-5"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Missing value"))
+    }
 }
