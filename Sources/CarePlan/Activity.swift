@@ -96,7 +96,7 @@ public struct Activity: Sendable, Hashable, Identifiable {
 }
 
 /// Interventions are done; assessments are answered with a result.
-public enum ActivityKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ActivityKind: String, Sendable, Hashable, Codable, CaseIterable, NamedCases {
     case intervention
     case assessment
 }

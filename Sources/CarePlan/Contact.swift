@@ -43,7 +43,7 @@ public struct Contact: Sendable, Hashable, Identifiable {
     }
 }
 
-public enum ContactKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ContactKind: String, Sendable, Hashable, Codable, CaseIterable, NamedCases {
     case careTeam
     case personal
 }

@@ -110,7 +110,7 @@ public struct DailyRoutine: Sendable, Hashable {
 }
 
 /// Named times of the patient's day, as FHIR's `Timing.repeat.when` codes refer to them.
-public enum DayPart: String, Sendable, Hashable, Codable, CaseIterable {
+public enum DayPart: String, Sendable, Hashable, Codable, CaseIterable, NamedCases {
     /// The routine's own times.
     case wake, breakfast, lunch, dinner, bed
     /// Times placed relative to them by ``rule``.

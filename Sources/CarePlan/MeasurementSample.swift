@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a health measurement measures, and the units (UCUM codes) it may come in.
-public enum MeasurementType: String, Sendable, Hashable, Codable, CaseIterable {
+public enum MeasurementType: String, Sendable, Hashable, Codable, CaseIterable, NamedCases {
     case heartRate = "heart-rate"
     case steps
     case bloodPressure = "blood-pressure"
