@@ -12,6 +12,10 @@ public enum PlanDocument {
     ///     takes effect.
     /// - Throws: ``PlanDocumentError`` naming the file, the JSON path and what is wrong.
     public static func load(path: String, defaultStart: CalendarDay) throws(PlanDocumentError) -> Plan {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw PlanDocumentError(file: path, path: "$", message: "cannot read the file: it is a directory")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

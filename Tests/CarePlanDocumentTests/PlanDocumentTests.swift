@@ -110,4 +110,13 @@ struct PlanDocumentTests {
         #expect(error.file == "/nonexistent/plan.json")
         #expect(error.message.contains("cannot read"))
     }
+
+    /// A directory given as the plan says so, not which Foundation error reading it raised.
+    @Test func aDirectoryIsReportedAsOne() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let error = try #require(throws: PlanDocumentError.self) {
+            try PlanDocument.load(path: directory, defaultStart: fallback)
+        }
+        #expect(error.description == "\(directory): $: cannot read the file: it is a directory")
+    }
 }
