@@ -35,24 +35,32 @@ struct Follow: AsyncParsableCommand {
         discussion: """
             Pair once per person with `household-sim pair CODE`; `follow` then follows every \
             primary paired, each found again on the network (by its fingerprint) when it moves.
+
             Commands, one per line on stdin (with several people, --person NAME|ID, or an \
             unambiguous beginning of either, says whose plan):
-              list [--person P]                     today's incomplete activities, person by person
-              history [--person P] [AFTER]          the change log after revision AFTER (default 0)
-              complete [--person P] ACTIVITY OCCURRENCE [VALUE…]  record it as done, if pairing granted recording
-              skip [--person P] ACTIVITY OCCURRENCE [REASON…]     record it as not done, likewise
-              quiet HH:MM-HH:MM | quiet off         hold alerts that are not critical in these hours (kept)
-              snooze MINUTES                        hold alerts that are not critical for MINUTES
-              quit                                  say goodbye and exit
+              list [--person P]             today's incomplete activities, by person
+              history [--person P] [AFTER]  changes after revision AFTER (default 0)
+              complete [--person P] ACTIVITY OCCURRENCE [VALUE…]
+                                            record it as done, if pairing granted recording
+              skip [--person P] ACTIVITY OCCURRENCE [REASON…]
+                                            record it as not done, likewise
+              quiet HH:MM-HH:MM             hold non-critical alerts in these hours (kept)
+              quiet off                     end the quiet hours
+              snooze MINUTES                hold non-critical alerts for MINUTES
+              quit                          say goodbye and exit
+
             Missed-dose alerts (and their all clears) are shown as they arrive, with a desktop \
             notification where notify-send exists; in quiet hours or a snooze only critical ones \
             notify at once, the others when it ends (also after a restart), unless their dose was \
             settled by then.
+
             Care reports the primaries share with this device are saved in --reports (default: the \
             state directory's reports/), one directory per person, and shown as they arrive.
+
             A primary that paired this device with `caresync pair --role household --standby` keeps a \
             standby copy of its store here, encrypted, each step shown as it is kept; \
             `household-sim standby export` makes a backup of it for `caresync restore`.
+
             With --json every context, history entry, alert, report, reply and error is one JSON line.
             """)
 

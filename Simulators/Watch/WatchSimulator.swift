@@ -27,20 +27,25 @@ struct Follow: AsyncParsableCommand {
         abstract: "A watch app: shows today's incomplete activities and records completions.",
         discussion: """
             Commands, one per line on stdin:
-              list                                  today's incomplete activities
-              complete ACTIVITY OCCURRENCE [VALUE…] record it as done (values: numbers or text)
-              skip ACTIVITY OCCURRENCE [REASON…]    record it as not done
-              done ACTIVITY OCCURRENCE              answer a reminder: the same as complete
-              snooze ACTIVITY OCCURRENCE MINUTES    answer a reminder: remind again later
+              list                         today's incomplete activities
+              complete ACTIVITY OCCURRENCE [VALUE…]
+                                           record it as done (values: numbers or text)
+              skip ACTIVITY OCCURRENCE [REASON…]
+                                           record it as not done
+              done ACTIVITY OCCURRENCE     answer a reminder: the same as complete
+              snooze ACTIVITY OCCURRENCE MINUTES
+                                           answer a reminder: remind again later
               measure TYPE VALUE [UNIT] [--at T | --from T --to T] [--source sensor|cuff]
-                                                    a measurement for the primary: heart-rate 72,
-                                                    steps 1200 --from 10:00 --to 11:00,
-                                                    blood-pressure 120/80, glucose 5.6 mmol/L
+                                           a measurement for the primary: heart-rate 72,
+                                           steps 1200 --from 10:00 --to 11:00,
+                                           blood-pressure 120/80, glucose 5.6 mmol/L
+              quit                         say goodbye and exit
+
             ACTIVITY is an id, for today's event, or ID@YYYY-MM-DD for another day's.
-              quit                                  say goodbye and exit
-            With --json every context, reply, measurement receipt and error is written as one
-            JSON line. With --sensor the watch also measures on its own, at the intervals given,
-            until --sensor-count samples or --sensor-seconds have passed; with --sensor-from it
+
+            With --json every context, reply, measurement receipt and error is written as one \
+            JSON line. With --sensor the watch also measures on its own, at the intervals given, \
+            until --sensor-count samples or --sensor-seconds have passed; with --sensor-from it \
             fills the time from then to now at once, as a watch that was offline.
             """)
 

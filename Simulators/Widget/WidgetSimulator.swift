@@ -24,7 +24,7 @@ struct Refresh: AsyncParsableCommand {
         commandName: "refresh",
         abstract: "A home-screen widget's timeline refresh: connect, show what is left today, maybe complete one, exit.",
         discussion: """
-            Exit status: 0 shown (and completed, if asked); 2 the completion was rejected;
+            Exit status: 0 shown (and completed, if asked); 2 the completion was rejected; \
             3 the primary was not reachable (the cached list is shown, marked "cached");
             4 the completion was queued in the outbox for the next refresh.
             """)

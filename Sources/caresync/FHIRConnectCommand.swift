@@ -11,10 +11,10 @@ struct FHIRConnectCommand: AsyncParsableCommand {
         commandName: "connect",
         abstract: "Connect the patient's health record: prints the address to sign in at, and waits for it.",
         discussion: """
-            The primary must be running with --web: the health record sends the person back to its
-            care app (the redirect URI `caresync fhir status` prints), which keeps the sign-in
-            sealed beside the primary's identity and imports the patient's medications. Open the
-            printed address on any device of the household, sign in and allow access; the command
+            The primary must be running with --web: the health record sends the person back to its \
+            care app (the redirect URI `caresync fhir status` prints), which keeps the sign-in \
+            sealed beside the primary's identity and imports the patient's medications. Open the \
+            printed address on any device of the household, sign in and allow access; the command \
             ends once the primary has the sign-in (exit 0), or with the reason it failed (exit 1).
             """)
 

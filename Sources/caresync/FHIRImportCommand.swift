@@ -13,15 +13,15 @@ struct FHIRImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import medication orders: each active order's dosage instructions become activities.",
         discussion: """
-            Reads a Bundle or a single MedicationRequest (R4) or MedicationOrder (DSTU2) from FILE,
-            or searches a FHIR server: GET URL/MedicationRequest?patient=ID. Importing again updates
-            the activities (from --effective on), never duplicates them; stopped, cancelled, completed
-            and entered-in-error orders end theirs. What cannot be scheduled exactly is reported as a
-            warning. An order that cannot be read is refused with its path and reason and the others
-            are imported; the command fails only when nothing could be imported, or with --strict,
-            which imports nothing if any order is refused. An order CareSync must not schedule as
-            written (a modifierExtension, a timing in words alone) is held for review whole, and a
-            step of a sequence that follows a step without an end is held alone: imported and
+            Reads a Bundle or a single MedicationRequest (R4) or MedicationOrder (DSTU2) from FILE, \
+            or searches a FHIR server: GET URL/MedicationRequest?patient=ID. Importing again updates \
+            the activities (from --effective on), never duplicates them; stopped, cancelled, completed \
+            and entered-in-error orders end theirs. What cannot be scheduled exactly is reported as a \
+            warning. An order that cannot be read is refused with its path and reason and the others \
+            are imported; the command fails only when nothing could be imported, or with --strict, \
+            which imports nothing if any order is refused. An order CareSync must not schedule as \
+            written (a modifierExtension, a timing in words alone) is held for review whole, and a \
+            step of a sequence that follows a step without an end is held alone: imported and \
             listed by `caresync meds`, not scheduled until a corrected order is imported.
             """)
 

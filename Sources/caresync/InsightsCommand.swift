@@ -12,7 +12,7 @@ struct InsightsCommand: AsyncParsableCommand {
         commandName: "insights",
         abstract: "Show what the record says: alerts, comparisons and tips, and a chart per day or week.",
         discussion: """
-            The rules (thresholds, comparisons, tips) are the plan document's "insights"; without them,
+            The rules (thresholds, comparisons, tips) are the plan document's "insights"; without them, \
             the standard alerts. An event counts once it is due, so today's later doses are not missed yet.
             """)
 

@@ -17,8 +17,8 @@ struct MedsCommand: AsyncParsableCommand {
             commandName: "list",
             abstract: "List the medications with instructions generated in a language.",
             discussion: """
-                The prescriber's own text (FHIR Dosage.text) is shown beside the generated instructions. Orders, or
-                steps of them, that an import held for review are listed after the others with the reason: they are
+                The prescriber's own text (FHIR Dosage.text) is shown beside the generated instructions. Orders, or \
+                steps of them, that an import held for review are listed after the others with the reason: they are \
                 not scheduled until a corrected order is imported.
                 """)
 

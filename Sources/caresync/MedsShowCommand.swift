@@ -13,8 +13,8 @@ struct MedsShowCommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "List a medication's doses (taken or not, with the time) and chart its adherence.",
         discussion: """
-            Groups are identified as 2016 (year), 2016-08 (month), 2016-W34 (ISO week) or 2016-08-15
-            (day); every group of the range is charted, empty ones too. As-needed medications list the
+            Groups are identified as 2016 (year), 2016-08 (month), 2016-W34 (ISO week) or 2016-08-15 \
+            (day); every group of the range is charted, empty ones too. As-needed medications list the \
             doses recorded and chart how many were taken.
             """)
 

@@ -15,8 +15,8 @@ struct PlanCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load a care-plan document (JSON); loading it again changes nothing.",
             discussion: """
-                Changed activities get a new version effective from --effective (default: today in
-                the plan's time zone); earlier days keep the old one. Activities an earlier load added
+                Changed activities get a new version effective from --effective (default: today in \
+                the plan's time zone); earlier days keep the old one. Activities an earlier load added \
                 that the file no longer lists are ended. A file with any error writes nothing.
                 """)
 

@@ -22,8 +22,8 @@ struct PrimaryCommand: AsyncParsableCommand {
         commandName: "primary",
         abstract: "Serve the store to paired watch, widget and household companions over TLS 1.3.",
         discussion: """
-            Prints one line when listening (JSON with --json) with the address, port and the
-            primary's fingerprint. Only devices paired with `caresync pair` may connect. SIGINT or
+            Prints one line when listening (JSON with --json) with the address, port and the \
+            primary's fingerprint. Only devices paired with `caresync pair` may connect. SIGINT or \
             SIGTERM says Goodbye to every companion and stops.
             """)
 

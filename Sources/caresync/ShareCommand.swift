@@ -21,9 +21,11 @@ struct ShareCommand: AsyncParsableCommand {
                 from --credentials FILE (user:password on the first line) or from CARESYNC_SMTP_USER and \
                 CARESYNC_SMTP_PASSWORD; they are given to curl in a file only you can read, never on a command \
                 line, and never logged.
+
                 With --household ID (a household device's fingerprint, or a unique beginning of it) the report is \
                 kept in the store for the device, as PDF or HTML (--format), and the primary sends it over the sync \
                 protocol at once if the device is connected, else when it next connects.
+
                 Either way the history records who shared which days with whom (who: --device, as for every change).
                 """)
 

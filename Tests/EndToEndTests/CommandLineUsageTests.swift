@@ -43,4 +43,31 @@ struct CommandLineUsageTests {
         #expect(result.stderr.contains("-5"), "\(result.stderr)")
         #expect(!result.stderr.contains("Missing value"))
     }
+
+    /// Help at 80 columns reads as paragraphs: no line ends where the next line's first
+    /// word would still have fitted, as hard line breaks in a discussion make it do.
+    @Test(arguments: [
+        ["caresync", "--help"], ["caresync", "pair", "--help"], ["caresync", "primary", "--help"],
+        ["caresync", "fhir", "connect", "--help"], ["caresync", "fhir", "import", "--help"], ["caresync", "plan", "load", "--help"],
+        ["caresync", "insights", "--help"], ["caresync", "meds", "list", "--help"], ["caresync", "meds", "show", "--help"],
+        ["caresync", "share", "report", "--help"], ["watch-sim", "help", "follow"], ["household-sim", "follow", "--help"],
+        ["widget-sim", "refresh", "--help"],
+    ])
+    func helpReadsAsParagraphsAtEightyColumns(command: [String]) async throws {
+        let executable = CareSyncCommand.binDirectory.appendingPathComponent(command[0])
+        let help = try await CareSyncCommand.run(executable: executable, Array(command.dropFirst()), environment: ["COLUMNS": "80"])
+        #expect(help.status == 0)
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        // swift-argument-parser fills a discussion to 79 columns, options to 80, and never
+        // wraps the usage line.
+        for (line, next) in zip(lines, lines.dropFirst()) where !line.hasPrefix("USAGE:") {
+            #expect(line.count <= 80, "\(line)")
+            let indent = line.prefix { $0 == " " }.count
+            guard let word = next.dropFirst(indent).split(separator: " ").first, next.prefix(indent).allSatisfy({ $0 == " " }),
+                  next.dropFirst(indent).first?.isLowercase == true, !line.isEmpty,
+                  !line.dropFirst(indent).contains("  ")  // a row of a list or of the options
+            else { continue }
+            #expect(line.count + 1 + word.count >= 80, "ragged: \"\(line)\" / \"\(next)\"")
+        }
+    }
 }
