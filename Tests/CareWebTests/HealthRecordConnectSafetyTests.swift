@@ -41,7 +41,7 @@ struct HealthRecordConnectSafetyTests {
             let reply = try await Self.connect(web, address)
             #expect(reply.status == 422)
             let notice = try #require(Self.notice(in: reply.body), "\(reply.body)")
-            #expect(notice.contains("No health record with SMART sign-in answered at"), "\(notice)")
+            #expect(notice.contains("no health record with SMART sign-in answered at"), "\(notice)")
             for word in ["refused", "404", "HTTP", "Error", "NIO", "closed"] { #expect(!notice.contains(word), "\(word) in \(notice)") }
             texts.insert(notice.replacingOccurrences(of: address, with: "ADDRESS"))
         }

@@ -104,7 +104,7 @@ struct HealthRecordPageTests {
         try await web.signIn()
         let callback = try await Self.connect(web, to: server, allow: false)
         let denied = try await web.request(.GET, callback + "&hop=1")
-        #expect(denied.status == 422 && denied.body.contains("Access to the health record was not allowed."), "\(denied.body)")
+        #expect(denied.status == 422 && denied.body.contains("Nothing was recorded: access to the health record was not allowed."), "\(denied.body)")
         #expect(!denied.body.contains("access_denied"), "no OAuth error code in what a person reads")
         #expect(try web.server.configuration.healthRecord?.vault.connection() == nil)
         try await web.stop()

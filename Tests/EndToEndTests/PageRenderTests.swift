@@ -46,6 +46,14 @@ struct PageRenderTests {
                 try await browser.click("form[action='/devices/code'] button")
                 _ = try await browser.wait(for: ".big-code")
                 try await look(browser, at: "devices-code", size: name, width: size.width, language: language)
+                // Connect refuses plain http beyond this machine, in the page's language.
+                try await browser.open(web.url + "health-record")
+                try await browser.type("http://192.0.2.1/fhir", into: "#server")
+                try await browser.click("#connect")
+                _ = try await browser.wait(for: "main .notice.error")
+                let refusal = try await browser.text("main .notice.error") ?? ""
+                #expect(refusal.contains(language == "en" ? "only over https" : "nur über https"), "\(refusal)")
+                try await look(browser, at: "health-record-refused", size: name, width: size.width, language: language)
             }
         } catch {
             await browser.quit()
