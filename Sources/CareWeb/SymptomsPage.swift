@@ -26,6 +26,9 @@ extension CareWebServer {
                     list.element("li", ["class": "card state-\(event.state.rawValue)", "data-event": event.key.description]) { card in
                         let time = event.time.map { " · \($0)" } ?? ""
                         card.element("h2", ["id": "\(Self.fieldID(event.key))-title"], text: event.activity.title + time)
+                        if let question = event.activity.text {
+                            card.element("p", ["class": "question", "id": "\(Self.fieldID(event.key))-question"], text: question)
+                        }
                         if let instructions = event.activity.instructions {
                             card.element("p", ["class": "instructions"], text: instructions)
                         }

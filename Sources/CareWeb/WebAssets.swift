@@ -69,6 +69,7 @@ enum WebAssets {
         .card.held { border-style: dashed; border-left: 0.3rem solid var(--missed); }
         .card.held .reason { margin: 0.25rem 0 0; }
         .instructions { color: var(--muted); margin: 0 0 0.5rem; }
+        .question { margin: 0 0 0.5rem; }
         .occurrences { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 0.5rem; }
         .occurrences form { margin: 0; }
         .occurrences span { display: inline-block; padding: 0.35rem 0.8rem; border: 1px solid var(--line); border-radius: 1rem; }

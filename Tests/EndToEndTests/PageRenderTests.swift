@@ -46,6 +46,10 @@ struct PageRenderTests {
                 try await browser.click("form[action='/devices/code'] button")
                 _ = try await browser.wait(for: ".big-code")
                 try await look(browser, at: "devices-code", size: name, width: size.width, language: language)
+                // Each assessment asks its question (issue 53, item 9).
+                try await browser.open(web.url + "symptoms")
+                #expect(try await browser.text("li[data-event^='pain@'] .question") == "How much does the bite hurt?")
+                #expect(try await browser.text("li[data-event^='mood@'] .question") == "Rate your mood from 1 (grim) to 5 (lively).")
                 // Connect refuses plain http beyond this machine, in the page's language.
                 try await browser.open(web.url + "health-record")
                 try await browser.type("http://192.0.2.1/fhir", into: "#server")
