@@ -29,7 +29,7 @@ extension CareWebServer {
             main.element("ul", ["class": "cards"]) { list in
                 for (activity, written) in listed {
                     list.element("li", ["class": "card", "id": "medication-\(activity.identifier)"]) { card in
-                        card.element("h2") { $0.element("a", ["href": "/medications/\(activity.identifier)"], text: activity.title) }
+                        card.element("h2") { $0.element("a", ["href": Self.medicationPath(activity.identifier)], text: activity.title) }
                         card.element("p", ["class": "instructions"], text: written.instructions)
                         if let whole = written.orderInstructions { card.element("p", text: words["medications", "order", values: ["text": whole]]) }
                         if let prescribed = activity.text {
@@ -62,12 +62,18 @@ extension CareWebServer {
         }
     }
 
+    /// The page of the medication `id`: the id one path segment, every character but RFC 3986's
+    /// unreserved ones percent-encoded (an id may hold `/`, `#` or `?`).
+    static func medicationPath(_ id: String) -> String {
+        "/medications/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id)
+    }
+
     /// One medication: its recent doses, each with the time it was taken, or not taken with
     /// the reason, or nothing recorded, with buttons to record them; and its adherence by
     /// year, month, week or day.
     func medication(_ request: Request, _ context: WebContext) async throws -> Response {
         let signedIn = try context.session()
-        let id = try context.parameters.require("id")
+        guard let id = try context.parameters.require("id").removingPercentEncoding else { throw WebFailure.notFound }
         let revision = try await store.revision()
         let zone = try await store.plan.timeZone()
         let today = try await self.today()
@@ -89,7 +95,7 @@ extension CareWebServer {
             main.element("ul", ["class": "doses"]) { list in
                 for dose in recent {
                     DoseRow(dose: dose, today: today, zone: zone, signedIn: signedIn, words: words,
-                            path: "/medications/\(id)?group=\(grouping.rawValue)").write(to: &list)
+                            path: Self.medicationPath(id) + "?group=\(grouping.rawValue)").write(to: &list)
                 }
             }
             main.element("h2", ["id": "adherence"], text: words["medications", "adherence"])
@@ -99,7 +105,7 @@ extension CareWebServer {
                     if option == grouping {
                         nav.element("span", ["aria-current": "true"], text: label)
                     } else {
-                        nav.element("a", ["href": "/medications/\(id)?group=\(option.rawValue)#adherence"], text: label)
+                        nav.element("a", ["href": Self.medicationPath(id) + "?group=\(option.rawValue)#adherence"], text: label)
                     }
                 }
             }

@@ -1,6 +1,7 @@
 import CareFHIR
 import CareLanguage
 import CarePlan
+@_spi(CareCore) import CarePlanStore
 import Foundation
 import Testing
 
@@ -53,6 +54,28 @@ struct MedicationsPageTests {
             #expect(!page.contains(#"id="medication-rx-load/2""#))
             #expect(page.contains(#"id="medication-rx-load""#))
         }
+        try await web.stop()
+    }
+}
+
+/// Issue 53, item 9: a medication whose id needs escaping in a URL (`/`, `#`, `?`, `%`) opens
+/// its own page from the list, not "Page not found".
+struct MedicationLinkTests {
+    @Test func anIdThatNeedsEscapingOpensItsPage() async throws {
+        let web = try await WebFixture()
+        let id = "cough/syrup#1?x=%20ä"
+        let syrup = try Activity(
+            identifier: id, kind: .intervention, title: "Cough syrup", tags: ["medication"],
+            schedule: .daily(times: [TimeOfDay("08:00")!], start: WebFixture.day))
+        try await web.store.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
+        try await web.signIn()
+        let list = try await web.request(.GET, "/medications").body
+        let link = try #require(list.firstMatch(of: /<a href="(\/medications\/[^"]*)">Cough syrup<\/a>/).map { String($0.1) }, "\(list)")
+        #expect(link == "/medications/cough%2Fsyrup%231%3Fx%3D%2520%C3%A4")
+        let page = try await web.request(.GET, link)
+        #expect(page.status == 200 && page.body.contains("<h1>Cough syrup</h1>"), "\(page.status)")
+        let week = try await web.request(.GET, link + "?group=week")
+        #expect(week.status == 200 && week.body.contains("href=\"\(link)?group=day#adherence\""))
         try await web.stop()
     }
 }
