@@ -46,7 +46,7 @@ final class LiveStreams: Sendable {
             guard !state.ended else { return .success((nil, [])) }
             var replaced = Array(state.open.filter { $0.value.session == session }.keys.sorted().dropLast(max(0, perSession - 1)))
             var pools: [(cap: Int, member: (Entry) -> Bool)] = [(limit, { _ in true })]
-            if readOnly { pools.insert((limit / 2, { $0.readOnly }), at: 0) }
+            if readOnly { pools.insert((max(1, limit / 2), { $0.readOnly }), at: 0) }
             for pool in pools {
                 let members = state.open.filter { !replaced.contains($0.key) && pool.member($0.value) }
                 guard members.count >= pool.cap else { continue }

@@ -49,6 +49,8 @@ struct LiveStreamShareTests {
         try open("d", readOnly: false, 0, in: full, limit: 4)
         #expect(full.count == 4 && ends.ended.withLock { $0.contains("a#1") && $0.contains("a#2") && !$0.contains("a#3") })
         #expect(throws: WebFailure.busy, "each of four sessions holds one") { try open("e", readOnly: false, 0, in: full, limit: 4) }
+        // Half of one stream is still one: a read-only session may follow when the limit is 1.
+        try open("household", readOnly: true, 0, in: LiveStreams(), limit: 1)
         for opened in kept { opened.continuation.finish() }
     }
 }
