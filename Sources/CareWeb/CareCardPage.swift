@@ -36,7 +36,9 @@ extension CareWebServer {
                     list.element("li", ["class": "card", "id": "activity-\(id)"]) { card in
                         card.element("h2", text: activity.title)
                         if let instructions = activity.instructions { card.element("p", ["class": "instructions"], text: instructions) }
-                        occurrences(events, of: activity, missed: missed, signedIn: signedIn, words: words, path: "/?day=\(day)", into: &card)
+                        occurrences(
+                            events, of: activity, missed: missed, dayIs: DayPlace(day, today: today), signedIn: signedIn, words: words,
+                            path: "/?day=\(day)", into: &card)
                     }
                 }
             }
@@ -48,6 +50,15 @@ extension CareWebServer {
         CalendarDay.containing(configuration.clock.now, in: try await store.plan.timeZone())
     }
 
+    /// Where a day lies from today: its events are history, today's, or still to come.
+    enum DayPlace {
+        case past, today, future
+
+        init(_ day: CalendarDay, today: CalendarDay) {
+            self = day < today ? .past : day > today ? .future : .today
+        }
+    }
+
     /// The day a `?day=YYYY-MM-DD` names, if the query has one.
     func requestedDay(_ request: Request) throws(WebFailure) -> CalendarDay? {
         guard let text = request.uri.queryParameters["day"] else { return nil }
@@ -56,19 +67,25 @@ extension CareWebServer {
     }
 
     /// One button per occurrence: a form that records it done (or undoes it). A household
-    /// session sees the states without buttons. A dose alerted as `missed` and still not
-    /// recorded says so, apart from those still to come.
+    /// session sees the states without buttons, and so does everyone on a day to come (a
+    /// dose is not taken in advance). A dose still open says what it is: alerted as `missed`,
+    /// `unrecorded` on a day gone by, `upcoming` on a day to come, else not yet done.
     private func occurrences(
-        _ events: [Event], of activity: Activity, missed: Set<EventKey>, signedIn: SignedIn, words: WebWords, path: String,
-        into card: inout Markup
+        _ events: [Event], of activity: Activity, missed: Set<EventKey>, dayIs: DayPlace, signedIn: SignedIn, words: WebWords,
+        path: String, into card: inout Markup
     ) {
         card.element("ul", ["class": "occurrences", "aria-label": words["careCard", "occurrences", values: ["title": activity.title]]]) { list in
             for event in events {
                 let label = event.time.map { "\($0)" } ?? "#\(event.key.occurrence + 1)"
                 let state = event.state
-                let shown = state == .initial && missed.contains(event.key) ? "missed" : state.rawValue
+                let shown = switch (state, missed.contains(event.key), dayIs) {
+                case (.initial, true, _): "missed"
+                case (.initial, false, .past): "unrecorded"
+                case (.initial, false, .future): "upcoming"
+                default: state.rawValue
+                }
                 list.element("li", ["class": "state-\(shown)", "data-event": event.key.description]) { item in
-                    guard signedIn.session.access.mayRecord, activity.result == nil else {
+                    guard signedIn.session.access.mayRecord, activity.result == nil, dayIs != .future else {
                         item.element("span", text: words["careCard", "state", shown, values: ["time": label]])
                         return
                     }

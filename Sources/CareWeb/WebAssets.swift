@@ -60,6 +60,7 @@ enum WebAssets {
         .week svg { width: 2.6rem; height: 2.6rem; }
         .ring-track { fill: none; stroke: #d9d9d9; stroke-width: 4; }
         .ring-done { fill: none; stroke: var(--done); stroke-width: 4; stroke-linecap: round; }
+        .ring.to-come .ring-track { stroke-dasharray: 3 3; stroke: #9a9a9a; }
         .ring-text { font-size: 11px; fill: var(--ink); text-anchor: middle; dominant-baseline: central; }
         .days { display: flex; justify-content: space-between; align-items: center; gap: 1rem; }
         .cards { list-style: none; padding: 0; margin: 0; }
@@ -79,6 +80,9 @@ enum WebAssets {
         .occurrences .state-notCompleted button { background: var(--paper); color: var(--missed); border-color: var(--missed); }
         .occurrences .state-missed span { border: 2px dashed var(--missed); color: var(--missed); font-weight: bold; }
         .occurrences .state-missed button { background: var(--paper); color: var(--missed); border: 2px dashed var(--missed); font-weight: bold; }
+        .occurrences .state-unrecorded span, .occurrences .state-unrecorded button { background: var(--paper); color: var(--muted);
+          border: 2px dashed var(--muted); }
+        .occurrences .state-upcoming span { color: var(--muted); border-style: dotted; }
         .sign-in { max-width: 26rem; }
         fieldset { border: none; padding: 0; margin: 0.5rem 0; }
         legend { font-weight: bold; margin-bottom: 0.25rem; }

@@ -29,7 +29,9 @@ struct WeekStrip {
             for day in days {
                 let tally = summaries.first { $0.day == day }?.interventions ?? Tally()
                 list.element("li") { item in
-                    let label = words["careCard", "dayRing", values: [
+                    // A day to come has nothing done yet: its ring says how much is planned, not 0 %.
+                    let toCome = day > today
+                    let label = words["careCard", toCome ? "dayRingToCome" : "dayRing", values: [
                         "day": words.weekday(day) + ", " + words.date(day), "done": "\(tally.completed)", "due": "\(tally.total)",
                     ]]
                     let attributes: KeyValuePairs<String, String> = day == selected
@@ -37,7 +39,7 @@ struct WeekStrip {
                         : ["href": "/?day=\(day)", "aria-label": label]
                     item.element("a", attributes) { link in
                         link.element("span", ["aria-hidden": "true"], text: words.weekday(day, short: true))
-                        ring(tally, into: &link)
+                        ring(tally, toCome: toCome, into: &link)
                         link.element("span", ["aria-hidden": "true"], text: "\(day.day)")
                     }
                 }
@@ -45,12 +47,21 @@ struct WeekStrip {
         }
     }
 
-    /// The ring: a grey track, a green arc for the share done, the percentage inside.
-    private func ring(_ tally: Tally, into markup: inout Markup) {
+    /// The ring: a grey track, a green arc for the share done, the percentage inside; for a
+    /// day to come, a dashed track with nothing inside.
+    private func ring(_ tally: Tally, toCome: Bool, into markup: inout Markup) {
         let radius = 16.0
         let circumference = 2 * Double.pi * radius
         let done = (tally.fraction ?? 0) * circumference
-        markup.element("svg", ["viewBox": "0 0 40 40", "aria-hidden": "true", "data-done": "\(tally.completed)", "data-due": "\(tally.total)"]) { svg in
+        let attributes: KeyValuePairs<String, String> = [
+            "viewBox": "0 0 40 40", "aria-hidden": "true", "class": toCome ? "ring to-come" : "ring",
+            "data-done": "\(tally.completed)", "data-due": "\(tally.total)",
+        ]
+        markup.element("svg", attributes) { svg in
+            guard !toCome else {
+                svg.empty("circle", ["class": "ring-track", "cx": "20", "cy": "20", "r": "\(radius)"])
+                return
+            }
             svg.empty("circle", ["class": "ring-track", "cx": "20", "cy": "20", "r": "\(radius)"])
             if done > 0 {
                 svg.empty("circle", [

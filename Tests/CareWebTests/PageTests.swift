@@ -87,6 +87,36 @@ struct PageTests {
         try await web.stop()
     }
 
+    /// Issue 53, item 9: a day gone by shows a dose left open as not recorded (still
+    /// recordable), a day to come shows its doses as to come without a button (a dose is not
+    /// taken in advance), and its ring says what is planned instead of "0".
+    @Test func daysGoneByAndDaysToComeReadAsWhatTheyAre() async throws {
+        let web = try await WebFixture()
+        web.clock.advance(by: 2 * 86_400)  // Thursday 26 November
+        try await web.signIn()
+        for (language, unrecorded, button, upcoming, ring) in [
+            ("en", "08:00: not recorded", ">08:00: not recorded, mark done</button>", ">08:00: to come</span>",
+             "aria-label=\"Friday, 27 November 2026: 2 planned, to come\""),
+            ("de", "08:00: nicht erfasst", ">08:00: nicht erfasst, als erledigt markieren</button>", ">08:00: steht bevor</span>",
+             "aria-label=\"Freitag, 27. November 2026: 2 geplant, steht bevor\""),
+        ] {
+            let past = try await web.request(.GET, "/?day=2026-11-24", headers: [("Accept-Language", language)]).body
+            #expect(past.contains(#"<li class="state-unrecorded" data-event="tablets@2026-11-24#0">"#), "\(past)")
+            #expect(past.contains(button), "\(unrecorded)")
+            let future = try await web.request(.GET, "/?day=2026-11-28", headers: [("Accept-Language", language)]).body
+            #expect(future.contains(#"<li class="state-upcoming" data-event="tablets@2026-11-28#0">"#), "\(future)")
+            #expect(future.contains(upcoming))
+            #expect(!future.contains(#"action="/outcomes""#), "no button records a day to come")
+            #expect(future.contains(ring), "\(language)")
+            // Friday's ring has no percentage in it; Thursday's (today) says 0.
+            let friday = try #require(future.firstRange(of: "27 November 2026") ?? future.firstRange(of: "27. November 2026"))
+            let fridayRing = future[friday.upperBound...].prefix(400)
+            #expect(fridayRing.contains(#"class="ring to-come""#) && !fridayRing.contains("ring-text"), "\(fridayRing)")
+            #expect(future.contains(#"<svg viewBox="0 0 40 40" aria-hidden="true" class="ring" data-done="0" data-due="2">"#))
+        }
+        try await web.stop()
+    }
+
     @Test func theLiveStreamSaysTheRevisionAtOnceAndAfterEachCommitAndEndsAtShutdown() async throws {
         let web = try await WebFixture(.live) { $0.liveHeartbeat = .milliseconds(200) }
         try await web.signIn()

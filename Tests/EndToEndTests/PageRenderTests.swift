@@ -16,7 +16,7 @@ struct PageRenderTests {
 
     /// The pages, by the name their PNG gets and their path.
     static let pages: [(name: String, path: String)] = [
-        ("care-card", ""), ("symptoms", "symptoms"), ("medications", "medications"), ("medication", "medications/z-cure?group=day"),
+        ("care-card", ""), ("care-card-past", "?day=2026-11-21"), ("care-card-future", "?day=2026-11-28"), ("symptoms", "symptoms"), ("medications", "medications"), ("medication", "medications/z-cure?group=day"),
         ("insights", "insights?days=7"), ("connect", "connect"), ("health-record", "health-record"), ("devices", "devices"),
         ("not-found", "nowhere"),
     ]
@@ -46,6 +46,15 @@ struct PageRenderTests {
                 try await browser.click("form[action='/devices/code'] button")
                 _ = try await browser.wait(for: ".big-code")
                 try await look(browser, at: "devices-code", size: name, width: size.width, language: language)
+                // Days gone by and days to come read as what they are (issue 53, item 9).
+                try await browser.open(web.url + "?day=2026-11-21")
+                let unrecorded = try await browser.text("li.state-unrecorded[data-event='golden-apple@2026-11-21#1'] button") ?? ""
+                #expect(unrecorded.contains(language == "en" ? "not recorded" : "nicht erfasst"), "\(unrecorded)")
+                try await browser.open(web.url + "?day=2026-11-28")
+                #expect(try await browser.execute("return document.querySelectorAll('.occurrences button').length") as? Int == 0)
+                let upcoming = try await browser.text("li.state-upcoming[data-event='golden-apple@2026-11-28#0']") ?? ""
+                #expect(upcoming.contains(language == "en" ? "to come" : "steht bevor"), "\(upcoming)")
+                #expect(try await browser.execute("return document.querySelectorAll('.week svg.to-come .ring-text').length") as? Int == 0)
                 // Each assessment asks its question (issue 53, item 9).
                 try await browser.open(web.url + "symptoms")
                 #expect(try await browser.text("li[data-event^='pain@'] .question") == "How much does the bite hurt?")
