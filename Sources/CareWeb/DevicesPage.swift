@@ -18,10 +18,8 @@ extension CareWebServer {
         let devices = try await store.devices.all()
         let sessions = try await store.webSessions.all().filter { $0.isValid(at: configuration.clock.now) }
         let words = context.words
-        let when = { (date: Date?) -> String in
-            date.map { words.date(CalendarDay.containing($0, in: zone)) + " " + TimeOfDay.containing($0, in: zone).description }
-                ?? words["devices", "never"]
-        }
+        let when = { (date: Date) in words.moment(date, in: zone) }
+        let lastSeen = { (date: Date?) in date.map { words["devices", "lastSeen", values: ["time": when($0)]] } ?? words["devices", "neverSeen"] }
         let page = WebPage(title: words["devices", "title"], section: .devices, context: context, revision: revision)
         return page.response { main in
             if let shown { shown.write(to: &main, words: words, zone: zone) }
@@ -39,7 +37,7 @@ extension CareWebServer {
                             card.element("p", ["class": "status"], text: words["devices", "revokedAt", values: ["time": when(revoked)]])
                             return
                         }
-                        card.element("p", ["class": "status"], text: words["devices", "lastSeen", values: ["time": when(device.lastSeen)]])
+                        card.element("p", ["class": "status"], text: lastSeen(device.lastSeen))
                         if signedIn.session.access.mayRecord {
                             card.element("form", ["method": "post", "action": "/devices/revoke"]) { form in
                                 form.csrf(signedIn)
@@ -57,7 +55,7 @@ extension CareWebServer {
                         let this = session.id == signedIn.session.id ? " (" + words["devices", "thisBrowser"] + ")" : ""
                         card.element("h3", text: session.name + this)
                         card.element("p", text: (session.access == .household ? words["devices", "householdBrowser"] : words["devices", "caregiverBrowser"])
-                            + " · " + words["devices", "lastSeen", values: ["time": when(session.lastSeen)]])
+                            + " · " + lastSeen(session.lastSeen))
                         if signedIn.session.access.mayRecord, session.id != signedIn.session.id {
                             card.element("form", ["method": "post", "action": "/devices/sign-out"]) { form in
                                 form.csrf(signedIn)

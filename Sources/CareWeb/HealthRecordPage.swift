@@ -52,10 +52,7 @@ extension CareWebServer {
                     card.element("h2", text: words["healthRecord", "connectedTo", values: ["server": connection.server]])
                     card.element("p", ["id": "patient"], text: words["healthRecord", "patient", values: ["patient": connection.patient ?? "?"]])
                     if let expiry = connection.expiresAt {
-                        let day = CalendarDay.containing(expiry, in: zone)
-                        card.element("p", text: words["healthRecord", "accessUntil", values: [
-                            "time": words.date(day) + " " + TimeOfDay.containing(expiry, in: zone).description,
-                        ]])
+                        card.element("p", text: words["healthRecord", "accessUntil", values: ["time": words.moment(expiry, in: zone)]])
                     }
                     let notGranted = connection.uploadsNotGranted
                     card.element("p", ["id": "sending"], text: notGranted.isEmpty

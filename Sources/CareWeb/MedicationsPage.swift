@@ -155,12 +155,14 @@ private struct DoseRow {
         guard let outcome = dose.outcome, outcome.state != .initial else {
             return dose.key.day < today ? words["medications", "nothingRecorded"] : words["medications", "due"]
         }
-        let day = CalendarDay.containing(outcome.recordedAt, in: zone)
-        let time = TimeOfDay.containing(outcome.recordedAt, in: zone).description
-        let at = day == dose.key.day ? time : words.date(day) + " " + time
-        if outcome.state == .completed { return words["medications", "takenAt", values: ["time": at]] }
-        return outcome.reason.map { words["medications", "notTakenBecause", values: ["time": at, "reason": $0]] }
-            ?? words["medications", "notTakenAt", values: ["time": at]]
+        // The record knows when an outcome was entered, not when the dose was taken: say so,
+        // and name the day when it was entered on another than the dose's.
+        let recorded = CalendarDay.containing(outcome.recordedAt, in: zone) == dose.key.day
+            ? words["medications", "recordedAt", values: ["time": TimeOfDay.containing(outcome.recordedAt, in: zone).description]]
+            : words["medications", "recordedLater", values: ["time": words.moment(outcome.recordedAt, in: zone)]]
+        if outcome.state == .completed { return words["medications", "takenRecorded", values: ["recorded": recorded]] }
+        return outcome.reason.map { words["medications", "notTakenBecause", values: ["recorded": recorded, "reason": $0]] }
+            ?? words["medications", "notTakenRecorded", values: ["recorded": recorded]]
     }
 
     private func form(state: EventState, label: String, secondary: Bool = false, into markup: inout Markup) {

@@ -24,6 +24,14 @@ struct WebWords: Sendable {
         language.phrase(short ? ["insights", "weekdaysShort", day.weekday.name] : ["weekdays", day.weekday.name])
     }
 
+    /// A moment in `zone` as the language writes it (`24 November 2026 at 09:00`,
+    /// `24. November 2026 um 09:00`).
+    func moment(_ date: Date, in zone: TimeZone) -> String {
+        language.phrase(["web", "moment"], [
+            "date": self.date(CalendarDay.containing(date, in: zone)), "time": TimeOfDay.containing(date, in: zone).description,
+        ])
+    }
+
     /// The date as the language writes it (`24 November 2026`, `24. November 2026`).
     func date(_ day: CalendarDay) -> String {
         language.phrase(["web", "longDate"], [

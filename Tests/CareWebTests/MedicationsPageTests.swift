@@ -79,3 +79,35 @@ struct MedicationLinkTests {
         try await web.stop()
     }
 }
+
+/// Issue 53, item 9: the record knows when a dose was entered, not when it was taken, so the
+/// page says "recorded", and names the day when it was entered on another; in German with
+/// "am" before a date and "um" before a time.
+struct DoseEntryTests {
+    @Test func aDoseEnteredLaterSaysSoWithItsDay() async throws {
+        let web = try await WebFixture()
+        let syrup = try Activity(
+            identifier: "syrup", kind: .intervention, title: "Syrup", tags: ["medication"],
+            schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: WebFixture.day))
+        try await web.store.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
+        let morning = EventKey(activityID: "syrup", day: WebFixture.day, occurrence: 0)
+        try await web.store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
+        web.clock.advance(by: 2 * 86_400 + 3_600)  // Thursday 26 November, 10:00
+        try await web.store.outcomes.setOutcome(
+            Outcome(state: .notCompleted, recordedAt: web.clock.now, device: "test", reason: "asleep"),
+            for: EventKey(activityID: "syrup", day: WebFixture.day, occurrence: 1))
+        try await web.signIn()
+        for (language, sameDay, later) in [
+            ("en", "Taken (recorded at 09:00)", "Not taken (recorded later, on 26 November 2026 at 10:00): asleep"),
+            ("de", "Genommen (erfasst um 09:00)", "Nicht genommen (nachträglich erfasst am 26. November 2026 um 10:00): asleep"),
+        ] {
+            let page = try await web.request(.GET, "/medications/syrup", headers: [("Accept-Language", language)]).body
+            #expect(page.contains(#"<span class="status">\#(sameDay)</span>"#), "\(page)")
+            #expect(page.contains(#"<span class="status">\#(later)</span>"#), "\(language)")
+        }
+        let devices = try await web.request(.GET, "/devices", headers: [("Accept-Language", "de")]).body
+        #expect(devices.contains("Zuletzt gesehen am 26. November 2026 um 10:00"), "\(devices)")
+        try await web.stop()
+    }
+}
+
