@@ -5,17 +5,20 @@ import Waiting
 /// How the primary's scheduled backups stand, for the people who must hear when they fail:
 /// the care app shows it on every page, household devices are sent it (protocol section 24).
 public final class BackupHealth: Sendable {
-    /// Backups failing: since the first failure in a row, the last reason, the next try.
+    /// Backups failing: since the first failure in a row, the last reason (the system's
+    /// words, and the cause a person acts on), the next try.
     public struct Trouble: Sendable, Hashable {
         public var since: Date
         public var reason: String
+        public var cause: BackupFailureCause
         public var retryAt: Date
         /// The newest backup made, if any was.
         public var lastMade: Date?
 
-        public init(since: Date, reason: String, retryAt: Date, lastMade: Date?) {
+        public init(since: Date, reason: String, cause: BackupFailureCause, retryAt: Date, lastMade: Date?) {
             self.since = since
             self.reason = reason
+            self.cause = cause
             self.retryAt = retryAt
             self.lastMade = lastMade
         }
@@ -52,7 +55,8 @@ public final class BackupHealth: Sendable {
     public func record(_ event: ScheduledBackups.Event, at now: Date) {
         switch event {
         case .made(_, let manifest): made(at: manifest.createdAt)
-        case .failed(let reason, let retryIn): failed(reason: reason, retryAt: now.addingTimeInterval(retryIn.inSeconds), at: now)
+        case .failed(let reason, let cause, let retryIn):
+            failed(reason: reason, cause: cause, retryAt: now.addingTimeInterval(retryIn.inSeconds), at: now)
         }
     }
 
@@ -61,11 +65,12 @@ public final class BackupHealth: Sendable {
         update { _ in .working(lastMade: date) }
     }
 
-    /// A backup failed at `now` for `reason`, to be tried again at `retryAt`: failing since
-    /// the first failure in a row.
-    public func failed(reason: String, retryAt: Date, at now: Date) {
+    /// A backup failed at `now` for `reason` (its `cause`), to be tried again at `retryAt`:
+    /// failing since the first failure in a row.
+    public func failed(reason: String, cause: BackupFailureCause, retryAt: Date, at now: Date) {
         update { status in
-            .failing(Trouble(since: status.trouble?.since ?? now, reason: reason, retryAt: retryAt, lastMade: status.lastMade))
+            .failing(Trouble(
+                since: status.trouble?.since ?? now, reason: reason, cause: cause, retryAt: retryAt, lastMade: status.lastMade))
         }
     }
 

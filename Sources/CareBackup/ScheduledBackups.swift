@@ -14,7 +14,8 @@ public struct ScheduledBackups: Sendable {
     /// What a round did.
     public enum Event: Sendable {
         case made(path: String, manifest: BackupManifest)
-        case failed(reason: String, retryIn: Duration)
+        /// The system's reason, the cause a person acts on, and when the round is tried again.
+        case failed(reason: String, cause: BackupFailureCause, retryIn: Duration)
     }
 
     public let store: CarePlanStore
@@ -60,7 +61,7 @@ public struct ScheduledBackups: Sendable {
                 failures += 1
                 Counter(label: "caresync_backups_total", dimensions: [("result", "failed")]).increment()
                 let wait = Backoff(first: .seconds(60), maximum: every).delay(attempt: failures - 1, random: 0)
-                report(.failed(reason: "\(error)", retryIn: wait))
+                report(.failed(reason: "\(error)", cause: BackupFailureCause(of: error), retryIn: wait))
                 do { try await clock.sleep(wait) } catch { return }
             }
         }

@@ -46,17 +46,16 @@ public struct StoreBackup: Sendable {
 
     /// Seals the backup under `passphrase` and writes it to `path` in one piece (0600): the
     /// file appears whole or not at all.
+    ///
+    /// - Throws: ``BackupError`` for the sealing; `PrivateFileError` for the file, with the
+    ///   system's errno (what ``BackupFailureCause`` reads).
     public func write(to path: String, passphrase: BackupPassphrase) throws {
         try write(to: path, passphrase: passphrase, cost: BackupFile.Cost())
     }
 
     func write(to path: String, passphrase: BackupPassphrase, cost: BackupFile.Cost) throws {
         let sealed = try BackupFile.seal(manifest, files: files, passphrase: passphrase, cost: cost)
-        do {
-            try PrivateFiles.replace(path, contents: sealed)
-        } catch {
-            throw BackupError.file(path: path, reason: "\(error)")
-        }
+        try PrivateFiles.replace(path, contents: sealed)
     }
 
     /// The manifest of the backup at `path`, every file checked, nothing restored.

@@ -14,14 +14,15 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
     let server: CareWebServer
     let routes: Routes
 
-    /// What every page says while the scheduled backups fail: since when, why, when they are
-    /// tried again and how old the newest is, in the plan's time zone.
+    /// What every page says while the scheduled backups fail: since when, why (the cause in
+    /// the page's language; the system's own words stay in the log), when they are tried
+    /// again and how old the newest is, in the plan's time zone.
     private func backupAlert(_ words: WebWords) async throws -> String? {
         guard let trouble = server.configuration.backupHealth?.status.trouble else { return nil }
         let zone = try await server.store.plan.timeZone()
-        let when = { (date: Date) in words.date(CalendarDay.containing(date, in: zone)) + " " + TimeOfDay.containing(date, in: zone).description }
+        let when = { (date: Date) in words.moment(date, in: zone) }
         return words["backups", "failing", values: [
-            "since": when(trouble.since), "reason": trouble.reason, "retry": when(trouble.retryAt),
+            "since": when(trouble.since), "reason": words["backups", "causes", trouble.cause.rawValue], "retry": when(trouble.retryAt),
             "newest": trouble.lastMade.map(when) ?? words["backups", "none"],
         ]]
     }

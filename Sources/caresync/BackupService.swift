@@ -27,7 +27,7 @@ extension PrimaryCommand {
                 logger.notice("backed up the store", metadata: ["file": "\(path)", "revision": "\(manifest.store.revision)"])
                 json ? emitJSON(["event": "backup", "file": .string(path), "revision": .int(manifest.store.revision)])
                     : emit("Backed up to \(path) (revision \(manifest.store.revision))")
-            case .failed(let reason, let retryIn):
+            case .failed(let reason, _, let retryIn):
                 logger.error("the scheduled backup failed", metadata: ["reason": "\(reason)", "retryIn": "\(retryIn)"])
                 json ? emitJSON(["event": "backup-failed", "reason": .string(reason), "retryInSeconds": .double(retryIn.inSeconds)])
                     : emit("The backup failed: \(reason); trying again in \(retryIn)")

@@ -13,13 +13,14 @@ struct BackupHealthTests {
 
         health.made(at: start)
         #expect(await updates.next() == .working(lastMade: start))
-        health.record(.failed(reason: "the disk is full", retryIn: .seconds(60)), at: start.addingTimeInterval(86_400))
+        health.record(.failed(reason: "the disk is full", cause: .diskFull, retryIn: .seconds(60)), at: start.addingTimeInterval(86_400))
         let first = BackupHealth.Trouble(
-            since: start.addingTimeInterval(86_400), reason: "the disk is full", retryAt: start.addingTimeInterval(86_460), lastMade: start)
+            since: start.addingTimeInterval(86_400), reason: "the disk is full", cause: .diskFull, retryAt: start.addingTimeInterval(86_460), lastMade: start)
         #expect(await updates.next() == .failing(first))
-        health.failed(reason: "the directory is gone", retryAt: start.addingTimeInterval(86_580), at: start.addingTimeInterval(86_460))
+        health.failed(reason: "the directory is gone", cause: .folderMissing, retryAt: start.addingTimeInterval(86_580), at: start.addingTimeInterval(86_460))
         var second = first
         second.reason = "the directory is gone"
+        second.cause = .folderMissing
         second.retryAt = start.addingTimeInterval(86_580)
         #expect(await updates.next() == .failing(second), "still failing since the first failure, the newest reason")
         health.made(at: start.addingTimeInterval(86_580))

@@ -67,8 +67,9 @@ struct ScheduledBackupsTests {
         try await waitFor("a failure", seen: { "\(outcomes.summary)" }) { outcomes.failed == 1 }
         clock.advance(by: 60)
         try await waitFor("a second try", seen: { "\(outcomes.summary)" }) { outcomes.failed == 2 }
-        guard case .failed(_, let retryIn) = outcomes.events.withLock({ $0.last }) else { Issue.record("no failure"); return }
+        guard case .failed(_, let cause, let retryIn) = outcomes.events.withLock({ $0.last }) else { Issue.record("no failure"); return }
         #expect(retryIn == .seconds(120), "the backoff grows")
+        #expect(cause == .folderMissing, "a file where the folder should be")
     }
 }
 

@@ -18,7 +18,7 @@ struct BackupStatusSyncTests {
         let status = BackupHealth.Status(wire: wire)
         let since = Date(timeIntervalSince1970: 1_795_510_800)
         #expect(status == .failing(BackupHealth.Trouble(
-            since: since, reason: "the disk is full", retryAt: since.addingTimeInterval(120), lastMade: since.addingTimeInterval(-86_400))))
+            since: since, reason: "the disk is full", cause: .other, retryAt: since.addingTimeInterval(120), lastMade: since.addingTimeInterval(-86_400))))
         #expect(status.wire == wire)
     }
 
@@ -36,7 +36,7 @@ struct BackupStatusSyncTests {
 
         #expect(await nextStatus(household) == .working(lastMade: nil))
         let now = Date(timeIntervalSince1970: 1_795_500_000)
-        health.record(.failed(reason: "the disk is full", retryIn: .seconds(60)), at: now)
+        health.record(.failed(reason: "the disk is full", cause: .diskFull, retryIn: .seconds(60)), at: now)
         let failing = await nextStatus(household)
         #expect(failing?.trouble?.reason == "the disk is full" && failing?.trouble?.since == now)
         #expect(failing?.trouble?.retryAt == now.addingTimeInterval(60) && failing?.trouble?.lastMade == nil)

@@ -17,7 +17,8 @@ extension BackupHealth.Status {
         }
     }
 
-    /// The status a BackupStatus message gives (protocol section 24).
+    /// The status a BackupStatus message gives (protocol section 24): its reason in the
+    /// primary's words, which the message does not classify.
     init(wire: Caresync_V1_BackupStatus) {
         let lastMade = wire.lastMadeMs == 0 ? nil : Self.date(wire.lastMadeMs)
         guard wire.failingSinceMs != 0 else {
@@ -25,7 +26,7 @@ extension BackupHealth.Status {
             return
         }
         self = .failing(BackupHealth.Trouble(
-            since: Self.date(wire.failingSinceMs), reason: wire.failure, retryAt: Self.date(wire.retryAtMs), lastMade: lastMade))
+            since: Self.date(wire.failingSinceMs), reason: wire.failure, cause: .other, retryAt: Self.date(wire.retryAtMs), lastMade: lastMade))
     }
 
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
