@@ -9,14 +9,16 @@ import Markup
 public struct ChartSVG {
     /// The width a page or a report gives a chart, and one for a phone's narrow screen, where
     /// the same drawing at the wide width would shrink its labels past reading. Either is
-    /// shown at about its own width in CSS pixels, so its labels stay legible.
+    /// shown at about its own width in CSS pixels or wider (the care app switches at 41rem,
+    /// and a phone of 320 px still draws the narrow one at 0.93), so labels of ``fontSize``
+    /// render at 11 px or more.
     public static let wide = 680.0
-    public static let narrow = 340.0
-    static let height = 190.0
-    static let left = 40.0
+    public static let narrow = 320.0
+    static let height = 200.0
+    static let left = 48.0
     static let right = 6.0
-    static let top = 8.0
-    static let bottom = 26.0
+    static let top = 10.0
+    static let bottom = 30.0
     static var plotHeight: Double { height - top - bottom }
     /// The height of a bar whose value is at its axis's minimum.
     static let zeroHeight = 1.2
@@ -31,11 +33,14 @@ public struct ChartSVG {
     let title: String
     /// The drawing's width (``wide`` or ``narrow``).
     var width = Self.wide
+    /// A value as the page's language writes it, for the bars' titles (`66,7`).
+    let number: (Double) -> String
 
-    /// A chart of `groups` labelled `labels` beneath, with each series' bars in its colour.
+    /// A chart of `groups` labelled `labels` beneath, with each series' bars in its colour
+    /// and titled with its value written by `number`.
     public init(
         labels: [String], groups: [ChartGroup], series: [(series: ChartSeries, color: String)], gridLabels: [String], title: String,
-        width: Double = Self.wide
+        width: Double = Self.wide, number: @escaping (Double) -> String
     ) {
         self.labels = labels
         self.groups = groups
@@ -43,6 +48,7 @@ public struct ChartSVG {
         self.gridLabels = gridLabels
         self.title = title
         self.width = width
+        self.number = number
     }
 
     public func write(to markup: inout Markup) {
@@ -68,7 +74,7 @@ public struct ChartSVG {
             ])
             if gridLabels.indices.contains(index) {
                 svg.element("text", [
-                    "class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 3), "text-anchor": "end",
+                    "class": "axis", "x": format(Self.left - 4), "y": format(self.y(fraction) + 4), "text-anchor": "end",
                     "font-size": format(Self.fontSize), "fill": Self.textColor, "font-family": Self.fontFamily,
                 ], text: gridLabels[index])
             }
@@ -88,7 +94,7 @@ public struct ChartSVG {
                 svg.element("rect", [
                     "class": "bar", "data-series": key(series), "data-group": group.identifier, "data-value": format(value),
                     "x": format(x), "y": format(Self.top + Self.plotHeight - height), "width": format(barWidth * 0.92), "height": format(height), "fill": color,
-                ]) { $0.element("title", text: "\(series.title): \(format(value))\(series.unit.map { " \($0)" } ?? "")") }
+                ]) { $0.element("title", text: "\(series.title): \(number(value))\(series.unit.map { " \($0)" } ?? "")") }
             }
         }
     }
@@ -101,7 +107,7 @@ public struct ChartSVG {
         let step = max(1, Int((widest / (groupWidth * 0.9)).rounded(.up)))
         for (index, label) in labels.enumerated() where index % step == 0 {
             svg.element("text", [
-                "class": "axis", "x": format(Self.left + groupWidth * (Double(index) + 0.5)), "y": format(Self.height - 8),
+                "class": "axis", "x": format(Self.left + groupWidth * (Double(index) + 0.5)), "y": format(Self.height - 10),
                 "text-anchor": "middle", "font-size": format(Self.fontSize), "fill": Self.textColor, "font-family": Self.fontFamily,
             ], text: label)
         }
@@ -109,7 +115,7 @@ public struct ChartSVG {
 
     /// The size, colour and face of every label, given on the text itself so that a page's
     /// own styles (the care app's body text, 16 px) never enlarge it past its room.
-    static let fontSize = 8.0
+    static let fontSize = 12.0
     static let textColor = "#555"
     static let gridColor = "#ccc"
     static let fontFamily = "DejaVu Sans, sans-serif"

@@ -128,7 +128,8 @@ extension CareReport {
                 for width in widths {
                     ChartSVG(
                         labels: labels, groups: chart.groups, series: series,
-                        gridLabels: percent ? [0, 0.5, 1].map(wording.percent) : [], title: phrase(title), width: width
+                        gridLabels: percent ? [0, 0.5, 1].map(wording.percent) : [], title: phrase(title), width: width,
+                        number: wording.number
                     ).write(to: &figure)
                 }
                 figure.element("ul", ["class": "legend"]) { legend in
@@ -234,7 +235,6 @@ extension CareReport {
         figure { margin: 0 0 3mm; page-break-inside: avoid; }
         figcaption { font-weight: bold; margin-bottom: 1mm; }
         svg.chart { width: 100%; height: auto; display: block; }
-        .axis { font-size: 8px; fill: #555; font-family: "DejaVu Sans", sans-serif; }
         .legend { list-style: none; padding: 0; margin: 1mm 0 0; columns: 2; font-size: 8pt; }
         .swatch { display: inline-block; width: 3mm; height: 3mm; margin-right: 1.5mm; vertical-align: -0.3mm; }
         table.activities { border-collapse: collapse; width: 100%; font-size: 7.5pt; }

@@ -18,12 +18,13 @@ struct AdherenceChart {
         let title = words["medications", "chartLabel"]
         let drawn = chart.chart(activity: activity, title: title, doses: words.language.phrase(["insights", "doses"]))
         let percent = drawn.series.allSatisfy { $0.measure == .adherence }
+        let wording = InsightWording(language: words.language)
         markup.element("figure", ["class": "chart adherence"]) { figure in
             for width in [ChartSVG.wide, ChartSVG.narrow] {
                 ChartSVG(
                     labels: chart.groups.map { Self.shortLabel($0.group) }, groups: drawn.groups,
-                    series: drawn.series.map { ($0, Self.color) }, gridLabels: percent ? ["0 %", "50 %", "100 %"] : [],
-                    title: title, width: width
+                    series: drawn.series.map { ($0, Self.color) }, gridLabels: percent ? [0, 0.5, 1].map(wording.percent) : [],
+                    title: title, width: width, number: wording.number
                 ).write(to: &figure)
             }
             figure.element("table", ["class": "figures"]) { table in
@@ -49,7 +50,7 @@ struct AdherenceChart {
     private func figures(_ group: MedicationAdherence.Group, _ fraction: Double) -> String {
         switch group.scheduled {
         case 0?: words["medications", "noneDue"]
-        case let scheduled?: "\(group.taken)/\(scheduled) · \(Int((fraction * 100).rounded())) %"
+        case let scheduled?: "\(group.taken)/\(scheduled) · " + InsightWording(language: words.language).percent(fraction)
         case nil: words.counted("medications", "takenCount", count: group.taken)
         }
     }

@@ -34,7 +34,7 @@ extension CareWebServer {
                         }
                         if let outcome = event.outcome, outcome.state == .completed {
                             card.element("p", ["class": "answer"], text: words["symptoms", "answered", values: [
-                                "values": outcome.values.map(\.formatted).joined(separator: " / "),
+                                "values": outcome.values.map(words.value).joined(separator: " / "),
                             ]])
                         }
                         if signedIn.session.access.mayRecord, day <= today, let result = event.activity.result {
@@ -74,7 +74,7 @@ extension CareWebServer {
                 for (index, component) in parts.enumerated() {
                     let name = component.map { words.language.phrase(["insights", "components", $0]) } ?? words["symptoms", "value"]
                     form.element("label", ["for": "\(id)-\(index)"], text: "\(name.prefix(1).uppercased() + name.dropFirst()) (\(unit))")
-                    let previous = recorded.indices.contains(index) ? recorded[index].formattedNumber : ""
+                    let previous = recorded.indices.contains(index) ? words.typed(recorded[index]) : ""
                     form.empty("input", [
                         "type": "text", "inputmode": "decimal", "id": "\(id)-\(index)", "name": "value", "required": "required",
                         "value": previous, "autocomplete": "off", "maxlength": "20",
@@ -112,16 +112,5 @@ extension CareWebServer {
     /// A prefix for the ids of one event's controls, unique on the page.
     static func fieldID(_ key: EventKey) -> String {
         "e-\(key.activityID)-\(key.occurrence)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.reduce(into: "") { $0.append($1) }
-    }
-}
-
-extension OutcomeValue {
-    /// A number as a person would type it again (`120`, `72.5`); other values as formatted.
-    var formattedNumber: String {
-        switch value {
-        case .integer(let n): "\(n)"
-        case .decimal(let d): "\(d)"
-        default: formatted
-        }
     }
 }

@@ -107,11 +107,12 @@ enum WebAssets {
         .figures caption { text-align: left; font-weight: bold; margin-bottom: 0.25rem; }
         .prescriber { font-style: italic; }
         .insights svg.chart, .adherence svg.chart { width: 100%; height: auto; }
-        .insights svg.chart.narrow, .adherence svg.chart.narrow { display: none; }
-        @media (max-width: 36rem) {
+        .insights svg.chart.narrow, .adherence svg.chart.narrow { display: none; max-width: 30rem; }
+        @media (max-width: 41rem) {
           .insights svg.chart.wide, .adherence svg.chart.wide { display: none; }
           .insights svg.chart.narrow, .adherence svg.chart.narrow { display: block; }
         }
+        figure.adherence { margin: 0 0 1rem; }
         .insights figure { margin: 0 0 1rem; }
         .insights figcaption { font-weight: bold; margin-bottom: 0.25rem; }
         .insights .legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.9rem; }

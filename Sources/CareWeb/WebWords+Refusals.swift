@@ -36,11 +36,6 @@ extension WebWords {
         }
     }
 
-    /// `value` as this language writes a number (`120,5`).
-    private func number(_ value: Double) -> String {
-        language.number(Decimal(string: String(value)) ?? 0)
-    }
-
     /// `text` as a number is read (a decimal point), when this language writes a decimal
     /// comma: "120,5" on a German page is 120.5.
     func readableNumber(_ text: String) -> String {
