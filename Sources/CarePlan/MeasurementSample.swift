@@ -7,41 +7,31 @@ public enum MeasurementType: String, Sendable, Hashable, Codable, CaseIterable, 
     case bloodPressure = "blood-pressure"
     case glucose
 
+    /// What it measures: its row of the table of known units (``QuantityUnit/known``).
+    public var quantity: MeasuredQuantity {
+        switch self {
+        case .heartRate: .pulse
+        case .steps: .steps
+        case .bloodPressure: .bloodPressure
+        case .glucose: .glucose
+        }
+    }
+
     /// The UCUM units accepted; the first is the one summaries are given in.
     public var units: [String] {
-        switch self {
-        case .heartRate: ["/min"]
-        case .steps: ["{steps}"]
-        case .bloodPressure: ["mm[Hg]"]
-        case .glucose: ["mmol/L", "mg/dL"]
-        }
+        QuantityUnit.known.filter { $0.quantity == quantity }.map(\.code)
     }
 
     /// The UCUM code of a unit as people write it (`bpm`, `mmHg`, `steps`, `mg/dl`), or
     /// `nil` if this type does not come in it. Without a unit, the type's first.
     public func unit(_ written: String?) -> String? {
         guard let written else { return units[0] }
-        let aliases: [String: String] = [
-            "bpm": "/min", "beats/min": "/min", "mmhg": "mm[Hg]", "steps": "{steps}", "mmol/l": "mmol/L", "mg/dl": "mg/dL",
-        ]
-        let code = units.contains(written) ? written : aliases[written.lowercased()]
-        return code.flatMap { units.contains($0) ? $0 : nil }
+        return QuantityUnit(written).flatMap { $0.quantity == quantity ? $0.code : nil }
     }
 
     /// A UCUM code as people read it: `mmHg` for `mm[Hg]`, `steps` for `{steps}`.
     public static func readable(_ unit: String) -> String {
         unit.filter { !"[]{}".contains($0) }
-    }
-
-    /// The values a sample may hold, in `unit`: what a body or a step counter can give.
-    func plausible(in unit: String) -> ClosedRange<Double> {
-        switch (self, unit) {
-        case (.heartRate, _): 20...300
-        case (.steps, _): 0...100_000
-        case (.bloodPressure, _): 20...300
-        case (.glucose, "mg/dL"): 10...1_000
-        case (.glucose, _): 0.5...55
-        }
     }
 }
 
@@ -110,11 +100,8 @@ public struct MeasurementSample: Sendable, Hashable, Codable {
     }
 
     private func convert(_ number: Double, to target: String) -> Double {
-        switch (unit, target) {
-        case ("mg/dL", "mmol/L"): number / Self.glucoseMilligramsPerMillimole
-        case ("mmol/L", "mg/dL"): number * Self.glucoseMilligramsPerMillimole
-        default: number
-        }
+        guard let from = QuantityUnit(unit), let to = QuantityUnit(target) else { return number }
+        return from.converted(number, to: to) ?? number
     }
 
     /// Checks that the sample could be real.
@@ -125,13 +112,12 @@ public struct MeasurementSample: Sendable, Hashable, Codable {
     ///   another type, or an interval that ends before it starts.
     public func validate() throws(MeasurementError) {
         guard !id.isEmpty else { throw .noID }
-        guard type.units.contains(unit) else { throw .unknownUnit(type, unit) }
-        let range = type.plausible(in: unit)
-        guard value.isFinite, range.contains(value) else { throw .implausible(type, value, unit: unit, range) }
+        guard type.units.contains(unit), let known = QuantityUnit(unit) else { throw .unknownUnit(type, unit) }
+        guard known.isPlausible(value) else { throw .implausible(type, value, unit: unit, known.plausible) }
         switch (type, diastolic) {
         case (.bloodPressure, nil): throw .noDiastolic
         case (.bloodPressure, let diastolic?):
-            guard diastolic.isFinite, range.contains(diastolic) else { throw .implausible(type, diastolic, unit: unit, range) }
+            guard known.isPlausible(diastolic) else { throw .implausible(type, diastolic, unit: unit, known.plausible) }
             guard diastolic < value else { throw .diastolicNotBelowSystolic(systolic: value, diastolic: diastolic) }
         case (_, nil): break
         case (_, _?): throw .diastolicWithout(type)

@@ -21,6 +21,15 @@ public struct OutcomeValue: Sendable, Hashable {
         self.kind = kind
     }
 
+    /// The value as a number, if it is one: an integer or a decimal.
+    var number: Double? {
+        switch value {
+        case .integer(let n): Double(n)
+        case .decimal(let d): d
+        default: nil
+        }
+    }
+
     /// The value as a person reads it, with its unit.
     public var formatted: String {
         let number: String

@@ -81,7 +81,9 @@ extension ResultKind: Codable {
 }
 
 extension ResultKind {
-    /// Checks that `values` answer this kind of result: their number, type and range.
+    /// Checks that `values` answer this kind of result: their number and type; a scale's
+    /// range; a number's, in a unit the table knows (``QuantityUnit``), what a body or a
+    /// counter could give.
     public func check(_ values: [OutcomeValue]) throws(ResultError) {
         guard values.count == valueCount else {
             throw .wrongValueCount(expected: valueCount, found: values.count)
@@ -90,12 +92,20 @@ extension ResultKind {
             switch (self, value.value) {
             case (.scale(let min, let max, _, _), .integer(let n)):
                 guard (min...max).contains(n) else { throw .outOfScale(n, min: min, max: max) }
-            case (.number, .integer), (.number, .decimal), (.boolean, .boolean), (.text, .text):
+            case (.number(let unit, _), .integer), (.number(let unit, _), .decimal):
+                try Self.check(value, in: unit)
+            case (.boolean, .boolean), (.text, .text):
                 continue
             default:
                 throw .wrongType(expected: self)
             }
         }
+    }
+
+    /// A number of a result in `unit`: plausible in it.
+    private static func check(_ value: OutcomeValue, in unit: String) throws(ResultError) {
+        guard let known = QuantityUnit(unit), let number = value.number else { return }
+        guard known.isPlausible(number) else { throw .implausible(number, known.plausible) }
     }
 
     var typeName: String {
@@ -115,7 +125,7 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongType(expected: ResultKind)
     /// Typed text that is not a value of the kind asked for.
     case unreadable(String, expected: ResultKind)
-    /// A number no body or counter gives for the measurement that answers the activity.
+    /// A number no body or counter gives in the result's unit (the range is in that unit).
     case implausible(Double, ClosedRange<Double>)
 
     public var description: String {

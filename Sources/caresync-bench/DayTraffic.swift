@@ -72,15 +72,22 @@ struct DayTraffic {
     }
 
     /// A plausible answer to an assessment asking for `result` (none for an intervention): the
-    /// middle of a scale, a number for each component.
+    /// middle of a scale; for a number, one for each component, inside its unit's plausible
+    /// range and falling from one component to the next (a systolic over its diastolic).
     static func answer(to result: ResultKind?) -> [OutcomeValue] {
         switch result {
-        case nil: []
-        case .scale(let min, let max, _, _)?: [OutcomeValue(.integer((min + max) / 2))]
+        case nil: return []
+        case .scale(let min, let max, _, _)?: return [OutcomeValue(.integer((min + max) / 2))]
         case .number(let unit, let components)?:
-            components.isEmpty ? [OutcomeValue(.decimal(70), unit: unit)] : components.map { OutcomeValue(.decimal(70), unit: unit, kind: $0) }
-        case .boolean?: [OutcomeValue(.boolean(true))]
-        case .text?: [OutcomeValue(.text("as usual"))]
+            let known = QuantityUnit(unit), range = known?.plausible ?? 0...140
+            let count = max(1, components.count)
+            return (0..<count).map { index in
+                let number = range.lowerBound + (range.upperBound - range.lowerBound) * Double(count - index) / Double(count + 1)
+                return OutcomeValue(
+                    .decimal(known?.rounded(number) ?? number), unit: unit, kind: components.indices.contains(index) ? components[index] : nil)
+            }
+        case .boolean?: return [OutcomeValue(.boolean(true))]
+        case .text?: return [OutcomeValue(.text("as usual"))]
         }
     }
 }

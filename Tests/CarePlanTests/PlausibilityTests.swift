@@ -1,0 +1,68 @@
+import CarePlan
+import Foundation
+import Testing
+
+/// What a person reads (issue 53, item 8): a reading no body or counter gives is refused for
+/// every kind of measurement, a blood pressure is systolic over diastolic, a value is in the
+/// result's unit (typed in another that converts, it is converted), and an intervention is
+/// done without a value.
+struct PlausibilityTests {
+    static let start = CalendarDay("2026-11-23")!
+
+    static func assessment(_ id: String, _ result: ResultKind) throws -> Activity {
+        try Activity(identifier: id, kind: .assessment, title: id, result: result, schedule: .daily(occurrences: 1, start: start))
+    }
+
+    static func refusal(_ activity: Activity, _ values: [OutcomeValue]) -> ResultError? {
+        do throws(ResultError) {
+            try activity.checkResult(values)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static func refusal(_ activity: Activity, _ numbers: Double..., unit: String) -> ResultError? {
+        refusal(activity, numbers.map { OutcomeValue(.decimal($0), unit: unit) })
+    }
+
+    @Test func everyKindOfMeasurementHasItsRange() throws {
+        let weight = try Self.assessment("weight", .number(unit: "kg"))
+        for number in [-3, 0, 725, 1e3] {
+            #expect(Self.refusal(weight, number, unit: "kg") == .implausible(number, 0.25...650), "\(number) kg")
+        }
+        #expect(Self.refusal(weight, 72.5, unit: "kg") == nil)
+        #expect(Self.refusal(weight, [OutcomeValue(.decimal(72.5))]) == nil, "a value without a unit is in the result's")
+        #expect(Self.refusal(weight, [OutcomeValue(.integer(725))]) == .implausible(725, 0.25...650))
+
+        // Each kind of measurement: a reading a body or a counter gives, one it does not, and
+        // the range the refusal shows, in the result's unit.
+        let kinds: [(unit: String, given: Double, refused: Double, range: ClosedRange<Double>)] = [
+            ("°C", 36.8, 50, 25...45), ("°F", 98.6, 36.8, 77...113), ("bpm", 72, 8, 20...300), ("steps", 8000, -1, 0...100_000),
+            ("mmol/L", 5.6, 101, 0.5...55), ("mg/dL", 101, 1000, 10...990), ("%", 97, 101, 0...100),
+        ]
+        for kind in kinds {
+            let reading = try Self.assessment("reading", .number(unit: kind.unit))
+            #expect(Self.refusal(reading, kind.given, unit: kind.unit) == nil, "\(kind.given) \(kind.unit)")
+            #expect(Self.refusal(reading, kind.refused, unit: kind.unit) == .implausible(kind.refused, kind.range), "\(kind.refused) \(kind.unit)")
+        }
+        let fahrenheit = try Self.assessment("fahrenheit", .number(unit: "°F"))
+        #expect(Self.refusal(fahrenheit, 113, unit: "°F") == nil, "45 °C exactly")
+        // A unit the table does not know has no range: only its unit is checked.
+        let waist = try Self.assessment("waist", .number(unit: "cm"))
+        #expect(Self.refusal(waist, 5000, unit: "cm") == nil)
+    }
+
+    /// Samples and results are judged by the one table: a sample no assessment could take is
+    /// refused as a sample (1000 mg/dL is 55.5 mmol/L).
+    @Test func samplesAndResultsShareOneRange() {
+        func sample(_ value: Double, _ unit: String) -> MeasurementSample {
+            MeasurementSample(id: "g", type: .glucose, value: value, unit: unit, start: Date(timeIntervalSince1970: 1_795_500_000), sourceID: "s")
+        }
+        #expect(throws: MeasurementError.implausible(.glucose, 1000, unit: "mg/dL", 10...990)) { try sample(1000, "mg/dL").validate() }
+        #expect(throws: Never.self) { try sample(990, "mg/dL").validate() }
+        #expect(QuantityUnit("mmHg")?.code == "mm[Hg]" && QuantityUnit("lbs")?.code == "[lb_av]" && QuantityUnit("°F")?.code == "[degF]")
+        #expect(QuantityUnit("furlong") == nil)
+        #expect(MeasurementType.glucose.units == ["mmol/L", "mg/dL"] && MeasurementType.bloodPressure.units == ["mm[Hg]"])
+    }
+}
