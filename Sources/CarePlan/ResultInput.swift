@@ -4,6 +4,11 @@ extension ResultKind {
     /// Reads `texts` as this kind's values: whole numbers for a scale, numbers with the
     /// components of a number result (systolic, then diastolic), yes or no, or text. The
     /// values are not yet checked against the scale or counted: ``check(_:)`` does that.
+    ///
+    /// A number result's values carry its unit as the plan writes it. Typed in `unit`, a unit
+    /// of the same quantity (lb for kg, °F for °C, mg/dL for mmol/L), they are converted into
+    /// the result's unit and rounded to its ``QuantityUnit/decimals`` (72.5 lb is 32.89 kg);
+    /// typed in a unit that does not convert, they are refused (``ResultError/wrongUnit(given:expected:)``).
     public func values(from texts: [String], unit: String? = nil) throws(ResultError) -> [OutcomeValue] {
         var values: [OutcomeValue] = []
         for (index, text) in texts.enumerated() {
@@ -11,10 +16,10 @@ extension ResultKind {
             case .scale:
                 guard let n = Int(text) else { throw .unreadable(text, expected: self) }
                 values.append(OutcomeValue(.integer(n), unit: unit))
-            case .number(let defaultUnit, let components):
+            case .number(let asked, let components):
                 guard let number = Double(text), number.isFinite else { throw .unreadable(text, expected: self) }
                 let kind = components.indices.contains(index) ? components[index] : nil
-                values.append(OutcomeValue(Int(text).map(OutcomeValue.Value.integer) ?? .decimal(number), unit: unit ?? defaultUnit, kind: kind))
+                values.append(OutcomeValue(try Self.value(number, typed: text, in: unit, asked: asked), unit: asked, kind: kind))
             case .boolean:
                 switch text.lowercased() {
                 case "yes", "true", "1": values.append(OutcomeValue(.boolean(true)))
@@ -36,5 +41,14 @@ extension ResultKind {
             if let d = Double(text), d.isFinite { return OutcomeValue(.decimal(d), unit: unit) }
             return OutcomeValue(.text(text), unit: unit)
         }
+    }
+
+    /// `number`, typed as `text` in `given` (the result's unit when `nil`), in the unit `asked`.
+    private static func value(_ number: Double, typed text: String, in given: String?, asked: String) throws(ResultError) -> OutcomeValue.Value {
+        guard let given, !QuantityUnit.same(given, asked) else { return Int(text).map(OutcomeValue.Value.integer) ?? .decimal(number) }
+        guard let from = QuantityUnit(given), let to = QuantityUnit(asked), let converted = from.converted(number, to: to) else {
+            throw .wrongUnit(given: given, expected: asked)
+        }
+        return .decimal(to.rounded(converted))
     }
 }

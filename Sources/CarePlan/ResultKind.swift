@@ -82,8 +82,9 @@ extension ResultKind: Codable {
 
 extension ResultKind {
     /// Checks that `values` answer this kind of result: their number and type; a scale's
-    /// range; a number's, in a unit the table knows (``QuantityUnit``), what a body or a
-    /// counter could give.
+    /// range; a number's unit (the result's, however written: `mm[Hg]` answers `mmHg`; a
+    /// value without one is in the result's) and, in a unit the table knows
+    /// (``QuantityUnit``), what a body or a counter could give.
     public func check(_ values: [OutcomeValue]) throws(ResultError) {
         guard values.count == valueCount else {
             throw .wrongValueCount(expected: valueCount, found: values.count)
@@ -102,8 +103,9 @@ extension ResultKind {
         }
     }
 
-    /// A number of a result in `unit`: plausible in it.
+    /// A number of a result in `unit`: in that unit, and plausible in it.
     private static func check(_ value: OutcomeValue, in unit: String) throws(ResultError) {
+        if let given = value.unit, !QuantityUnit.same(given, unit) { throw .wrongUnit(given: given, expected: unit) }
         guard let known = QuantityUnit(unit), let number = value.number else { return }
         guard known.isPlausible(number) else { throw .implausible(number, known.plausible) }
     }
@@ -127,6 +129,9 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(String, expected: ResultKind)
     /// A number no body or counter gives in the result's unit (the range is in that unit).
     case implausible(Double, ClosedRange<Double>)
+    /// A number in another unit than the result's: refused, never kept beside the result's
+    /// values (typed in a unit that converts, it is converted first: ``values(from:unit:)``).
+    case wrongUnit(given: String, expected: String)
 
     public var description: String {
         switch self {
@@ -138,6 +143,7 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
         case .implausible(let value, let range):
             "\(OutcomeValue(.decimal(value)).formatted) is not a plausible value "
                 + "(\(OutcomeValue(.decimal(range.lowerBound)).formatted) to \(OutcomeValue(.decimal(range.upperBound)).formatted))"
+        case .wrongUnit(let given, let expected): "the result is in \(expected), not \(given)"
         }
     }
 }

@@ -23,6 +23,10 @@ extension WebWords {
             self["errors", "result", "implausible", values: [
                 "value": number(value), "low": number(range.lowerBound), "high": number(range.upperBound),
             ]]
+        case .wrongUnit(let given, let expected):
+            self["errors", "result", "wrongUnit", values: [
+                "given": MeasurementType.readable(given), "expected": MeasurementType.readable(expected),
+            ]]
         }
     }
 

@@ -14,6 +14,7 @@ struct CompleteCommand: AsyncParsableCommand {
               caresync complete golden-apple --occurrence 0
               caresync complete pain --occurrence 0 --value 7
               caresync complete blood-pressure --occurrence 0 --value 120 --value 80
+              caresync complete weight --occurrence 0 --value 160 --unit lb
               caresync complete golden-apple --occurrence 2 --not-done --reason "out of apples"
             """)
 
@@ -34,7 +35,8 @@ struct CompleteCommand: AsyncParsableCommand {
         help: "A result value; repeat for results with several values (systolic, then diastolic).")
     var value: [String] = []
 
-    @Option(help: "The unit of the values (default: the assessment's unit).")
+    @Option(help: ArgumentHelp(
+        "The unit of the values (default: the assessment's unit): converted into the assessment's (lb to kg, °F to °C, mg/dL to mmol/L), refused if it does not convert."))
     var unit: String?
 
     @Flag(help: "Record the occurrence as not done.")

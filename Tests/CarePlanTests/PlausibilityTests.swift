@@ -53,6 +53,39 @@ struct PlausibilityTests {
         #expect(Self.refusal(waist, 5000, unit: "cm") == nil)
     }
 
+    @Test func aValueInAnotherUnitIsRefused() throws {
+        let weight = try Self.assessment("weight", .number(unit: "kg"))
+        #expect(Self.refusal(weight, 72.5, unit: "lb") == .wrongUnit(given: "lb", expected: "kg"))
+        #expect(Self.refusal(weight, 72.5, unit: "mmol/L") == .wrongUnit(given: "mmol/L", expected: "kg"))
+        #expect(ResultError.wrongUnit(given: "lb", expected: "kg").description == "the result is in kg, not lb")
+        // One unit however it is written.
+        #expect(Self.refusal(weight, 72.5, unit: "KG") == nil)
+        let pressure = try Self.assessment("pressure", .number(unit: "mmHg", components: ["systolic", "diastolic"]))
+        #expect(Self.refusal(pressure, 120, 80, unit: "mm[Hg]") == nil)
+        let doses = try Self.assessment("doses", .number(unit: "tablet"))
+        #expect(Self.refusal(doses, 2, unit: "tablets") == .wrongUnit(given: "tablets", expected: "tablet"))
+    }
+
+    @Test func typedValuesInAUnitThatConvertsAreConvertedIntoTheResultsUnit() throws {
+        let kilograms = ResultKind.number(unit: "kg")
+        #expect(try kilograms.values(from: ["72.5"], unit: "lb") == [OutcomeValue(.decimal(32.89), unit: "kg")])
+        #expect(try kilograms.values(from: ["160"], unit: "lbs") == [OutcomeValue(.decimal(72.57), unit: "kg")])
+        #expect(try ResultKind.number(unit: "°C").values(from: ["98.6"], unit: "°F") == [OutcomeValue(.decimal(37), unit: "°C")])
+        #expect(try ResultKind.number(unit: "mmol/L").values(from: ["99"], unit: "mg/dL") == [OutcomeValue(.decimal(5.5), unit: "mmol/L")])
+        #expect(try ResultKind.number(unit: "mg/dL").values(from: ["5.5"], unit: "mmol/L") == [OutcomeValue(.decimal(99), unit: "mg/dL")])
+        // The same unit written otherwise is the result's, as the plan writes it.
+        let pressure = ResultKind.number(unit: "mmHg", components: ["systolic", "diastolic"])
+        #expect(try pressure.values(from: ["120", "80"], unit: "mm[Hg]") == [
+            OutcomeValue(.integer(120), unit: "mmHg", kind: "systolic"), OutcomeValue(.integer(80), unit: "mmHg", kind: "diastolic"),
+        ])
+        // A unit that does not convert is refused, never kept beside the result's.
+        #expect(throws: ResultError.wrongUnit(given: "mmol/L", expected: "kg")) { try kilograms.values(from: ["5"], unit: "mmol/L") }
+        #expect(throws: ResultError.wrongUnit(given: "stone", expected: "kg")) { try kilograms.values(from: ["11"], unit: "stone") }
+        // A conversion is judged as the converted value: 1600 lb is 725.75 kg.
+        let weight = try Self.assessment("weight", kilograms)
+        #expect(Self.refusal(weight, try kilograms.values(from: ["1600"], unit: "lb")) == .implausible(725.75, 0.25...650))
+    }
+
     /// Samples and results are judged by the one table: a sample no assessment could take is
     /// refused as a sample (1000 mg/dL is 55.5 mmol/L).
     @Test func samplesAndResultsShareOneRange() {

@@ -104,6 +104,18 @@ struct CareSyncCommandTests {
         #expect(try await revision() == before)
     }
 
+    /// `--unit` converts into the assessment's unit (issue 53, item 8): 72.5 lb on a weight
+    /// asked in kilograms is stored as 32.89 kg, never as 72.5 lb beside kilograms.
+    @Test func aWeightTypedInPoundsIsStoredInKilograms() async throws {
+        let result = try await caresync.run("complete", "weight", "--occurrence", "0", "--date", day, "--value", "72.5", "--unit", "lb")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("weight@\(day)#0: done (32.89 kg), revision "), "\(result.stdout)")
+        let card = try await caresync.json(CareCard.self, "today", "--date", day, "--json")
+        #expect(card.events.first { $0.activity == "weight" }?.values == [Event.Value(decimal: 32.89, unit: "kg")])
+        let history = try await caresync.run("history", "--json")
+        #expect(history.lines.last?.contains("\"unit\":\"kg\"") == true && !history.stdout.contains("\"lb\""), "\(history.stdout)")
+    }
+
     @Test func anOutcomeForADayAfterTodayIsRefusedUnlessMeant() async throws {
         var vienna = Calendar(identifier: .gregorian)
         vienna.timeZone = try #require(TimeZone(identifier: "Europe/Vienna"))
