@@ -84,7 +84,8 @@ extension ResultKind {
     /// Checks that `values` answer this kind of result: their number and type; a scale's
     /// range; a number's unit (the result's, however written: `mm[Hg]` answers `mmHg`; a
     /// value without one is in the result's) and, in a unit the table knows
-    /// (``QuantityUnit``), what a body or a counter could give.
+    /// (``QuantityUnit``), what a body or a counter could give; and a blood pressure's shape,
+    /// its diastolic below its systolic.
     public func check(_ values: [OutcomeValue]) throws(ResultError) {
         guard values.count == valueCount else {
             throw .wrongValueCount(expected: valueCount, found: values.count)
@@ -101,6 +102,7 @@ extension ResultKind {
                 throw .wrongType(expected: self)
             }
         }
+        try checkPressure(values)
     }
 
     /// A number of a result in `unit`: in that unit, and plausible in it.
@@ -108,6 +110,22 @@ extension ResultKind {
         if let given = value.unit, !QuantityUnit.same(given, unit) { throw .wrongUnit(given: given, expected: unit) }
         guard let known = QuantityUnit(unit), let number = value.number else { return }
         guard known.isPlausible(number) else { throw .implausible(number, known.plausible) }
+    }
+
+    /// A result with the components systolic and diastolic: the diastolic below the systolic.
+    /// Values that name their component (``OutcomeValue/kind``) are read by it, others by
+    /// their place among the components.
+    private func checkPressure(_ values: [OutcomeValue]) throws(ResultError) {
+        guard case .number(_, let components) = self,
+              let systolic = Self.component("systolic", of: components, in: values),
+              let diastolic = Self.component("diastolic", of: components, in: values)
+        else { return }
+        guard diastolic < systolic else { throw .diastolicNotBelowSystolic(systolic: systolic, diastolic: diastolic) }
+    }
+
+    private static func component(_ name: String, of components: [String], in values: [OutcomeValue]) -> Double? {
+        guard let index = components.firstIndex(where: { $0.lowercased() == name }) else { return nil }
+        return (values.first { $0.kind?.lowercased() == name } ?? values[index]).number
     }
 
     var typeName: String {
@@ -132,6 +150,8 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A number in another unit than the result's: refused, never kept beside the result's
     /// values (typed in a unit that converts, it is converted first: ``values(from:unit:)``).
     case wrongUnit(given: String, expected: String)
+    /// A blood pressure whose diastolic is not below its systolic (80/120: the two swapped).
+    case diastolicNotBelowSystolic(systolic: Double, diastolic: Double)
 
     public var description: String {
         switch self {
@@ -144,6 +164,8 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(OutcomeValue(.decimal(value)).formatted) is not a plausible value "
                 + "(\(OutcomeValue(.decimal(range.lowerBound)).formatted) to \(OutcomeValue(.decimal(range.upperBound)).formatted))"
         case .wrongUnit(let given, let expected): "the result is in \(expected), not \(given)"
+        case .diastolicNotBelowSystolic(let systolic, let diastolic):
+            "the diastolic \(OutcomeValue(.decimal(diastolic)).formatted) is not below the systolic \(OutcomeValue(.decimal(systolic)).formatted)"
         }
     }
 }

@@ -27,6 +27,8 @@ extension WebWords {
             self["errors", "result", "wrongUnit", values: [
                 "given": MeasurementType.readable(given), "expected": MeasurementType.readable(expected),
             ]]
+        case .diastolicNotBelowSystolic(let systolic, let diastolic):
+            self["errors", "result", "diastolicNotBelowSystolic", values: ["systolic": number(systolic), "diastolic": number(diastolic)]]
         }
     }
 

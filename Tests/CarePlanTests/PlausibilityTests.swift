@@ -53,6 +53,21 @@ struct PlausibilityTests {
         #expect(Self.refusal(waist, 5000, unit: "cm") == nil)
     }
 
+    @Test func aBloodPressureIsSystolicOverDiastolic() throws {
+        let pressure = try Self.assessment("pressure", .number(unit: "mmHg", components: ["systolic", "diastolic"]))
+        #expect(Self.refusal(pressure, 80, 120, unit: "mmHg") == .diastolicNotBelowSystolic(systolic: 80, diastolic: 120))
+        #expect(Self.refusal(pressure, 100, 100, unit: "mmHg") == .diastolicNotBelowSystolic(systolic: 100, diastolic: 100))
+        #expect(Self.refusal(pressure, 120, 80, unit: "mmHg") == nil)
+        // Values that name their component are read by it, whatever their order.
+        #expect(Self.refusal(pressure, [
+            OutcomeValue(.integer(80), unit: "mmHg", kind: "diastolic"), OutcomeValue(.integer(120), unit: "mmHg", kind: "systolic"),
+        ]) == nil)
+        let typed = try #require(pressure.result).values(from: ["80", "120"])
+        #expect(Self.refusal(pressure, typed) == .diastolicNotBelowSystolic(systolic: 80, diastolic: 120))
+        #expect(ResultError.diastolicNotBelowSystolic(systolic: 80, diastolic: 120).description
+            == "the diastolic 120 is not below the systolic 80")
+    }
+
     @Test func aValueInAnotherUnitIsRefused() throws {
         let weight = try Self.assessment("weight", .number(unit: "kg"))
         #expect(Self.refusal(weight, 72.5, unit: "lb") == .wrongUnit(given: "lb", expected: "kg"))
