@@ -152,6 +152,8 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
     case wrongUnit(given: String, expected: String)
     /// A blood pressure whose diastolic is not below its systolic (80/120: the two swapped).
     case diastolicNotBelowSystolic(systolic: Double, diastolic: Double)
+    /// Values for an activity that asks for none: an intervention is done or not done.
+    case noValueAsked(found: Int)
 
     public var description: String {
         switch self {
@@ -166,6 +168,7 @@ public enum ResultError: Error, Hashable, Sendable, CustomStringConvertible {
         case .wrongUnit(let given, let expected): "the result is in \(expected), not \(given)"
         case .diastolicNotBelowSystolic(let systolic, let diastolic):
             "the diastolic \(OutcomeValue(.decimal(diastolic)).formatted) is not below the systolic \(OutcomeValue(.decimal(systolic)).formatted)"
+        case .noValueAsked(let found): "this activity asks for no value, found \(found)"
         }
     }
 }

@@ -29,6 +29,8 @@ extension WebWords {
             ]]
         case .diastolicNotBelowSystolic(let systolic, let diastolic):
             self["errors", "result", "diastolicNotBelowSystolic", values: ["systolic": number(systolic), "diastolic": number(diastolic)]]
+        case .noValueAsked:
+            self["errors", "result", "noValueAsked"]
         }
     }
 

@@ -117,26 +117,29 @@ struct StoreBenchmark: AsyncParsableCommand {
     }
 
     private func writeThroughput(_ store: CarePlanStore, day: CalendarDay) async throws {
-        var keys: [EventKey] = []
-        for offset in 0..<10 { keys += try await store.outcomes.events(on: day.adding(days: offset)).map(\.key) }
-        let outcome = Outcome(state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench")
-        let count = min(singleWrites, keys.count)
-        let single = try await Samples.measure(count) { try await store.outcomes.setOutcome(outcome, for: keys[$0]) }
-        report("outcome writes, one commit each", String(format: "%.0f/s  (%@)", Double(count) / single.total, single.summary))
-        let batches = stride(from: 0, to: keys.count, by: 100).map { Array(keys[$0..<min($0 + 100, keys.count)]) }
-        let batched = try await Samples.measure(batches.count) { index in
-            try await store.outcomes.setOutcomes(batches[index].map { ($0, outcome) })
+        var writes: [(key: EventKey, outcome: Outcome)] = []
+        for offset in 0..<10 {
+            writes += try await store.outcomes.events(on: day.adding(days: offset)).map { event in
+                (event.key, Outcome(state: .completed, values: DayTraffic.answer(to: event.activity.result), recordedAt: Date(), device: "bench"))
+            }
         }
-        report("outcome writes, 100 per commit", String(format: "%.0f/s", Double(keys.count) / batched.total))
+        let count = min(singleWrites, writes.count)
+        let single = try await Samples.measure(count) { try await store.outcomes.setOutcome(writes[$0].outcome, for: writes[$0].key) }
+        report("outcome writes, one commit each", String(format: "%.0f/s  (%@)", Double(count) / single.total, single.summary))
+        let batches = stride(from: 0, to: writes.count, by: 100).map { Array(writes[$0..<min($0 + 100, writes.count)]) }
+        let batched = try await Samples.measure(batches.count) { index in
+            try await store.outcomes.setOutcomes(batches[index])
+        }
+        report("outcome writes, 100 per commit", String(format: "%.0f/s", Double(writes.count) / batched.total))
     }
 
     /// Completions as companions send them: 100 callers at once, each completion judged
     /// (message id, validation, conflict rule) and committed by group commit; the figure
     /// that bounds sustained completions at the primary, with the process's CPU per one.
     private func judgedCompletions(_ store: CarePlanStore, days: [CalendarDay]) async throws {
-        var found: [EventKey] = []
-        for day in days { found += try await store.outcomes.events(on: day).map(\.key) }
-        let keys = found
+        var found: [Event] = []
+        for day in days { found += try await store.outcomes.events(on: day) }
+        let events = found
         let callers = 100
         let cpu = ProcessCPU.now()
         let start = ContinuousClock.now
@@ -144,10 +147,12 @@ struct StoreBenchmark: AsyncParsableCommand {
             for caller in 0..<callers {
                 group.addTask {
                     var accepted = 0
-                    for index in stride(from: caller, to: keys.count, by: callers) {
+                    for index in stride(from: caller, to: events.count, by: callers) {
                         let outcome = Outcome(
-                            state: .completed, values: [OutcomeValue(.integer(5))], recordedAt: Date(), device: "bench-\(caller)")
-                        let receipt = try await store.outcomes.applyCompletion(messageID: UUID().uuidString, key: keys[index], outcome: outcome)
+                            state: .completed, values: DayTraffic.answer(to: events[index].activity.result), recordedAt: Date(),
+                            device: "bench-\(caller)")
+                        let receipt = try await store.outcomes.applyCompletion(
+                            messageID: UUID().uuidString, key: events[index].key, outcome: outcome)
                         if receipt.status == .accepted { accepted += 1 }
                     }
                     return accepted
@@ -156,9 +161,9 @@ struct StoreBenchmark: AsyncParsableCommand {
             return try await group.reduce(0, +)
         }
         let elapsed = start.duration(to: .now).inSeconds
-        let perCompletion = ProcessCPU.now().seconds(since: cpu) / Double(keys.count)
+        let perCompletion = ProcessCPU.now().seconds(since: cpu) / Double(events.count)
         report("completions judged, \(callers) callers at once", String(
-            format: "%.0f/s  (%d of %d accepted; %@ CPU each)", Double(keys.count) / elapsed, accepted, keys.count,
+            format: "%.0f/s  (%d of %d accepted; %@ CPU each)", Double(events.count) / elapsed, accepted, events.count,
             duration(perCompletion)))
     }
 

@@ -101,6 +101,24 @@ struct PlausibilityTests {
         #expect(Self.refusal(weight, try kilograms.values(from: ["1600"], unit: "lb")) == .implausible(725.75, 0.25...650))
     }
 
+    @Test func anInterventionTakesNoValue() throws {
+        let dose = try Activity(identifier: "dose", kind: .intervention, title: "Dose", schedule: .daily(occurrences: 1, start: Self.start))
+        #expect(Self.refusal(dose, []) == nil)
+        #expect(Self.refusal(dose, [OutcomeValue(.integer(5))]) == .noValueAsked(found: 1))
+        #expect(Self.refusal(dose, ResultKind.untypedValues(from: ["5", "done"])) == .noValueAsked(found: 2))
+        #expect(ResultError.noValueAsked(found: 1).description == "this activity asks for no value, found 1")
+        // A medication's dose may carry what was taken (exported as the administration's dose).
+        var ibuprofen = dose
+        ibuprofen.medication = MedicationLink(request: "MedicationRequest/ibu-prn")
+        #expect(Self.refusal(ibuprofen, [OutcomeValue(.integer(2), unit: "tablet")]) == nil)
+        var tagged = dose
+        tagged.tags = ["medication"]
+        #expect(Self.refusal(tagged, [OutcomeValue(.decimal(0.5), unit: "tablet")]) == nil)
+        // An assessment that asks for no particular result takes what it is given.
+        let note = try Activity(identifier: "note", kind: .assessment, title: "Note", schedule: .daily(occurrences: 1, start: Self.start))
+        #expect(Self.refusal(note, [OutcomeValue(.text("fine"))]) == nil)
+    }
+
     /// Samples and results are judged by the one table: a sample no assessment could take is
     /// refused as a sample (1000 mg/dL is 55.5 mmol/L).
     @Test func samplesAndResultsShareOneRange() {

@@ -36,8 +36,8 @@ import Testing
         let store = scratch.path("store.sqlite")
         let capture = scratch.path("session.pcap")
 
-        let load = try await bounded(caresync, ["plan", "load", CareSyncCommand.example("zombiecare-plan.json"),
-                                          "--effective", "2026-11-01", "--store", store])
+        let plan = try Self.plan(in: scratch)
+        let load = try await bounded(caresync, ["plan", "load", plan, "--effective", "2026-11-01", "--store", store])
         try #require(load.status == 0, "plan load: \(load.stderr)")
 
         // The capture: tcpdump on the namespace's loopback, writing every packet as it comes.
@@ -76,14 +76,15 @@ import Testing
             try #require(paired.status == 0, "\(simulator) pair: exit \(paired.status) \(paired.stdout) \(paired.stderr)")
         }
 
-        // The watch follows, records a scale result, a decimal, a text, and a skip with a reason.
+        // The watch follows, records a scale result, a decimal, a text, and a skip with a reason:
+        // each to an activity that asks for it (an intervention takes no value).
         let watch = try await namespace.start(
             bin.appendingPathComponent("watch-sim").path,
             ["--connect", endpoint, "--state-dir", scratch.path("watch"), "--json"])
         defer { watch.terminate() }
-        try await waitForContext(watch) { state(in: $0, "golden-apple", 0) == "initial" }
-        for command in ["complete pain 0 7", "complete golden-apple 0 \(Self.decimal)",
-                        "complete golden-apple 1 \(Self.text)", "skip no-brains 0 \(Self.reason)"] {
+        try await waitForContext(watch) { state(in: $0, "journal", 0) == "initial" }
+        for command in ["complete pain 0 7", "complete weigh-in 0 \(Self.decimal)",
+                        "complete journal 0 \(Self.text)", "skip no-brains 0 \(Self.reason)"] {
             watch.send(command)
         }
         let replies = await watch.waitForLines(count: 4) { line in
@@ -96,9 +97,9 @@ import Testing
         let refresh = try await bounded(
             bin.appendingPathComponent("widget-sim").path,
             ["--connect", endpoint, "--state-dir", scratch.path("widget"), "--json",
-             "--complete", "golden-apple:2:\(Self.widgetText)"], in: namespace)
+             "--complete", "journal:1:\(Self.widgetText)"], in: namespace)
         try #require(refresh.status == 0, "widget-sim: exit \(refresh.status) \(refresh.stdout) \(refresh.stderr)")
-        try await waitForContext(watch) { state(in: $0, "golden-apple", 2) == "completed" }
+        try await waitForContext(watch) { state(in: $0, "journal", 1) == "completed" }
         watch.send("list")
         watch.send("quit")
         try #require(await watch.waitForExit(), "the watch did not quit: \(watch.output.suffix(20))")
@@ -147,7 +148,7 @@ import Testing
                 "no TLS application-data record on port \(port)")
 
         // Nothing readable: the plan's words, the results and reason, the plan id, the codes.
-        var secrets = try Self.planSecrets()
+        var secrets = try Self.planSecrets(plan)
         secrets.append(("plan id", Array(planID.utf8)))
         for sent in [Self.decimal, Self.text, Self.reason, Self.widgetText] {
             secrets.append(("result or reason", Array(sent.utf8)))
@@ -164,10 +165,28 @@ import Testing
         }
     }
 
-    /// The identifying and health words of the example plan: its title, every activity's
-    /// id, title, text, instructions, labels and medication, and every contact's details.
-    static func planSecrets() throws -> [(String, [UInt8])] {
+    /// The example plan with two assessments every day, written in `scratch`: a weigh-in in
+    /// kilograms for the watch's decimal, a journal twice a day for the watch's and the
+    /// widget's texts.
+    static func plan(in scratch: Scratch) throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: CareSyncCommand.example("zombiecare-plan.json")))
+        var plan = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let activities = try #require(plan["activities"] as? [[String: Any]])
+        plan["activities"] = activities + [
+            ["id": "weigh-in", "kind": "assessment", "title": "Crypt scales", "text": "Weigh yourself at dusk.",
+             "result": ["type": "number", "unit": "kg"], "schedule": ["occurrences": 1]],
+            ["id": "journal", "kind": "assessment", "title": "Night journal", "text": "What did you crave?",
+             "result": ["type": "text"], "schedule": ["occurrences": 2]],
+        ]
+        let path = scratch.path("capture-plan.json")
+        try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The identifying and health words of the plan at `path`: its title, every activity's
+    /// id, title, text, instructions, labels and medication, and every contact's details.
+    static func planSecrets(_ path: String) throws -> [(String, [UInt8])] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let plan = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         var secrets: [(String, [UInt8])] = []
         func add(_ kind: String, _ value: Any?) {

@@ -11,7 +11,8 @@ struct DiskFullTests {
     }()
 
     /// Fills the disk with completions: the one that does not fit is refused with a clear
-    /// error, and every completion acknowledged before it is still in the store.
+    /// error, and every completion acknowledged before it is still in the store. Each is a dose
+    /// not taken with a long reason (an intervention takes no value).
     static let script = #"""
         set -u
         bin=$1; dir=$2; errors=$3
@@ -22,7 +23,7 @@ struct DiskFullTests {
         acked=0
         for i in $(seq 0 499); do
           day=$(date -u -d "2026-01-01 + $i days" +%F)
-          if "$bin" complete lisinopril --occurrence 0 --date "$day" --value "$big" --store "$store" >/dev/null 2>"$errors"; then
+          if "$bin" complete lisinopril --occurrence 0 --date "$day" --not-done --reason "$big" --store "$store" >/dev/null 2>"$errors"; then
             acked=$((acked + 1))
           else
             echo "status $?"

@@ -23,9 +23,9 @@ import Waiting
         for watch in watches { try await watch.waitFor("context") }
         // 3 watches × 14 days × 3 occurrences of golden apples, all distinct events.
         let days = (8...21).map { String(format: "2026-11-%02d", $0) }
-        for (index, watch) in watches.enumerated() {
+        for watch in watches {
             for day in days {
-                for occurrence in 0..<3 { watch.send("complete golden-apple@\(day) \(occurrence) w\(index)") }
+                for occurrence in 0..<3 { watch.send("complete golden-apple@\(day) \(occurrence)") }
             }
         }
         try await watches[0].waitFor("reply", count: 5) { $0["status"] as? String == "accepted" }

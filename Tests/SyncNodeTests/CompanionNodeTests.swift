@@ -16,7 +16,7 @@ import Testing
         #expect(context.days.count == (Date() >= CalendarDay.containing(Date(), in: .gmt).date(at: TimeOfDay("20:00")!, in: .gmt) ? 2 : 1))
         #expect(context.incomplete.count == 3 * context.days.count)
         let key = context.incomplete[1].key
-        let result = try await watch.complete(key, values: [OutcomeValue(.integer(1))])
+        let result = try await watch.complete(key)
         guard case .accepted(let revision, false, .completed) = result else {
             Issue.record("unexpected \(result)")
             return

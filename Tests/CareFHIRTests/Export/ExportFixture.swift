@@ -25,8 +25,9 @@ struct ExportFixture {
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         try await store.plan.configure(title: "Test", timeZone: vienna, device: "setup")
         for id in ["amlo", "walk"] {
+            // amlo is the order's, tagged as an import tags it: a medication's dose may carry what was taken.
             try await store.plan.addActivity(
-                Activity(identifier: id, kind: .intervention, title: id,
+                Activity(identifier: id, kind: .intervention, title: id, tags: id == "amlo" ? ["medication"] : [],
                          schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: monday)),
                 effectiveFrom: monday, device: "setup")
         }
