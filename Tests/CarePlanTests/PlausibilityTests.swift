@@ -53,6 +53,20 @@ struct PlausibilityTests {
         #expect(Self.refusal(waist, 5000, unit: "cm") == nil)
     }
 
+    @Test func exponentsInfinitiesAndHexAreNotReadings() throws {
+        let kilograms = ResultKind.number(unit: "kg")
+        for text in ["1e3", "1E3", "inf", "-infinity", "nan", "0x1p3", "0x48", "", ".", "-", "7 2"] {
+            #expect(throws: ResultError.unreadable(text, expected: kilograms), "\(text)") { try kilograms.values(from: [text]) }
+        }
+        #expect(try kilograms.values(from: ["72.5", "-3", "+70", ".5", "72."]).map(\.value) == [
+            .decimal(72.5), .integer(-3), .integer(70), .decimal(0.5), .decimal(72),
+        ])
+        // An activity that asks for no particular result keeps "1e3" as the text it is.
+        #expect(ResultKind.untypedValues(from: ["1e3", "nan", "2", "0.5"]).map(\.value) == [
+            .text("1e3"), .text("nan"), .integer(2), .decimal(0.5),
+        ])
+    }
+
     @Test func aBloodPressureIsSystolicOverDiastolic() throws {
         let pressure = try Self.assessment("pressure", .number(unit: "mmHg", components: ["systolic", "diastolic"]))
         #expect(Self.refusal(pressure, 80, 120, unit: "mmHg") == .diastolicNotBelowSystolic(systolic: 80, diastolic: 120))
