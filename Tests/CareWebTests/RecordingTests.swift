@@ -98,14 +98,19 @@ struct RecordingTests {
         try await web.stop()
     }
 
+    /// A blood pressure measured twice a day from the fixture's day.
+    static func pressure() throws -> Activity {
+        try Activity(
+            identifier: "pressure", kind: .assessment, title: "Blutdruck",
+            result: .number(unit: "mmHg", components: ["systolic", "diastolic"]), schedule: .daily(occurrences: 2, start: WebFixture.day))
+    }
+
     /// A German page reads numbers as German writes them, and says in German why the record
     /// refuses: a day to come, a value no body gives, a scale's end passed.
     @Test func aGermanPageReadsGermanNumbersAndRefusesInGerman() async throws {
         let web = try await WebFixture()
         let day = WebFixture.day
-        let pressure = try Activity(
-            identifier: "pressure", kind: .assessment, title: "Blutdruck",
-            result: .number(unit: "mmHg", components: ["systolic", "diastolic"]), schedule: .daily(occurrences: 2, start: day))
+        let pressure = try Self.pressure()
         let tablets = try Activity(
             identifier: "tablets", kind: .intervention, title: "Tablets", instructions: "With water.",
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: day))
@@ -135,6 +140,48 @@ struct RecordingTests {
         #expect(recorded.status == 303, "\(recorded.body)")
         let event = try await web.store.outcomes.event(EventKey(activityID: "pressure", day: day, occurrence: 0))
         #expect(event.outcome?.values.map(\.value) == [.decimal(120.5), .integer(80)])
+        try await web.stop()
+    }
+
+    /// A German page refuses in German what no body gives (issue 53, item 8): a diastolic
+    /// above the systolic, a weight of 725 kg, "1e3", a value on an intervention; nothing is
+    /// written, and a weight written "72,5" is kept as 72.5 kg.
+    @Test func aGermanPageRefusesImplausibleReadingsInGerman() async throws {
+        let web = try await WebFixture()
+        let day = WebFixture.day
+        let pressure = try Self.pressure()
+        let weight = try Activity(
+            identifier: "weight", kind: .assessment, title: "Gewicht", result: .number(unit: "kg"), schedule: .daily(occurrences: 1, start: day))
+        try await web.store.plan.addActivity(pressure, effectiveFrom: day, device: "test")
+        try await web.store.plan.addActivity(weight, effectiveFrom: day, device: "test")
+        let card = try await web.signIn()
+        let token = try #require(WebFixture.field("csrf", in: card))
+        func post(_ activity: String, _ values: String...) async throws -> WebFixture.Reply {
+            try await web.request(
+                .POST, "/outcomes",
+                form: [("csrf", token), ("message", UUID().uuidString.lowercased()), ("state", "completed"), ("activity", activity),
+                       ("day", "2026-11-24"), ("occurrence", "0")] + values.map { ("value", $0) },
+                headers: [("Accept-Language", "de")])
+        }
+        let revision = try await web.store.revision()
+        let refusals = [
+            (try await post("pressure", "80", "120"), "Nichts wurde gespeichert: der diastolische Wert (120) muss unter dem systolischen (80) liegen."),
+            (try await post("weight", "725"), "Nichts wurde gespeichert: 725 kann nicht stimmen: erwartet wird ein Wert von 0,25 bis 650."),
+            (try await post("weight", "1e3"), "Nichts wurde gespeichert: „1e3“ ist keine Zahl."),
+            (try await post("tablets", "5"), "Nichts wurde gespeichert: hier wird kein Wert erfragt."),
+        ]
+        for (reply, sentence) in refusals {
+            #expect(reply.status == 422 && reply.body.contains(sentence), "\(reply.body)")
+            for english in ["Nothing was recorded", "diastolic", "cannot be right", "is not a number", "asks for no value"] {
+                #expect(!reply.body.contains(english), "\(english): \(reply.body)")
+            }
+        }
+        #expect(try await web.store.revision() == revision)
+
+        let recorded = try await post("weight", "72,5")
+        #expect(recorded.status == 303, "\(recorded.body)")
+        let event = try await web.store.outcomes.event(EventKey(activityID: "weight", day: day, occurrence: 0))
+        #expect(event.outcome?.values == [OutcomeValue(.decimal(72.5), unit: "kg")])
         try await web.stop()
     }
 }

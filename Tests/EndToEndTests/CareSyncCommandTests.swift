@@ -116,6 +116,29 @@ struct CareSyncCommandTests {
         #expect(history.lines.last?.contains("\"unit\":\"kg\"") == true && !history.stdout.contains("\"lb\""), "\(history.stdout)")
     }
 
+    /// A reading no body gives, a unit that does not convert and a value on an intervention
+    /// are refused in one line (issue 53, item 8), and nothing is written.
+    @Test func implausibleReadingsAreRefusedInOneLineAndWriteNothing() async throws {
+        let before = try await revision()
+        let sunday = "2026-11-22"  // the blood pressure's day
+        let cases: [([String], String)] = [
+            (["weight", "--date", day, "--value", "-3"], "-3 is not a plausible value (0.25 to 650)"),
+            (["weight", "--date", day, "--value", "0"], "0 is not a plausible value (0.25 to 650)"),
+            (["weight", "--date", day, "--value", "725"], "725 is not a plausible value (0.25 to 650)"),
+            (["weight", "--date", day, "--value", "1e3"], #""1e3" is not a number in kg"#),
+            (["weight", "--date", day, "--value", "5", "--unit", "mmol/L"], "the result is in kg, not mmol/L"),
+            (["blood-pressure", "--date", sunday, "--value", "80", "--value", "120"], "the diastolic 120 is not below the systolic 80"),
+            (["golden-apple", "--date", day, "--value", "5"], "this activity asks for no value, found 1"),
+        ]
+        for (arguments, message) in cases {
+            let result = try await caresync.run(["complete"] + arguments + ["--occurrence", "0"])
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr == "caresync: \(message)\n", "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(try await revision() == before)
+    }
+
     @Test func anOutcomeForADayAfterTodayIsRefusedUnlessMeant() async throws {
         var vienna = Calendar(identifier: .gregorian)
         vienna.timeZone = try #require(TimeZone(identifier: "Europe/Vienna"))
