@@ -42,8 +42,10 @@ struct HealthRecordConnectSafetyTests {
             #expect(reply.status == 422)
             let notice = try #require(Self.notice(in: reply.body), "\(reply.body)")
             #expect(notice.contains("no health record with SMART sign-in answered at"), "\(notice)")
-            for word in ["refused", "404", "HTTP", "Error", "NIO", "closed"] { #expect(!notice.contains(word), "\(word) in \(notice)") }
-            texts.insert(notice.replacingOccurrences(of: address, with: "ADDRESS"))
+            // The address itself is left out: its random port may hold "404".
+            let said = notice.replacingOccurrences(of: address, with: "ADDRESS")
+            for word in ["refused", "404", "HTTP", "Error", "NIO", "closed"] { #expect(!said.contains(word), "\(word) in \(notice)") }
+            texts.insert(said)
         }
         #expect(texts.count == 1, "\(texts)")
         let german = try await Self.connect(web, "http://127.0.0.1:1/fhir", language: "de")
