@@ -209,7 +209,6 @@ let package = Package(
             name: "SyncNode",
             dependencies: [
                 "CareBackup", "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -229,7 +228,7 @@ let package = Package(
                 "MetricsEndpoint",
                 "NodeIdentity",
                 "PrivateFiles", "Reminders",
-                "SyncNode", "SyncProtocol", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
+                "SyncNode", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -265,7 +264,7 @@ let package = Package(
         .executableTarget(
             name: "watch-sim",
             dependencies: [
-                "CommandOptions", "MetricsEndpoint", "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "CommandOptions", "MetricsEndpoint", "SimulatorSupport", "SyncNode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Watch"
@@ -273,7 +272,7 @@ let package = Package(
         .executableTarget(
             name: "widget-sim",
             dependencies: [
-                "SimulatorSupport", "SyncNode", "SyncProtocol",
+                "SimulatorSupport", "SyncNode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Simulators/Widget"
@@ -282,7 +281,7 @@ let package = Package(
             name: "household-sim",
             dependencies: [
                 "CareBackup", "CarePlan", "CommandOptions", "DesktopNotification", "LineOutput", "MetricsEndpoint", "NodeIdentity", "PrivateFiles",
-                "SimulatorSupport", "StrictJSON", "SyncNode", "SyncProtocol",
+                "SimulatorSupport", "StrictJSON", "SyncNode",
                 "Waiting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -328,7 +327,6 @@ let package = Package(
             dependencies: [
                 "CareBackup", "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Waiting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -340,7 +338,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "CareBackupTests", dependencies: ["CareBackup", "CarePlan", "CarePlanStore", "TestSupport", "Waiting"]),
+        .testTarget(name: "CareBackupTests", dependencies: ["CareBackup", "CarePlan", "CarePlanStore", "TestSupport"]),
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
         .testTarget(
             name: "CareReportTests",
@@ -376,7 +374,7 @@ let package = Package(
                 "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
