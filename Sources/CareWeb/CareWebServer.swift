@@ -3,6 +3,7 @@ import CarePlanStore
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HTTPServing
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -44,32 +45,26 @@ public final class CareWebServer: Service, Sendable {
     /// Whether pages are served over TLS (and cookies marked Secure).
     var isSecure: Bool { configuration.identity != nil }
 
-    /// Serves until a graceful shutdown, which also ends every open live stream.
-    ///
-    /// The server is Hummingbird's without its `Application`, which keeps its `Date` header
-    /// ready with a timer every second: that woke an idle primary serving the app 4.6 times a
-    /// second (`caresync-bench idle`, 5.6 wake-ups a second alone; 1.0 without the app). The
-    /// header is made when a response needs it instead (``HTTPDate``).
+    /// Serves until a graceful shutdown, which also ends every open live stream, through
+    /// ``HTTPServing`` (Hummingbird's server without its `Application` and its timer): the
+    /// `Date` header is made when a response needs it (``HTTPDate``).
     public func run() async throws {
-        let (door, dates, logger) = (frontDoor(), HTTPDate(clock: configuration.clock), logger)
-        let server = try serverBuilder().buildServer(
-            configuration: ServerConfiguration(address: bindAddress, serverName: nil), eventLoopGroup: NIOSingletons.posixEventLoopGroup,
-            logger: logger
-        ) { request, writer, channel in
-            var response: Response
-            do {
-                response = try await door.respond(to: request, context: WebContext(source: .init(channel: channel, logger: logger)))
-            } catch {
-                response = Response(status: .internalServerError)  // the front door turns every refusal into a page
-            }
-            response.headers[.date] = dates.now
-            try await writer.write(response: response.head, body: response.body)
-        } onServerRunning: { [address] channel in
-            address.set(channel.localAddress)
-        }
+        let (door, dates, logger, address) = (frontDoor(), HTTPDate(clock: configuration.clock), logger, address)
+        let builder = try serverBuilder()
         defer { address.fail("the care app stopped") }
         try await withGracefulShutdownHandler {
-            try await server.run()
+            try await HTTPServing.run(builder, on: bindAddress, logger: logger) { request, channel in
+                var response: Response
+                do {
+                    response = try await door.respond(to: request, context: WebContext(source: .init(channel: channel, logger: logger)))
+                } catch {
+                    response = Response(status: .internalServerError)  // the front door turns every refusal into a page
+                }
+                response.headers[.date] = dates.now
+                return response
+            } onRunning: { channel in
+                address.set(channel.localAddress)
+            }
         } onGracefulShutdown: { [live] in
             live.endAll()
         }

@@ -1,8 +1,9 @@
+import HTTPServing
+import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Prometheus
 import ServiceLifecycle
 
@@ -48,59 +49,21 @@ public struct MetricsEndpoint: Service {
         .seconds(1), .seconds(2.5), .seconds(10),
     ]
 
+    /// Serves through ``HTTPServing`` (Hummingbird's server, as the care app's) until a
+    /// graceful shutdown, which stops it cleanly (the process exits 0 on SIGTERM).
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown { [self] in try await serve() }
-        } catch is CancellationError where Task.isShuttingDownGracefully {
-            // Stopped by the graceful shutdown, as asked: not a failure (the process would
-            // exit 1 on SIGTERM otherwise).
-        }
-    }
-
-    private func serve() async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: channel)
-                }
+        let (registry, port, onListening) = (registry, port, onListening)
+        try await HTTPServing.run(.http1(), on: .hostname(host, port: port), logger: logger) { request, _ in
+            guard request.method == .get, request.uri.path == "/metrics" else {
+                return Response(
+                    status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "only GET /metrics is served here\n")))
             }
-        onListening(server.channel.localAddress?.port ?? port)
-        try await withTaskCancellationHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await serve(connection) }
-                    }
-                }
-            }
-        } onCancel: {
-            server.channel.close(promise: nil)
-        }
-    }
-
-    /// Answers the requests of one connection, then closes it.
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        do {
-            try await connection.executeThenClose { requests, responses in
-                for try await part in requests {
-                    guard case .head(let head) = part else { continue }
-                    let (status, body) = head.method == .GET && head.uri.split(separator: "?").first == "/metrics"
-                        ? (HTTPResponseStatus.ok, registry.emitToBuffer())
-                        : (.notFound, Array("only GET /metrics is served here\n".utf8))
-                    var headers = HTTPHeaders()
-                    headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
-                    headers.add(name: "Content-Length", value: "\(body.count)")
-                    headers.add(name: "Connection", value: "close")
-                    try await responses.write(.head(HTTPResponseHead(version: head.version, status: status, headers: headers)))
-                    try await responses.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-                    try await responses.write(.end(nil))
-                    return
-                }
-            }
-        } catch {
-            logger.debug("a metrics request failed", metadata: ["error": "\(error)"])
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        } onRunning: { channel in
+            onListening(channel.localAddress?.port ?? port)
         }
     }
 }

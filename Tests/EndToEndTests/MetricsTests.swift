@@ -6,10 +6,10 @@ import TestSupport
 struct MetricsTests {
     let scratch = Scratch()
 
-    /// `GET /metrics` on `port`: the status line and the body.
+    /// `GET /metrics` on `port`, on a connection the request closes: the status line and the body.
     func scrape(_ port: Int, path: String = "/metrics") async throws -> (status: String, body: String) {
         let socket = try RawSocket(port: port)
-        try socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        try socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         let response = await String(decoding: socket.receiveAll().bytes, as: UTF8.self)
         let parts = response.components(separatedBy: "\r\n\r\n")
         return (parts[0].components(separatedBy: "\r\n")[0], parts.dropFirst().joined(separator: "\r\n\r\n"))
