@@ -304,9 +304,10 @@ let package = Package(
         .target(
             name: "FHIRTestServer",
             dependencies: [
-                "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "HTTPServing", "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Simulators/FHIRServer"
         ),

@@ -8,12 +8,12 @@ struct AuthorizationServer: Sendable {
     var launch: SMARTLaunchAuthority?
 
     /// The answer to a request of the authorization server; `nil` for any other.
-    mutating func answer(_ request: HTTPRequest, base: String) -> HTTPAnswer? {
+    mutating func answer(_ request: ServedRequest, base: String) -> HTTPAnswer? {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         switch (request.method, path) {
-        case (.GET, SMARTAuthority.configurationPath):
+        case (.get, SMARTAuthority.configurationPath):
             return SMARTAuthority.json(200, configuration(base: base))
-        case (.POST, SMARTAuthority.tokenPath):
+        case (.post, SMARTAuthority.tokenPath):
             let form = FormBody.fields(request.body)
             if form["grant_type"] == "client_credentials", backend != nil {
                 return backend?.token(for: form, audience: base + SMARTAuthority.tokenPath)

@@ -1,11 +1,13 @@
 import Foundation
+import HTTPServing
+import HTTPTypes
+import Hummingbird
+import Logging
 import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Synchronization
 import Waiting
 
-/// A small FHIR R4 server on SwiftNIO, on loopback only, for tests, demos and benchmarks:
+/// A small FHIR R4 server on Hummingbird (through `HTTPServing`, as the care app), on loopback only, for tests, demos and benchmarks:
 /// what CareSync's exports are checked against where no real server may be reached. Its base
 /// URL is `http://127.0.0.1:PORT/fhir/`.
 ///
@@ -77,7 +79,7 @@ public final class FHIRTestServer: Sendable {
 
     /// The base URL, with its final slash.
     public let url: String
-    private let channel: any Channel
+    private let serving: Task<Void, any Error>
     private let shared: SharedState
 
     /// Starts a server on `port` (0: any free one) holding the resources of `files` (Bundles
@@ -90,19 +92,25 @@ public final class FHIRTestServer: Sendable {
         }
         let shared = SharedState(ServerState(store: store, options: options))
         self.shared = shared
-        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(HTTPHandler(respond: shared.respond))
-                }
+        let (bound, listening) = AsyncStream.makeStream(of: Int?.self)
+        serving = Task {
+            defer { listening.finish() }
+            try await HTTPServing.run(.http1(), on: .hostname("127.0.0.1", port: port), logger: Self.quiet) { request, _ in
+                try await shared.respond(request)
+            } onRunning: { channel in
+                listening.yield(channel.localAddress?.port)
             }
-            .bind(host: "127.0.0.1", port: port).get()
-        let bound = channel.localAddress?.port ?? 0
-        shared.state.withLock { $0.port = bound }
-        url = "http://127.0.0.1:\(bound)/fhir/"
+        }
+        guard let port = await bound.first(where: { _ in true }) ?? nil else {
+            try await serving.value  // the bind's error
+            throw Refusal(status: 500, text: "the test server did not start listening")
+        }
+        shared.state.withLock { $0.port = port }
+        url = "http://127.0.0.1:\(port)/fhir/"
     }
+
+    /// The server logs nothing: what it was asked is in ``requests``.
+    private static let quiet = Logger(label: "fhir-test-server", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The base URL without its final slash.
     public var base: String { String(url.dropLast()) }
@@ -137,10 +145,11 @@ public final class FHIRTestServer: Sendable {
 
     /// Stops listening; connections left hanging are closed with it.
     public func stop() async {
-        try? await channel.close()
+        serving.cancel()
+        _ = try? await serving.value
     }
 
-    deinit { channel.close(promise: nil) }
+    deinit { serving.cancel() }
 
     /// The JSON object `data` holds.
     public static func object(_ data: Data) throws -> [String: Any] {
@@ -159,9 +168,23 @@ private final class SharedState: Sendable {
         self.state = Mutex(state)
     }
 
-    @Sendable func respond(_ request: HTTPRequest) -> HTTPAnswer? {
-        let (answer, record, answered) = state.withLock { state in (state.respond(request), state.requests.last, state.options.answered) }
+    /// The answer to `request`, read whole; a request the options leave hanging waits until
+    /// the server stops (its task is cancelled, and the connection closed with it).
+    @Sendable func respond(_ request: Request) async throws -> Response {
+        let body = Data(try await request.body.collect(upTo: Self.largestBody).readableBytesView)
+        let whole = ServedRequest(method: request.method, target: request.uri.description, headers: request.headers, body: body)
+        let (answer, record, answered) = state.withLock { state in (state.respond(whole), state.requests.last, state.options.answered) }
         if let record, let answered { answered(record) }
-        return answer
+        guard let answer else {
+            try await Task.sleep(for: .seconds(86_400 * 365))
+            throw CancellationError()
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = answer.contentType
+        for (name, value) in answer.headers { if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) } }
+        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
+
+    /// The largest request body read: an export's batch Bundle is far smaller.
+    static let largestBody = 64 << 20
 }

@@ -98,13 +98,13 @@ struct SMARTLaunchAuthority: Sendable {
     }
 
     /// The answer to a request of the launch's endpoints; `nil` for any other.
-    mutating func answer(_ request: HTTPRequest, fhirBase: String, tokenEndpoint: String) -> HTTPAnswer? {
+    mutating func answer(_ request: ServedRequest, fhirBase: String, tokenEndpoint: String) -> HTTPAnswer? {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         switch (request.method, path) {
-        case (.GET, Self.authorizePath): return authorize(FormBody.query(request.target), fhirBase: fhirBase)
-        case (.POST, Self.loginPath): return login(FormBody.fields(request.body))
-        case (.POST, Self.consentPath): return consent(FormBody.fields(request.body))
-        case (.POST, Self.revokePath):
+        case (.get, Self.authorizePath): return authorize(FormBody.query(request.target), fhirBase: fhirBase)
+        case (.post, Self.loginPath): return login(FormBody.fields(request.body))
+        case (.post, Self.consentPath): return consent(FormBody.fields(request.body))
+        case (.post, Self.revokePath):
             let form = FormBody.fields(request.body)
             if let refusal = clientRefusal(form, audience: tokenEndpoint) { return refusal }
             let token = form["token"] ?? ""

@@ -1,5 +1,5 @@
 import Foundation
-import NIOHTTP1
+import HTTPTypes
 
 /// An answer the server gives instead of a result.
 struct Refusal: Error {
@@ -33,7 +33,7 @@ struct ServerState: Sendable {
     }
 
     /// The answer to one request, or `nil` to leave it hanging.
-    mutating func respond(_ request: HTTPRequest) -> HTTPAnswer? {
+    mutating func respond(_ request: ServedRequest) -> HTTPAnswer? {
         let entries = ((try? FHIRTestServer.object(request.body))?["entry"] as? [Any])?.count ?? 0
         requests.append(FHIRTestServer.Request(method: request.method.rawValue, path: request.target, status: nil, entries: entries))
         let answer = answer(request)
@@ -41,20 +41,20 @@ struct ServerState: Sendable {
         return answer
     }
 
-    private mutating func answer(_ request: HTTPRequest) -> HTTPAnswer? {
+    private mutating func answer(_ request: ServedRequest) -> HTTPAnswer? {
         if let answer = authority?.answer(request, base: "http://127.0.0.1:\(port)") { return answer }
-        if let refusal = unauthorized(request.headers.first(name: "Authorization")) {
+        if let refusal = unauthorized(request.headers[.authorization]) {
             return HTTPAnswer(
                 status: 401, body: Self.json(Self.outcome(refusal, code: "login")),
                 headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(refusal)\"")])
         }
-        if request.method == .POST, let patient = authority?.patient(request.headers.first(name: "Authorization")),
+        if request.method == .post, let patient = authority?.patient(request.headers[.authorization]),
            let stranger = Self.firstSubject(in: request.body, otherThan: "Patient/\(patient)") {
             return HTTPAnswer(status: 403, body: Self.json(Self.outcome("the patient's token cannot write for \(stranger)", code: "forbidden")))
         }
         // Counted once let in: a refused request or a token request is not one of `fail`'s.
-        if request.method == .POST { postsLetIn += 1 }
-        let posts = request.method == .POST ? postsLetIn : 0
+        if request.method == .post { postsLetIn += 1 }
+        let posts = request.method == .post ? postsLetIn : 0
         if options.hang.contains(posts) { return nil }
         let (status, answer): (Int, [String: Any])
         do {
@@ -64,7 +64,7 @@ struct ServerState: Sendable {
         } catch {
             (status, answer) = (400, Self.outcome("malformed request: \(error)", code: "structure"))
         }
-        if request.method != .GET, status < 300, let file = options.stateFile, (try? store.save(to: file)) == nil {
+        if request.method != .get, status < 300, let file = options.stateFile, (try? store.save(to: file)) == nil {
             return HTTPAnswer(status: 500, body: Self.json(Self.outcome("the test server cannot write \(file)", code: "exception")))
         }
         return HTTPAnswer(status: status, body: Self.json(answer))
@@ -92,7 +92,7 @@ struct ServerState: Sendable {
         (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     }
 
-    private mutating func answering(_ method: HTTPMethod, _ target: String, _ body: Data, posts: Int) throws -> (Int, [String: Any]) {
+    private mutating func answering(_ method: HTTPRequest.Method, _ target: String, _ body: Data, posts: Int) throws -> (Int, [String: Any]) {
         if options.fail.contains(posts) {
             return (503, Self.outcome("the test server fails this request on purpose", code: "transient"))
         }
@@ -101,16 +101,16 @@ struct ServerState: Sendable {
         }
         let path = components.path.dropFirst("/fhir".count).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         switch (method, path) {
-        case (.POST, ""):
+        case (.post, ""):
             if let refuse = options.refuse { throw Refusal(status: refuse, text: "the test server refuses every transaction") }
             return (200, try store.transaction(try FHIRTestServer.object(body)))
-        case (.GET, let path) where path.contains("/"):
+        case (.get, let path) where path.contains("/"):
             let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
             guard let resource = store.resources[ResourceStore.Key(type: parts[0], id: parts[1])] else {
                 throw Refusal(status: 404, text: "no \(path)")
             }
             return (200, resource.object)
-        case (.GET, let type) where !type.isEmpty:
+        case (.get, let type) where !type.isEmpty:
             let query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
             return (200, try searchset(type, query, base: components.path))
         default:
