@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
         .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
         .library(name: "LineOutput", targets: ["LineOutput"]),
+        .library(name: "Clocks", targets: ["Clocks"]),
         .library(name: "Waiting", targets: ["Waiting"]),
         .library(name: "MetricsEndpoint", targets: ["MetricsEndpoint"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
@@ -67,14 +68,16 @@ let package = Package(
             ],
             exclude: ["Generated/README.md"]
         ),
-        // Waiting well: exponential backoff, a timeout around any operation, one kind of sleep.
-        .target(name: "Waiting"),
+        // The one clock: the instant now and sleeps on the same clock, injected everywhere.
+        .target(name: "Clocks"),
+        // Waiting well: backoff, timeouts, results waited for, broadcasts, blocking work.
+        .target(name: "Waiting", dependencies: ["Clocks"]),
         // Whole lines to standard output and error from any thread, never interleaved: product
         // output (text or JSON lines, made by one encoder) and log records.
         .target(
             name: "LineOutput",
             dependencies: [
-                "CarePlan", "StrictJSON", "Waiting", .product(name: "Logging", package: "swift-log"),
+                "CarePlan", "StrictJSON", "Clocks", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Child processes started with no signal blocked, whichever thread starts them.
@@ -87,7 +90,7 @@ let package = Package(
         .target(
             name: "CarePlanStore",
             dependencies: [
-                "CarePlan", "PrivateFiles", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
+                "CarePlan", "PrivateFiles", "Clocks", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the hot statements (DirectStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +114,7 @@ let package = Package(
         // planned on an injected clock.
         .target(
             name: "Reminders",
-            dependencies: ["CarePlan", "CarePlanStore", "Waiting", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CarePlan", "CarePlanStore", "Clocks", "Waiting", .product(name: "Logging", package: "swift-log")]),
         // Each node's persistent key pair and self-signed certificate; its fingerprint;
         // pairing codes and the proofs that bind them to both certificates.
         .target(
@@ -140,8 +143,7 @@ let package = Package(
             name: "CareWeb",
             dependencies: [
                 "CareBackup", "CareCore", "CareFHIR", "CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "CareReport", "HTTPServing", "Markup", "NodeIdentity",
-                "Waiting",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Clocks", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -157,7 +159,7 @@ let package = Package(
         .target(
             name: "CareBackup",
             dependencies: [
-                "CarePlanStore", "PrivateFiles", "Waiting",
+                "CarePlanStore", "PrivateFiles", "Clocks", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -167,7 +169,7 @@ let package = Package(
         .target(
             name: "CareFHIR",
             dependencies: [
-                "CareCore", "CareLanguage", "CarePlan", "CarePlanStore", "PrivateFiles", "StrictJSON", "Waiting",
+                "CareCore", "CareLanguage", "CarePlan", "CarePlanStore", "PrivateFiles", "StrictJSON", "Clocks", "Waiting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -218,7 +220,7 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CareBackup", "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Waiting",
+                "CareBackup", "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Clocks", "Waiting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -238,7 +240,7 @@ let package = Package(
                 "MetricsEndpoint",
                 "NodeIdentity",
                 "PrivateFiles", "Reminders",
-                "SyncNode", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
+                "SyncNode", "Clocks", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -250,7 +252,7 @@ let package = Package(
             name: "caresync-bench",
             dependencies: [
                 "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "ChildProcess", "CommandOptions", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
-                "SyncProtocol", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
+                "SyncProtocol", "Clocks", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -265,7 +267,7 @@ let package = Package(
             name: "SimulatorSupport",
             dependencies: [
                 "CareBackup", "CommandOptions", "DesktopNotification", "Discovery", "LineOutput", "MetricsEndpoint", "NodeIdentity", "SyncNode", "SyncProtocol",
-                "Waiting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Clocks", "Waiting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -304,7 +306,7 @@ let package = Package(
         .target(
             name: "FHIRTestServer",
             dependencies: [
-                "HTTPServing", "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "HTTPServing", "Clocks", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -336,7 +338,7 @@ let package = Package(
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
-                "CareBackup", "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Waiting",
+                "CareBackup", "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Clocks", "Waiting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
@@ -345,7 +347,7 @@ let package = Package(
         .testTarget(
             name: "CareFHIRTests",
             dependencies: [
-                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "ChildProcess", "FHIRTestServer", "TestSupport", "Waiting",
+                "CareFHIR", "CareLanguage", "CarePlan", "CarePlanStore", "ChildProcess", "FHIRTestServer", "TestSupport", "Clocks", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -382,7 +384,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Waiting",
+                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Clocks", "Waiting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Waiting
+import Clocks
 
 /// The check of a client's signed assertions (`private_key_jwt`), as an authorization server
 /// makes it of a registered client: each assertion once.

@@ -5,7 +5,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import Synchronization
-import Waiting
+import Clocks
 
 /// A small FHIR R4 server on Hummingbird (through `HTTPServing`, as the care app), on loopback only, for tests, demos and benchmarks:
 /// what CareSync's exports are checked against where no real server may be reached. Its base

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Waiting
+import Clocks
 
 /// The one client a ``FHIRTestServer`` gives access tokens to, as a FHIR server's
 /// administrator registers a backend service: its id and the public key it signs with.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Waiting
+import Clocks
 
 /// The app a ``FHIRTestServer`` lets patients sign in to (SMART App Launch, standalone): its
 /// client id and the redirect URIs registered for it, and the patients who may sign in.

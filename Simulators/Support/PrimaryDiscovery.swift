@@ -2,6 +2,7 @@ import Discovery
 import Foundation
 import Logging
 import SyncNode
+import Clocks
 import Waiting
 
 /// Finds the primary on the local network with DNS-SD: the one this companion paired with

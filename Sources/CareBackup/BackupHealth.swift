@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Clocks
 import Waiting
 
 /// How the primary's scheduled backups stand, for the people who must hear when they fail:

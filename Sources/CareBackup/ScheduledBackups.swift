@@ -1,6 +1,7 @@
 import CarePlanStore
 import Foundation
 import Metrics
+import Clocks
 import Waiting
 
 /// The backups a primary makes by itself: one every ``every`` into ``directory``, sealed

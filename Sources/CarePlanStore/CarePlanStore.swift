@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import PrivateFiles
 import Synchronization
+import Clocks
 import Waiting
 
 /// The authoritative care-plan store: one SQLite file in WAL mode, shared safely by

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import Waiting
+import Clocks
 
 /// The `Date` header's text (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`) on
 /// `clock`, made when a response needs it and kept for the rest of that second.

@@ -2,7 +2,7 @@ import CareBackup
 import Foundation
 import NIOCore
 import NodeIdentity
-import Waiting
+import Clocks
 
 /// Where and how the care app is served.
 public struct WebConfiguration: Sendable {

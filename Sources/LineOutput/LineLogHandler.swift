@@ -1,7 +1,7 @@
 import CarePlan
 import Foundation
 import Logging
-import Waiting
+import Clocks
 
 /// A log handler that writes each record as one whole line to a ``LineOutput`` (standard
 /// error by default), never interleaved with another:

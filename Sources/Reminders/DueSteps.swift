@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Clocks
 import Waiting
 
 /// Runs `step` at the instant it last asked for (at once the first time), and sooner when

@@ -3,6 +3,7 @@ import CarePlanStore
 import Foundation
 import Logging
 import Synchronization
+import Clocks
 import Waiting
 
 /// Decides when a due event counts as missed and keeps an alert for it in the store, for

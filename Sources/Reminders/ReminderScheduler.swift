@@ -2,6 +2,7 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import Logging
+import Clocks
 import Waiting
 
 /// The primary's reminders: keeps the pending window in the store, fires what falls due,

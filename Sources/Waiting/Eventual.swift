@@ -1,3 +1,4 @@
+import Clocks
 import Synchronization
 
 /// A result set once, which any number of tasks wait for: the first ``resolve(_:)`` wins.

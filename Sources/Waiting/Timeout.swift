@@ -1,3 +1,5 @@
+import Clocks
+
 /// The result of `operation`, or `nil` if it has none within `timeout` on `clock`.
 /// Whichever comes second is cancelled: `operation` must end when cancelled.
 public func withTimeout<T: Sendable>(

@@ -1,3 +1,4 @@
+import Clocks
 import Synchronization
 
 /// Wakes one waiter early; a wake with nobody waiting is kept for the next wait.

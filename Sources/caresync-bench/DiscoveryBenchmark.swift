@@ -8,7 +8,7 @@ import NIOCore
 import NodeIdentity
 import SimulatorSupport
 import SyncNode
-import Waiting
+import Clocks
 
 struct DiscoveryBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NIOCore
 import NIOPosix
-import Waiting
+import Clocks
 
 /// The floor under a completion's round trip: a loopback TCP echo over NIO whose server
 /// commits one SQLite row (WAL, `synchronous = FULL`, as the store asks for) before it answers.

@@ -3,6 +3,7 @@ import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
 import NIOPosix
+import Clocks
 import Waiting
 
 struct IdleBenchmark: AsyncParsableCommand {

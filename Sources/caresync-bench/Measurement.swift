@@ -1,5 +1,5 @@
 import Foundation
-import Waiting
+import Clocks
 
 /// Durations of repeated runs, summarised as percentiles.
 struct Samples {

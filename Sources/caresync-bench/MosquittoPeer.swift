@@ -1,4 +1,5 @@
 import Foundation
+import Clocks
 import Waiting
 
 /// What the peer, a Mosquitto broker with native clients, measured for one client count.

@@ -2,7 +2,7 @@ import ArgumentParser
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
-import Waiting
+import Clocks
 
 struct StoreBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import Foundation
 import NodeIdentity
 import SyncNode
 import Synchronization
-import Waiting
+import Clocks
 
 /// A primary on a fresh store with its companions, all in this process, over one transport.
 final class Cluster {

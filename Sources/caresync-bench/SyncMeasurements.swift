@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import SyncNode
 import SyncProtocol
-import Waiting
+import Clocks
 
 /// What one run measured, for the closing tables.
 struct RunFigures {

@@ -6,7 +6,7 @@ import LineOutput
 import Logging
 import PrivateFiles
 import ServiceLifecycle
-import Waiting
+import Clocks
 
 extension PrimaryCommand {
     /// `--backup-dir`: the primary's scheduled backups, each one a line in the log and an event,

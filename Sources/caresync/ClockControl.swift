@@ -2,7 +2,7 @@ import CarePlan
 import Foundation
 import LineOutput
 import ServiceLifecycle
-import Waiting
+import Clocks
 
 /// `caresync primary --clock-control`, a test facility: a test moves the primary's clock
 /// forward by writing `advance SECONDS` to its standard input, and hears the new time back

@@ -4,6 +4,7 @@ import Foundation
 import LineOutput
 import Logging
 import ServiceLifecycle
+import Clocks
 import Waiting
 
 /// The store's new measurements and doses to a FHIR server while the primary serves

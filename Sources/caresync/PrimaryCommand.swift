@@ -15,7 +15,7 @@ import MetricsEndpoint
 import NIOCore
 import ServiceLifecycle
 import SyncNode
-import Waiting
+import Clocks
 
 struct PrimaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

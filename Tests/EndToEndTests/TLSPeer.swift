@@ -6,7 +6,7 @@ import NodeIdentity
 import SyncNode
 import Synchronization
 import SyncProtocol
-import Waiting
+import Clocks
 
 /// A TLS 1.3 client on loopback that presents `identity` and then sends bytes no
 /// well-behaved companion would, to test the primary inside the encryption.

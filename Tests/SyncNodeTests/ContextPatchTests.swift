@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import SyncProtocol
 import Testing
-import Waiting
+import Clocks
 
 @testable import SyncNode
 

@@ -9,6 +9,7 @@ import NodeIdentity
 import Synchronization
 import SyncProtocol
 import Testing
+import Clocks
 import Waiting
 
 /// A primary on loopback in this process, over a fresh store with one activity.

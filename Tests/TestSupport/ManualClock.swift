@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import Waiting
+import Clocks
 
 /// A wall clock the test moves, and a sleep on it: a sleeper wakes once the clock reaches
 /// the end of its sleep, or when cancelled (then it throws).

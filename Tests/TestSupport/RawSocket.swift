@@ -1,4 +1,5 @@
 import Foundation
+import Clocks
 import Waiting
 #if canImport(Glibc)
 import Glibc

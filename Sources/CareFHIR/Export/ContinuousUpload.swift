@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
+import Clocks
 import Waiting
 
 /// Where one round of a ``ContinuousUpload`` sends: the server's uploaders of Observations

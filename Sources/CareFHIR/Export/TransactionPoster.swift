@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
-import Waiting
+import Clocks
 
 /// What a FHIR server did with a transaction.
 public struct TransactionResult: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Waiting
+import Clocks
 
 /// Authorizes requests to the connected health record with the person's access token: the
 /// kept one, refreshed a minute before it expires (or when the server refuses it) and kept

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import SyncProtocol
+import Clocks
 import Waiting
 
 /// Where a companion finds its primary.

@@ -6,6 +6,7 @@ import Logging
 import PrivateFiles
 import Synchronization
 import SyncProtocol
+import Clocks
 import Waiting
 
 /// What a companion keeps between runs, in one SQLite file in its state directory: the

@@ -1,6 +1,7 @@
 import CarePlan
 import Synchronization
 import SyncProtocol
+import Clocks
 import Waiting
 
 /// A completion in the companion's outbox, held in memory beside its row on disk, with all

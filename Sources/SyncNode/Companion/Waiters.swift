@@ -1,4 +1,5 @@
 import Synchronization
+import Clocks
 import Waiting
 
 /// Values that arrive for a key, awaited with a timeout. A value that arrives before its

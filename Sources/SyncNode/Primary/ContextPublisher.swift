@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import Synchronization
 import SyncProtocol
-import Waiting
+import Clocks
 
 /// Builds application contexts from the store and tells connections when a newer one
 /// exists. One context is made per revision and day, and its frame encoded once, when a

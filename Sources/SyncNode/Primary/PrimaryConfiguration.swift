@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NodeIdentity
 import SyncProtocol
-import Waiting
+import Clocks
 
 /// How a primary node listens and what it promises its companions.
 public struct PrimaryConfiguration: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import SyncProtocol
-import Waiting
+import Clocks
 
 /// How long a connection may stay silent, and the clock that measures it.
 struct ConnectionDeadlines: Sendable {

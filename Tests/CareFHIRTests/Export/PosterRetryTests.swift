@@ -2,7 +2,7 @@ import CareFHIR
 import Foundation
 import Synchronization
 import Testing
-import Waiting
+import Clocks
 
 /// A clock whose sleeps return at once and are recorded; time passes only by sleeping.
 final class SleepRecorder: WallClock {

@@ -4,7 +4,7 @@ import FHIRTestServer
 import Foundation
 import Synchronization
 import Testing
-import Waiting
+import Clocks
 
 /// SMART Backend Services against the test server's authorization server: discovery, the
 /// signed assertion, reuse, renewal before expiry (on an injected clock) and after a refusal.

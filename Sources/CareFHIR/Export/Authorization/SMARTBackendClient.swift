@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Waiting
+import Clocks
 
 /// SMART Backend Services for one FHIR server: finds the token endpoint in the server's
 /// `.well-known/smart-configuration`, obtains access tokens with a signed client assertion
