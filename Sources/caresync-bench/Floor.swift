@@ -68,7 +68,7 @@ struct Floor {
     /// One request at a time to an echo server that commits it first, in turns with another
     /// workload's own requests (a run's completions): each commit then follows the one before
     /// by as long as that workload's do, which decides what a commit costs on some disks
-    /// (README, "The floor, paced alike").
+    /// (Docs/Benchmarks.md, `sync`: "The floor, paced alike").
     final class Probe {
         private let requests: NIOAsyncChannelOutboundWriter<ByteBuffer>
         private var replies: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator

@@ -3,7 +3,7 @@ import Testing
 
 /// Every page of the care app as a person sees it: rendered by headless Chromium at a phone's
 /// size and a desktop's, in English and German, each saved as a PNG (`.build/renders/`,
-/// `scripts/renders` copies the README's into Docs/) and checked for what it must show: the
+/// `scripts/renders` copies those the documents show into Docs/) and checked for what it must show: the
 /// page's own heading and language, no placeholder left unfilled, nothing wider than the
 /// window, and for every chart each series' bars in its legend's colour, group labels that
 /// do not overlap and are legible, and axis labels drawn whole.

@@ -26,7 +26,7 @@ struct WebAppTests {
         }
     }
 
-    /// Where the screenshots go (the README shows some of them from Docs/).
+    /// Where the screenshots go (the README and the care app's article show some of them from Docs/).
     static let renders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/renders")
 
