@@ -58,11 +58,8 @@ struct WeekStrip {
             "data-done": "\(tally.completed)", "data-due": "\(tally.total)",
         ]
         markup.element("svg", attributes) { svg in
-            guard !toCome else {
-                svg.empty("circle", ["class": "ring-track", "cx": "20", "cy": "20", "r": "\(radius)"])
-                return
-            }
             svg.empty("circle", ["class": "ring-track", "cx": "20", "cy": "20", "r": "\(radius)"])
+            guard !toCome else { return }
             if done > 0 {
                 svg.empty("circle", [
                     "class": "ring-done", "cx": "20", "cy": "20", "r": "\(radius)", "transform": "rotate(-90 20 20)",
