@@ -328,7 +328,7 @@ let package = Package(
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
         .testTarget(name: "NodeIdentityTests", dependencies: ["ChildProcess", "NodeIdentity"]),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
-        .testTarget(name: "WaitingTests", dependencies: ["Waiting"]),
+        .testTarget(name: "WaitingTests", dependencies: ["TestSupport", "Waiting"]),
         .testTarget(
             name: "SimulatorSupportTests",
             dependencies: ["Discovery", "SimulatorSupport", "TestSupport", .product(name: "Logging", package: "swift-log")]
@@ -379,7 +379,7 @@ let package = Package(
             dependencies: ["SyncProtocol", "StrictJSON", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         // What several test targets share.
-        .target(name: "TestSupport", dependencies: ["Waiting"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Clocks", "Waiting"], path: "Tests/TestSupport"),
         // End-to-end: the built executables as processes, and the real mDNS daemon.
         .testTarget(
             name: "EndToEndTests",

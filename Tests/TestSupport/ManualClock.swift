@@ -3,10 +3,17 @@ import Synchronization
 import Clocks
 
 /// A wall clock the test moves, and a sleep on it: a sleeper wakes once the clock reaches
-/// the end of its sleep, or when cancelled (then it throws).
-public final class ManualClock: WallClock {
+/// the end of its sleep, or when cancelled (then it throws). Made with `sleepsPass`, a sleep
+/// instead moves the clock on by its duration and returns at once: time passes only by
+/// sleeping (a retry loop's waits). Either way it keeps every duration asked for.
+///
+/// It is a Swift `Clock` too, its instants dates, for code that takes one.
+public final class ManualClock: WallClock, Clock {
+    public typealias Instant = Date
+
     private struct State {
         var now: Date
+        var requested: [Duration] = []
         var sleepers: [UUID: (until: Date, wake: CheckedContinuation<Void, Never>)] = [:]
         /// Tests waiting for a number of sleepers.
         var watchers: [UUID: (count: Int, wake: CheckedContinuation<Void, Never>)] = [:]
@@ -20,13 +27,22 @@ public final class ManualClock: WallClock {
     }
 
     private let state: Mutex<State>
+    private let sleepsPass: Bool
 
-    /// A clock at `start` (by default 2026-11-18 11:06:40 UTC).
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) {
+    /// A clock at `start` (by default 2026-11-18 11:06:40 UTC); with `sleepsPass`, one that
+    /// a sleep moves on (see the type).
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000), sleepsPass: Bool = false) {
         state = Mutex(State(now: start))
+        self.sleepsPass = sleepsPass
     }
 
     public var now: Date { state.withLock { $0.now } }
+
+    /// Moves are exact to the nanosecond.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Every duration a sleep asked for, in order: what a retry loop waited.
+    public var requestedSleeps: [Duration] { state.withLock { $0.requested } }
 
     /// How many sleeps wait on the clock now: a test checks that a move woke nothing yet.
     public var sleeps: Int { state.withLock { $0.sleepers.count } }
@@ -51,11 +67,37 @@ public final class ManualClock: WallClock {
     }
 
     public func sleep(_ duration: Duration) async throws {
+        if sleepsPass {
+            state.withLock { state in
+                state.requested.append(duration)
+                state.now = state.now.addingTimeInterval(duration.inSeconds)
+            }
+            return try Task.checkCancellation()
+        }
+        try await sleep(after: duration, until: nil)
+    }
+
+    /// Returns once the clock reaches `deadline` (at once if it has), or throws when
+    /// cancelled; a clock whose sleeps pass moves on to the deadline.
+    public func sleep(until deadline: Date, tolerance: Duration? = nil) async throws {
+        if sleepsPass {
+            state.withLock { state in
+                state.requested.append(state.now.duration(to: deadline))
+                state.now = max(state.now, deadline)
+            }
+            return try Task.checkCancellation()
+        }
+        try await sleep(after: nil, until: deadline)
+    }
+
+    /// A sleep for `duration` from now, or until `deadline`.
+    private func sleep(after duration: Duration?, until deadline: Date?) async throws {
         let id = UUID()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
                 let (resumeNow, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    let until = state.now.addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
+                    let until = deadline ?? state.now.addingTimeInterval(duration?.inSeconds ?? 0)
+                    state.requested.append(duration ?? state.now.duration(to: until))
                     guard until > state.now, !Task.isCancelled else { return (true, []) }
                     state.sleepers[id] = (until, wake)
                     return (false, state.satisfiedWatchers())
@@ -86,4 +128,11 @@ public final class ManualClock: WallClock {
             state.withLock { $0.watchers.removeValue(forKey: id) }?.wake.resume()
         }
     }
+}
+
+/// Dates as the instants of a Swift `Clock` (``ManualClock``'s), a `Duration` apart.
+extension Date: @retroactive InstantProtocol {
+    public func advanced(by duration: Swift.Duration) -> Date { addingTimeInterval(duration.inSeconds) }
+
+    public func duration(to other: Date) -> Swift.Duration { .seconds(other.timeIntervalSince(self)) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Clocks
+import TestSupport
 import Waiting
 
 struct BackoffTests {
@@ -26,68 +27,14 @@ struct BackoffTests {
 }
 
 struct TimeoutTests {
-    /// A clock whose sleeps return only when the test lets them, or throw when cancelled:
-    /// time does not pass by itself. (Not an AsyncStream of ticks: a sleeper cancelled while
-    /// waiting would finish it, and every later sleep would return at once.)
-    final class ManualSleep: WallClock {
-        private struct Sleepers {
-            var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
-            var started = 0
-            /// Ticks given while nobody slept, for the next sleepers.
-            var spare = 0
-        }
-
-        private let state = Mutex(Sleepers())
-
-        /// How many sleeps have begun.
-        var sleepers: Int { state.withLock { $0.started } }
-
-        /// A fixed instant: only the sleeps matter here.
-        var now: Date { Date(timeIntervalSince1970: 0) }
-
-        func sleep(_ duration: Duration) async throws {
-            let id = state.withLock { state in
-                state.started += 1
-                return state.started
-            }
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let now = state.withLock { state -> Result<Void, any Error>? in
-                        if Task.isCancelled { return .failure(CancellationError()) }
-                        if state.spare > 0 {
-                            state.spare -= 1
-                            return .success(())
-                        }
-                        state.waiting[id] = continuation
-                        return nil
-                    }
-                    if let now { continuation.resume(with: now) }
-                }
-            } onCancel: {
-                state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-            }
-        }
-
-        /// Ends the oldest sleep, or the next to begin.
-        func elapse() {
-            state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard let oldest = state.waiting.keys.min() else {
-                    state.spare += 1
-                    return nil
-                }
-                return state.waiting.removeValue(forKey: oldest)
-            }?.resume()
-        }
-    }
-
     @Test func theOperationsResultWhenItComesFirst() async {
-        let clock = ManualSleep()
+        let clock = ManualClock()
         // The time never passes here: only the operation can end the wait.
         #expect(await withTimeout(.seconds(1), clock: clock) { 42 } == 42)
     }
 
     @Test func nilWhenTheTimeoutComesFirstAndTheOperationIsCancelled() async {
-        let clock = ManualSleep()
+        let clock = ManualClock()
         let cancelled = Mutex(false)
         let waiting = Task {
             await withTimeout(.seconds(1), clock: clock) { () async -> Int? in
@@ -97,8 +44,8 @@ struct TimeoutTests {
                 return 1
             }
         }
-        while clock.sleepers == 0 { await Task.yield() }
-        clock.elapse()
+        await clock.sleeping()
+        clock.advance(by: 1)
         #expect(await waiting.value == nil)
         #expect(cancelled.withLock { $0 })
     }
@@ -110,15 +57,15 @@ struct EventualTests {
     /// later wait between a companion's connection attempts returned at once.
     @Test func timedOutWaitsLeaveItWorkingAndARaiseEndsTheNext() async {
         let latch = Eventual<Void>()
-        let clock = TimeoutTests.ManualSleep()
+        let clock = ManualClock()
         for round in 1...3 {
             let waiting = Task { await withTimeout(.seconds(1), clock: clock) { (try? await latch.value).map { true } } }
-            while clock.sleepers < round { await Task.yield() }
-            clock.elapse()
+            await clock.sleeping()
+            clock.advance(by: 1)
             #expect(await waiting.value == nil, "round \(round) should time out")
         }
         let raised = Task { await withTimeout(.seconds(1), clock: clock) { (try? await latch.value).map { true } } }
-        while clock.sleepers < 4 { await Task.yield() }
+        await clock.sleeping()
         latch.raise()
         #expect(await raised.value == true)
         // Raised, it stays raised: a wait after returns at once; a second resolve changes nothing.
@@ -144,20 +91,62 @@ extension EventualTests {
     /// `nil` when the time runs out first or the result is a failure, and the eventual
     /// still works after a wait that timed out.
     @Test func aWaitWithinATimeGetsTheValueOrNil() async {
-        let clock = TimeoutTests.ManualSleep()
+        let clock = ManualClock()
         let answer = Eventual<Int>()
         let late = Task { await answer.value(within: .seconds(1), clock: clock) }
-        while clock.sleepers < 1 { await Task.yield() }
-        clock.elapse()
+        await clock.sleeping()
+        clock.advance(by: 1)
         #expect(await late.value == nil)
         let waiting = Task { await answer.value(within: .seconds(1), clock: clock) }
-        while clock.sleepers < 2 { await Task.yield() }
+        await clock.sleeping()
         answer.resolve(.success(42))
         #expect(await waiting.value == 42)
         #expect(await answer.value(within: .seconds(1), clock: clock) == 42)
         let failed = Eventual<Int>()
         failed.resolve(.failure(CancellationError()))
         #expect(await failed.value(within: .seconds(1), clock: clock) == nil)
+    }
+}
+
+/// TestSupport's manual clock as a Swift `Clock`: its instants move only with the test.
+struct ManualClockAsAClockTests {
+    @Test func nowMovesWithTheClock() {
+        let clock = ManualClock()
+        let start: ManualClock.Instant = clock.now
+        clock.advance(by: 90)
+        #expect(start.duration(to: clock.now) == .seconds(90))
+        #expect(clock.minimumResolution > .zero)
+    }
+
+    @Test func aSleepUntilAnInstantEndsWhenTheClockPassesIt() async throws {
+        let clock = ManualClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
+        let woke = Mutex(false)
+        let sleeper = Task {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            woke.withLock { $0 = true }
+        }
+        await clock.sleeping()
+        clock.advance(by: 30)
+        #expect(clock.sleeps == 1, "not yet at the deadline")
+        #expect(!woke.withLock { $0 })
+        clock.advance(by: 31)
+        try await sleeper.value
+        #expect(woke.withLock { $0 })
+    }
+
+    /// Code generic over Swift's `Clock` takes it as it takes `ContinuousClock`.
+    @Test func genericCodeSleepsOnIt() async throws {
+        func elapsed<C: Clock>(on clock: C, sleeping duration: C.Duration) async throws -> C.Duration {
+            let start = clock.now
+            try await clock.sleep(for: duration)
+            return start.duration(to: clock.now)
+        }
+        let clock = ManualClock()
+        let sleeper = Task { try await elapsed(on: clock, sleeping: .seconds(5)) }
+        await clock.sleeping()
+        clock.advance(by: 5)
+        #expect(try await sleeper.value == .seconds(5))
     }
 }
 
