@@ -5,6 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 import Clocks
+import TestSupport
 
 /// SMART Backend Services against the test server's authorization server: discovery, the
 /// signed assertion, reuse, renewal before expiry (on an injected clock) and after a refusal.
@@ -20,7 +21,7 @@ struct SMARTClientTests {
         return try await FHIRTestServer(options: options)
     }
 
-    static func poster(_ server: FHIRTestServer, key: SMARTSigningKey, clock: SleepRecorder) throws
+    static func poster(_ server: FHIRTestServer, key: SMARTSigningKey, clock: ManualClock) throws
         -> (TransactionPoster, SMARTBackendClient) {
         let client = SMARTBackendClient(fhirBase: server.base, clientID: "caresync", key: key, clock: clock)
         return (try TransactionPoster(url: server.base, policy: RetryPolicy(attempts: 1), authorizer: client, clock: clock), client)
@@ -33,7 +34,7 @@ struct SMARTClientTests {
 
     @Test func aTokenIsObtainedOnceThroughDiscoveryAndUsedUntilItIsDue() async throws {
         let key = SMARTSigningKey.generate()
-        let clock = SleepRecorder()
+        let clock = ManualClock(sleepsPass: true)
         let server = try await Self.server(for: key, clock: clock)
         let (poster, client) = try Self.poster(server, key: key, clock: clock)
         _ = try await poster.post(Self.emptyTransaction)
@@ -55,7 +56,7 @@ struct SMARTClientTests {
 
     @Test func aTokenTheServerExpiredIsRenewedAndTheTransactionSentAgainOnce() async throws {
         let key = SMARTSigningKey.generate()
-        let clock = SleepRecorder()
+        let clock = ManualClock(sleepsPass: true)
         let server = try await Self.server(for: key, clock: clock)
         let (poster, client) = try Self.poster(server, key: key, clock: clock)
         _ = try await poster.post(Self.emptyTransaction)
@@ -68,7 +69,7 @@ struct SMARTClientTests {
     }
 
     @Test func anAssertionSignedWithAnotherKeyIsRefusedAndNothingIsPosted() async throws {
-        let clock = SleepRecorder()
+        let clock = ManualClock(sleepsPass: true)
         let server = try await Self.server(for: SMARTSigningKey.generate(), clock: clock)
         let (poster, _) = try Self.poster(server, key: SMARTSigningKey.generate(), clock: clock)
         let token = server.url.replacingOccurrences(of: "/fhir/", with: "/auth/token")
@@ -81,7 +82,7 @@ struct SMARTClientTests {
 
     @Test func aServerWithoutSMARTIsNamedAsSuch() async throws {
         let server = try await FHIRTestServer()
-        let (poster, _) = try Self.poster(server, key: SMARTSigningKey.generate(), clock: SleepRecorder())
+        let (poster, _) = try Self.poster(server, key: SMARTSigningKey.generate(), clock: ManualClock(sleepsPass: true))
         await #expect(throws: FHIRExportError.unauthorized(
             url: "\(server.base)/.well-known/smart-configuration", reason: "no SMART configuration (HTTP 404)")) {
             try await poster.post(Self.emptyTransaction)
@@ -92,7 +93,7 @@ struct SMARTClientTests {
     @Test func aFixedTokenThatIsRefusedIsNotSentAgain() async throws {
         let server = try await FHIRTestServer(options: FHIRTestServer.Options(token: "right"))
         let poster = try TransactionPoster(
-            url: server.base, policy: RetryPolicy(attempts: 3), authorizer: BearerToken("wrong"), clock: SleepRecorder())
+            url: server.base, policy: RetryPolicy(attempts: 3), authorizer: BearerToken("wrong"), clock: ManualClock(sleepsPass: true))
         await #expect(throws: FHIRExportError.refused(url: server.base, status: 401, outcome: "the test server needs its bearer token")) {
             try await poster.post(Self.emptyTransaction)
         }
@@ -101,14 +102,14 @@ struct SMARTClientTests {
     }
 
     @Test func anUnreachableTokenEndpointIsAFailureThatMayPass() async throws {
-        let clock = SleepRecorder()
+        let clock = ManualClock(sleepsPass: true)
         let client = SMARTBackendClient(fhirBase: "http://127.0.0.1:1/fhir", clientID: "caresync", key: .generate(), clock: clock)
         let poster = try TransactionPoster(url: "http://127.0.0.1:1/fhir", policy: RetryPolicy(attempts: 3), authorizer: client, clock: clock)
         await #expect(throws: FHIRExportError.unreachable(
             url: "http://127.0.0.1:1/fhir/.well-known/smart-configuration", attempts: 3, detail: "connection refused")) {
             try await poster.post(Self.emptyTransaction)
         }
-        #expect(clock.sleeps.count == 2, "tried again by the poster's policy")
+        #expect(clock.requestedSleeps.count == 2, "tried again by the poster's policy")
     }
 
     /// The assertion as a server reads it: ES384 with the key's thumbprint as `kid`, issuer and

@@ -4,12 +4,13 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
 /// A connected health record in use: the tokens kept sealed, refreshed silently before they
 /// expire, a refused refresh turned into "sign in again", and a disconnection that revokes.
 struct HealthRecordAuthorizerTests {
     let launchTests = HealthRecordLaunchTests()
-    var clock: SleepRecorder { launchTests.clock }
+    var clock: ManualClock { launchTests.clock }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-vault-\(UUID().uuidString)").path
 
     /// A server, and a vault holding a connection to it as patient P1.

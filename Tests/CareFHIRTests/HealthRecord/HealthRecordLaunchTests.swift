@@ -4,12 +4,13 @@ import FHIRTestServer
 import Foundation
 import Testing
 import Waiting
+import TestSupport
 
 /// A standalone patient launch against the test server's authorization server: discovery,
 /// the authorization request, the code's exchange, and each refusal a real server makes.
 struct HealthRecordLaunchTests {
     static let redirect = "https://primary.local:8443/health-record/callback"
-    let clock = SleepRecorder()
+    let clock = ManualClock(sleepsPass: true)
     let requests = OAuthRequests(timeout: .seconds(30))
 
     /// A server where patient "pat" (password "secret") is patient P1, for the app "caresync-app"
