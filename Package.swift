@@ -323,17 +323,17 @@ let package = Package(
             path: "Simulators/FHIRServerCommand"
         ),
         .testTarget(name: "CarePlanTests", dependencies: ["CarePlan", "TestSupport"]),
-        .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument"]),
-        .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore"]),
-        .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore"]),
-        .testTarget(name: "NodeIdentityTests", dependencies: ["ChildProcess", "NodeIdentity"]),
-        .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"]),
+        .testTarget(name: "CarePlanDocumentTests", dependencies: ["CarePlanDocument", "TestSupport"]),
+        .testTarget(name: "CareInsightsTests", dependencies: ["CareInsights", "CareLanguage", "CarePlan", "CarePlanStore", "TestSupport"]),
+        .testTarget(name: "RemindersTests", dependencies: ["Reminders", "CarePlanStore", "TestSupport"]),
+        .testTarget(name: "NodeIdentityTests", dependencies: ["ChildProcess", "NodeIdentity", "TestSupport"]),
+        .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles", "TestSupport"]),
         .testTarget(name: "WaitingTests", dependencies: ["TestSupport", "Waiting"]),
         .testTarget(
             name: "SimulatorSupportTests",
             dependencies: ["Discovery", "SimulatorSupport", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess"]),
+        .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"]),
         .testTarget(name: "LineOutputTests", dependencies: ["LineOutput", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SyncNodeTests",
@@ -352,10 +352,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CareBackupTests", dependencies: ["CareBackup", "CarePlan", "CarePlanStore", "TestSupport"]),
-        .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage"]),
+        .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage", "TestSupport"]),
         .testTarget(
             name: "CareReportTests",
-            dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "ChildProcess", "Waiting"]
+            dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "ChildProcess", "TestSupport", "Waiting"]
         ),
         .testTarget(
             name: "CareWebTests",
@@ -376,7 +376,7 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport"]),
         .testTarget(
             name: "SyncProtocolTests",
-            dependencies: ["SyncProtocol", "StrictJSON", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: ["SyncProtocol", "StrictJSON", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         // What several test targets share.
         .target(name: "TestSupport", dependencies: ["Clocks", "Waiting"], path: "Tests/TestSupport"),
