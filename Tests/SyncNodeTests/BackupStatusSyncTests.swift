@@ -8,6 +8,8 @@ import Testing
 /// A primary that makes backups tells household devices that ask how they stand: at once,
 /// and again when it changes; watches are never told.
 struct BackupStatusSyncTests {
+    let scratch = Scratch()
+
     func nextStatus(_ node: CompanionNode) async -> BackupHealth.Status? {
         await node.firstEvent(within: patience) { if case .backupStatus(let status) = $0 { status } else { nil } }
     }
@@ -25,7 +27,7 @@ struct BackupStatusSyncTests {
     @Test func householdDevicesHearWhenBackupsFailAndWhenTheyWorkAgain() async throws {
         let health = BackupHealth()
         let primary = try await TestPrimary(configure: { $0.backupHealth = health })
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-household-\(UUID().uuidString)").path
+        let directory = scratch.path("household")
         var configuration = CompanionConfiguration(role: .household, name: "Hall", stateDirectory: directory, endpoint: primary.endpoint)
         configuration.alerts = true
         configuration.deadlineClock = ManualClock()

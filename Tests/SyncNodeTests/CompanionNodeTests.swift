@@ -6,6 +6,8 @@ import SyncProtocol
 import Testing
 
 @Suite(.serialized) struct CompanionNodeTests {
+    let scratch = Scratch()
+
     @Test func aWatchReceivesContextsAndRecordsCompletions() async throws {
         let primary = try await TestPrimary()
         let watch = try await primary.pairedCompanion(.watch)
@@ -98,7 +100,7 @@ import Testing
     /// A companion that follows another plan is refused for good and stops retrying.
     @Test func anotherPlansPrimaryRefusesForGood() async throws {
         let first = try await TestPrimary()
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let state = scratch.path("companion")
         let watch = try await first.pairedCompanion(.watch, stateDirectory: state)
         let running = Task { await watch.run() }
         _ = await watch.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } }

@@ -8,6 +8,8 @@ import Testing
 
 /// Companions that apply ContextDeltas (protocol section 10) beside ones that do not.
 @Suite(.serialized) struct ContextDeltaSyncTests {
+    let scratch = Scratch()
+
     /// Waits until `companion` holds a context at `revision` or later, and returns it.
     func context(of companion: CompanionNode, atLeast revision: Int) async throws -> ApplicationContext {
         let reached = await companion.firstEvent(within: patience) { event -> ApplicationContext? in
@@ -53,7 +55,7 @@ import Testing
     /// written as soon as it is applied, to see the rule at work delta by delta.)
     @Test func deltasAreKeptAsTheyCameAndReadBackAfterARestart() async throws {
         let primary = try await TestPrimary()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let directory = scratch.path("companion")
         let widget = try await primary.pairedCompanion(.widget, stateDirectory: directory, contextWriteDelay: .zero)
         let running = Task { await widget.run() }
         var context = try await context(of: widget, atLeast: 1)
@@ -94,7 +96,7 @@ import Testing
             let activity = try Activity(identifier: "pear-\(n)", kind: .intervention, title: "Pear \(n)", schedule: .daily(occurrences: 3, start: today))
             try await primary.store.plan.addActivity(activity, effectiveFrom: today, device: "test")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let directory = scratch.path("companion")
         let watch = try await primary.pairedCompanion(.watch, stateDirectory: directory, contextWriteDelay: .seconds(3600))
         let running = Task { await watch.run() }
         var context = try await context(of: watch, atLeast: 1)
@@ -124,7 +126,7 @@ import Testing
     /// delta: it asks for the whole context and shows the change.
     @Test func aDeltaThatDoesNotApplyIsFollowedByAWholeContext() async throws {
         let primary = try await TestPrimary()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let directory = scratch.path("companion")
         let watch = try await primary.pairedCompanion(.watch, stateDirectory: directory)
         var running = Task { await watch.run() }
         let held = try await context(of: watch, atLeast: 1)

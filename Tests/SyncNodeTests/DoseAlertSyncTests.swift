@@ -10,6 +10,8 @@ import Waiting
 /// process: the apple's three daily doses are due at 08:00, 12:30 and 18:30 GMT (the
 /// standard routine), each missed an hour later.
 @Suite(.serialized) struct DoseAlertSyncTests {
+    let scratch = Scratch()
+
     /// The alerts of the next `.alerts` event, or `nil`.
     func nextAlerts(_ node: CompanionNode) async -> [DoseAlert]? {
         await node.firstEvent(within: patience) { if case .alerts(let alerts) = $0 { alerts } else { nil } }
@@ -22,7 +24,7 @@ import Waiting
             configuration.clock = clock
             configuration.dayCheckInterval = .milliseconds(20)
         })
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-household-\(UUID().uuidString)").path
+        let directory = scratch.path("household")
         var configuration = CompanionConfiguration(role: .household, name: "Hall", stateDirectory: directory, endpoint: primary.endpoint)
         configuration.alerts = true
         configuration.deadlineClock = ManualClock()  // as makeCompanion's

@@ -10,7 +10,8 @@ import Waiting
 /// One household device, two primaries in this process: one identity and one state
 /// directory, one node per person, each on its own.
 @Suite(.serialized) struct HouseholdTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-household-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("household") }
 
     func configuration(_ primary: TestPrimary) -> CompanionConfiguration {
         var configuration = CompanionConfiguration(role: .household, name: "Hall", stateDirectory: directory, endpoint: primary.endpoint)

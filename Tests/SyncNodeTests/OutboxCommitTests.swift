@@ -9,8 +9,10 @@ import Testing
 /// send it while the row is written (the two commits, the companion's and the primary's,
 /// overlap); a row that cannot be written takes the entry out again.
 struct OutboxCommitTests {
+    let scratch = Scratch()
+
     func state() async throws -> (CompanionState, String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)").path
+        let directory = scratch.path("outbox-\(UUID().uuidString)")
         return (try await CompanionState.open(directory: directory, logger: Logger(label: "test")), directory)
     }
 

@@ -8,6 +8,8 @@ import Testing
 
 /// Pairing codes, device roles and revocation, against a real primary over TLS.
 @Suite(.serialized) struct PairingTests {
+    let scratch = Scratch()
+
     /// The first Error a running companion reports, as (code, message).
     func firstError(_ node: CompanionNode) async -> (String, String)? {
         await node.firstEvent(within: patience) { if case .error(let code, let message) = $0 { (code, message) } else { nil } }
@@ -25,7 +27,7 @@ import Testing
 
     @Test func pairingPinsEachSideAndTheDeviceIsListed() async throws {
         let primary = try await TestPrimary()
-        let watch = try await makeCompanion(.watch, endpoint: primary.endpoint)
+        let watch = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: scratch.path("watch"))
         #expect(watch.knownPrimaryID == nil)
         let result = try await watch.pair(code: try primary.openCode(.watch))
         #expect(result.primaryID == primary.node.configuration.nodeID)
@@ -57,13 +59,13 @@ import Testing
         let primary = try await TestPrimary()
         let code = try await primary.openCode(.watch)
         let wrong = try #require(PairingCode(code.characters == "00000000" ? "11111111" : "00000000"))
-        let first = try await makeCompanion(.watch, endpoint: primary.endpoint)
+        let first = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: scratch.path("first"))
         let wrongRefusal = try #require(await refusal(pairing: first, with: wrong))
         #expect(wrongRefusal.code == .pairingFailed && wrongRefusal.message.contains("wrong pairing code (4 attempts left)"))
         #expect(first.knownPrimaryID == nil)
 
         #expect(await refusal(pairing: first, with: code) == nil)
-        let second = try await makeCompanion(.watch, endpoint: primary.endpoint)
+        let second = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: scratch.path("second"))
         let reused = try #require(await refusal(pairing: second, with: code))
         #expect(reused.message.contains("already used"))
 
@@ -81,7 +83,7 @@ import Testing
     @Test func tooManyWrongCodesLockPairing() async throws {
         let primary = try await TestPrimary()
         let code = try await primary.openCode(.widget)
-        let attacker = try await makeCompanion(.widget, endpoint: primary.endpoint)
+        let attacker = try await makeCompanion(.widget, endpoint: primary.endpoint, stateDirectory: scratch.path("attacker"))
         var messages: [String] = []
         for guess in 0..<DeviceStore.pairingAttempts {
             let wrong = try #require(PairingCode("ZZZZZZZ\(guess)"))
@@ -90,7 +92,7 @@ import Testing
         #expect(messages.first?.contains("4 attempts left") == true)
         #expect(messages.last?.contains("pairing is locked") == true)
         // Even the right code no longer works: a new one must be made.
-        let late = try await makeCompanion(.widget, endpoint: primary.endpoint)
+        let late = try await makeCompanion(.widget, endpoint: primary.endpoint, stateDirectory: scratch.path("late"))
         #expect(try #require(await refusal(pairing: late, with: code)).message.contains("locked"))
         #expect(await refusal(pairing: late, with: try primary.openCode(.widget)) == nil)
         await primary.stop()
@@ -101,14 +103,14 @@ import Testing
     @Test func aDeviceInTheMiddleCannotPairInTheUsersPlace() async throws {
         let primary = try await TestPrimary()
         let relay = try await RelayInTheMiddle(to: primary.port)
-        let watch = try await makeCompanion(.watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port))
+        let watch = try await makeCompanion(.watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port), stateDirectory: scratch.path("watch"))
         let code = try await primary.openCode(.watch)
         let refused = try #require(await refusal(pairing: watch, with: code))
         #expect(refused.code == .pairingFailed && refused.message.contains("wrong pairing code"))
         #expect(watch.knownPrimaryID == nil)
         #expect(try await primary.store.devices.all().isEmpty)
         // The same code still pairs the watch directly.
-        let direct = try await makeCompanion(.watch, endpoint: primary.endpoint)
+        let direct = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: scratch.path("direct"))
         #expect(await refusal(pairing: direct, with: code) == nil)
         await relay.stop()
         await primary.stop()
@@ -116,7 +118,7 @@ import Testing
 
     @Test func pairingAttemptsAreThrottled() async throws {
         let primary = try await TestPrimary()
-        let attacker = try await makeCompanion(.watch, endpoint: primary.endpoint)
+        let attacker = try await makeCompanion(.watch, endpoint: primary.endpoint, stateDirectory: scratch.path("attacker"))
         var last: ProtocolError?
         for guess in 0...10 {
             last = await refusal(pairing: attacker, with: try #require(PairingCode("YYYYYY\(guess % 10)\(guess / 10)")))
@@ -170,7 +172,7 @@ import Testing
 
     @Test func aPrimaryWithAnotherCertificateIsRefusedByTheCompanion() async throws {
         let primary = try await TestPrimary()
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let state = scratch.path("companion")
         _ = try await primary.pairedCompanion(.watch, stateDirectory: state)
         await primary.stop()
         // Another primary (its own identity) where the watch looks for its primary.
@@ -189,7 +191,7 @@ import Testing
 
     /// A copy of `paired`'s state directory without its identity.
     private func strangerState(copying paired: CompanionNode) throws -> String {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
+        let copy = scratch.path("stranger")
         try FileManager.default.copyItem(atPath: paired.configuration.stateDirectory, toPath: copy)
         try FileManager.default.removeItem(atPath: copy + "/identity.pem")
         return copy

@@ -6,12 +6,14 @@ import NIOEmbedded
 import NodeIdentity
 @testable import SyncNode
 import SyncProtocol
+import TestSupport
 import Testing
 
 /// One connection of the primary, driven frame by frame over NIOAsyncTestingChannel: no
 /// socket, no TLS, no listener, only the connection's own rules.
 final class PrimaryConnectionTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-connection-\(UUID().uuidString)")
+    let scratch = Scratch()
+    let directory: URL
     let store: CarePlanStore
     let node: PrimaryNode
     let today = CalendarDay.containing(Date(), in: .gmt)
@@ -19,6 +21,7 @@ final class PrimaryConnectionTests {
     let watch = String(repeating: "ab", count: 32)
 
     init() async throws {
+        directory = scratch.url.appendingPathComponent("connection")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let apple = try Activity(identifier: "apple", kind: .intervention, title: "Apple", schedule: .daily(occurrences: 2, start: today))
@@ -30,8 +33,6 @@ final class PrimaryConnectionTests {
         configuration.security = .unencrypted
         node = PrimaryNode(store: store, configuration: configuration)
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A channel with the primary's frame decoder and completion intake, and the connection
     /// serving it.

@@ -16,8 +16,11 @@ import Waiting
         await node.firstEvent(within: patience) { if case .standby(let update) = $0, update.revision > revision { update } else { nil } }
     }
 
+    let directories = Scratch()
+
+    /// A path for `name` in the test's scratch directory, not there yet.
     func scratch(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("caresync-\(name)-\(UUID().uuidString)").path
+        directories.path("\(name)-\(UUID().uuidString)")
     }
 
     func complete(_ occurrence: Int, daysAgo: Int, in store: CarePlanStore) async throws {
@@ -74,7 +77,7 @@ import Waiting
                                     sources: [sensor])
         try await waitFor("the heart rate in the copy", seen: { "\(returned.configuration.standby!.status)" }) {
             let copy = try StandbyCopy.read(from: copyDirectory)
-            let database = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-image-\(UUID().uuidString).sqlite").path
+            let database = scratch("image") + ".sqlite"
             defer { try? FileManager.default.removeItem(atPath: database) }
             FileManager.default.createFile(atPath: database, contents: Data(copy.image))
             return try await CarePlanStore(path: database).summary().measurements == 1

@@ -14,6 +14,8 @@ import Waiting
 
 /// A primary on loopback in this process, over a fresh store with one activity.
 final class TestPrimary: Sendable {
+    /// Where the primary's files and its companions' state directories are.
+    let scratch = Scratch()
     let directory: URL
     let store: CarePlanStore
     let serving: ServingPrimary
@@ -26,7 +28,7 @@ final class TestPrimary: Sendable {
     init(
         activityID: String = "apple", clock: (any WallClock)? = nil, configure: (inout PrimaryConfiguration) -> Void = { _ in }
     ) async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-node-\(UUID().uuidString)")
+        directory = scratch.url.appendingPathComponent("node")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let today = CalendarDay.containing(Date(), in: .gmt)
@@ -73,7 +75,7 @@ final class TestPrimary: Sendable {
         contextDeltas: Bool = true, contextWriteDelay: Duration? = nil, clock: any WallClock = .system
     ) async throws -> CompanionNode {
         let companion = try await makeCompanion(
-            role, endpoint: endpoint, stateDirectory: stateDirectory, standby: standby, contextDeltas: contextDeltas,
+            role, endpoint: endpoint, stateDirectory: stateDirectory ?? scratch.path("companion-\(UUID().uuidString)"), standby: standby, contextDeltas: contextDeltas,
             contextWriteDelay: contextWriteDelay, clock: clock)
         let code = try await openCode(role, mayRecord: mayRecord, standby: standby != nil && pairedAsStandby)
         let candidate = try #require(try await store.devices.pairingCandidates().first { $0.code == code.characters })
@@ -96,14 +98,12 @@ final class TestPrimary: Sendable {
     }
 }
 
-/// A companion node in this process with its own state directory.
+/// A companion node in this process with its own state directory (a path in a ``Scratch``).
 func makeCompanion(
-    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String? = nil, standby: StandbyCopy? = nil, contextDeltas: Bool = true,
+    _ role: DeviceRole, endpoint: PrimaryEndpoint, stateDirectory: String, standby: StandbyCopy? = nil, contextDeltas: Bool = true,
     contextWriteDelay: Duration? = nil, clock: any WallClock = .system
 ) async throws -> CompanionNode {
-    let directory = stateDirectory ?? FileManager.default.temporaryDirectory
-        .appendingPathComponent("caresync-companion-\(UUID().uuidString)").path
-    var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: directory, endpoint: endpoint)
+    var configuration = CompanionConfiguration(role: role, name: "Test \(role.rawValue)", stateDirectory: stateDirectory, endpoint: endpoint)
     configuration.backoff = Backoff(first: .milliseconds(20), maximum: .milliseconds(200), jitter: 0.3)
     // As the primary's (above): on the real clock, a handshake that a busy machine slowed past
     // the default 5 s was given up and begun again, and a first context then took over 20 s in CI.

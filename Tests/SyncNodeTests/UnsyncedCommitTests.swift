@@ -6,10 +6,10 @@ import Testing
 /// A companion's commits that need no sync of their own run at `synchronous = NORMAL`, and
 /// every other commit stays at FULL: after them, and after one that failed.
 struct UnsyncedCommitTests {
+    let scratch = Scratch()
+
     @Test func onlyTheUnsyncedBodyRunsAtNormal() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unsynced-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = scratch.url
         var configuration = Configuration()
         configuration.journalMode = .wal
         let queue = try DatabaseQueue(path: directory.appendingPathComponent("state.sqlite").path, configuration: configuration)
