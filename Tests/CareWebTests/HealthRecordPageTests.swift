@@ -27,12 +27,12 @@ struct HealthRecordPageTests {
     /// The app with a health record vault in its scratch directory, its registration announced.
     static func fixture() async throws -> WebFixture {
         var vault: TokenVault?
-        let web = try await WebFixture { configuration in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-web-vault-\(UUID().uuidString)").path
+        let web = try await WebFixture(configureInScratch: { configuration, scratch in
+            let directory = scratch.path("vault")
             vault = TokenVault(directory: directory)
             configuration.healthRecord = HealthRecordSettings(
                 vault: vault!, requests: OAuthRequests(), authorizer: HealthRecordAuthorizer(vault: vault!, requests: OAuthRequests(), logger: Logger(label: "test")))
-        }
+        })
         try vault!.announce(HealthRecordApp(clientID: "caresync", redirectURI: redirect))
         return web
     }

@@ -40,7 +40,13 @@ final class WebFixture: Sendable {
     let base: String
     private let cookies = Mutex<[String: String]>([:])
 
-    init(_ transport: WebTransport = .router, configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+    convenience init(_ transport: WebTransport = .router, configure: (inout WebConfiguration) -> Void = { _ in }) async throws {
+        try await self.init(transport, configureInScratch: { configuration, _ in configure(&configuration) })
+    }
+
+    /// The app, its configuration changed by `configure`, which may keep files in the
+    /// fixture's scratch directory.
+    init(_ transport: WebTransport = .router, configureInScratch configure: (inout WebConfiguration, Scratch) -> Void) async throws {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_510_800))  // 2026-11-24 09:00 UTC
         self.clock = clock
         store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
@@ -54,7 +60,7 @@ final class WebFixture: Sendable {
         let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(20), logger: logger)
         var configuration = WebConfiguration()
         configuration.clock = clock
-        configure(&configuration)
+        configure(&configuration, scratch)
         let server = try CareWebServer(store: store, changes: feed, configuration: configuration, logger: logger)
         self.server = server
         switch transport {

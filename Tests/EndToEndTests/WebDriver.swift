@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import TestSupport
 
 /// Headless Chromium driven through chromedriver, Debian's `chromium-driver`, by the W3C
 /// WebDriver protocol (what Selenium speaks): one browser session per instance, on loopback.
@@ -12,6 +13,7 @@ final class WebDriver {
     private let driver: RunningProcess
     private let base: String
     private let session: String
+    private let scratch = Scratch()
     private let profile: URL
 
     /// Starts chromedriver on a free loopback port and a headless browser with a phone-sized
@@ -38,7 +40,7 @@ final class WebDriver {
 
     init(width: Int = 412, height: Int = 915, language: String = "en-GB", javascript: Bool = true) async throws {
         (driver, base) = try await Self.startDriver()
-        profile = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-chromium-\(UUID().uuidString)")
+        profile = scratch.url.appendingPathComponent("chromium")
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:chromeOptions": [
