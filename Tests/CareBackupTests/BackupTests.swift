@@ -3,12 +3,14 @@ import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// A backup made of a store, sealed, inspected and restored elsewhere; and each way a backup
 /// is refused (a wrong passphrase, a truncated, altered or newer file), with nothing written.
 struct BackupTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-backup-test-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("backup-test") }
     let passphrase = try! BackupPassphrase("correct horse battery staple")
     /// A cheap scrypt, for the tests that are not about its cost.
     let cheap = BackupFile.Cost(logN: 10, r: 8, p: 1)

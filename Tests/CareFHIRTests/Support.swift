@@ -3,6 +3,7 @@ import CareLanguage
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
+import TestSupport
 
 /// The patient's time zone in these tests.
 let berlin = TimeZone(identifier: "Europe/Berlin")!
@@ -41,9 +42,9 @@ func events(_ activity: Activity, on day: CalendarDay) -> [String] {
 
 /// Runs `body` with a new store in a temporary directory, removed afterwards.
 func withStore(_ body: (CarePlanStore, String) async throws -> Void) async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carefhir-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let scratch = Scratch()
+    defer { withExtendedLifetime(scratch) {} }
+    let directory = scratch.url
     let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
     try await store.plan.configure(title: "Medications", timeZone: berlin, device: "test")
     try await body(store, directory.path)

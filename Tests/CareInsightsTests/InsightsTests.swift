@@ -3,6 +3,7 @@ import CareLanguage
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
+import TestSupport
 import Testing
 
 /// The insights of a known week, against numbers worked out by hand (in the comments): a
@@ -16,11 +17,13 @@ struct InsightsTests {
     /// due yet (it would be, read in summer time).
     static let now = ISO8601DateFormatter().date(from: "2026-10-25T20:00:00Z")!
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-insights-\(UUID().uuidString)")
+    let scratch = Scratch()
+    let directory: URL
     let store: CarePlanStore
     let english = try! Language("en")
 
     init() async throws {
+        directory = scratch.url.appendingPathComponent("insights")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
     }

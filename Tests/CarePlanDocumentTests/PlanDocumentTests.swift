@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanDocument
 import Foundation
+import TestSupport
 import Testing
 
 struct PlanDocumentTests {
@@ -113,7 +114,9 @@ struct PlanDocumentTests {
 
     /// A directory given as the plan says so, not which Foundation error reading it raised.
     @Test func aDirectoryIsReportedAsOne() throws {
-        let directory = FileManager.default.temporaryDirectory.path
+        let scratch = Scratch()
+        defer { withExtendedLifetime(scratch) {} }
+        let directory = scratch.url.path
         let error = try #require(throws: PlanDocumentError.self) {
             try PlanDocument.load(path: directory, defaultStart: fallback)
         }

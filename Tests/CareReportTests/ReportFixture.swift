@@ -4,6 +4,7 @@ import CarePlanDocument
 @_spi(CareCore) import CarePlanStore
 import CareReport
 import Foundation
+import TestSupport
 
 /// The example plan with ten days of record (16–25 November 2026): Z-Cure (from the 20th,
 /// twice a day) in full on the 20th, 22nd and 24th and half on the other days; pain
@@ -14,10 +15,12 @@ struct ReportFixture {
     static let now = ISO8601DateFormatter().date(from: "2026-11-26T11:00:00Z")!
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-report-\(UUID().uuidString)")
+    let scratch = Scratch()
+    let directory: URL
     let store: CarePlanStore
 
     init() async throws {
+        directory = scratch.url.appendingPathComponent("report")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let plan = try PlanDocument.load(

@@ -1,10 +1,12 @@
 import ChildProcess
 import Foundation
 import NodeIdentity
+import TestSupport
 import Testing
 
 struct NodeIdentityTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-identity-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("identity") }
 
     @Test func madeOnFirstStartKeptPrivateAndLoadedAgain() throws {
         let first = try NodeIdentity.loadOrCreate(in: directory, name: "Kitchen tablet")

@@ -1,11 +1,13 @@
 import Foundation
 import NodeIdentity
+import TestSupport
 import Testing
 
 /// The certificate the care app serves over HTTPS names its hosts (subjectAltName), is the
 /// identity's key's, is kept while its hosts stay the same, and leaves the identity alone.
 struct ServerCertificateTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-server-cert-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("server-cert") }
 
     @Test func itNamesTheHostsAndIsKeptWhileTheyStay() throws {
         let identity = try NodeIdentity.loadOrCreate(in: directory, name: "Primary")

@@ -1,9 +1,11 @@
 import Foundation
 import PrivateFiles
+import TestSupport
 import Testing
 
 struct PrivateFilesTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-private-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("private") }
 
     func mode(_ path: String) throws -> Int {
         try #require((FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)

@@ -2,17 +2,20 @@ import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
 import Reminders
+import TestSupport
 import Testing
 
 /// Missed-dose alerts on a real store, stepped through virtual time in New York, across the
 /// night the clocks go back (2026-11-01).
 struct MissedDoseMonitorTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-alerts-\(UUID().uuidString)")
+    let scratch = Scratch()
+    let directory: URL
     let saturday = CalendarDay("2026-10-31")!
     let zone = TimeZone(identifier: "America/New_York")!
     let store: CarePlanStore
 
     init() async throws {
+        directory = scratch.url.appendingPathComponent("alerts")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
     }

@@ -2,16 +2,19 @@ import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
 import Reminders
+import TestSupport
 import Testing
 
 /// The scheduler on a real store, stepped through virtual time.
 struct ReminderSchedulerTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-reminders-\(UUID().uuidString)")
+    let scratch = Scratch()
+    let directory: URL
     let monday = CalendarDay("2026-11-02")!
     let zone = TimeZone(identifier: "America/New_York")!
     let store: CarePlanStore
 
     init() async throws {
+        directory = scratch.url.appendingPathComponent("reminders")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let activities = [

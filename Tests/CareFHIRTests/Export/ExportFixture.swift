@@ -2,10 +2,12 @@ import CareFHIR
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
+import TestSupport
 
 /// A store in Europe/Vienna with one FHIR medication ("amlo", 08:00 and 20:00, from
 /// MedicationRequest/rx-1 for Patient/p1) and one plain activity ("walk").
 struct ExportFixture {
+    let scratch = Scratch()
     let directory: URL
     let store: CarePlanStore
     let vienna = TimeZone(identifier: "Europe/Vienna")!
@@ -20,7 +22,7 @@ struct ExportFixture {
         """
 
     init(order: String = Self.order, subject: String? = "Patient/p1") async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-export-\(UUID().uuidString)")
+        directory = scratch.url.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         try await store.plan.configure(title: "Test", timeZone: vienna, device: "setup")

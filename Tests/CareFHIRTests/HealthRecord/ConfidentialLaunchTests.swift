@@ -1,13 +1,15 @@
 @testable import CareFHIR
 import FHIRTestServer
 import Foundation
+import TestSupport
 import Testing
 
 /// A confidential client (`private_key_jwt`): the code's exchange, the refresh and the
 /// revocation each signed with the client's key; without the key, no access.
 struct ConfidentialLaunchTests {
     let launchTests = HealthRecordLaunchTests()
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-confidential-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("confidential") }
 
     /// A key in a file, and a server that registered its public half for "caresync-app".
     func keyAndServer() async throws -> (keyFile: String, server: FHIRTestServer) {

@@ -11,7 +11,8 @@ import TestSupport
 struct HealthRecordAuthorizerTests {
     let launchTests = HealthRecordLaunchTests()
     var clock: ManualClock { launchTests.clock }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caresync-vault-\(UUID().uuidString)").path
+    let scratch = Scratch()
+    var directory: String { scratch.path("vault") }
 
     /// A server, and a vault holding a connection to it as patient P1.
     func connected() async throws -> (FHIRTestServer, TokenVault, HealthRecordConnection) {
@@ -129,8 +130,12 @@ final class Told: Sendable {
 /// The launches waiting for their callback: each state taken once, only while fresh.
 struct PendingLaunchTests {
     let launchTests = HealthRecordLaunchTests()
-    let pending = PendingLaunches(vault: TokenVault(
-        directory: FileManager.default.temporaryDirectory.appendingPathComponent("caresync-pending-\(UUID().uuidString)").path))
+    let scratch = Scratch()
+    let pending: PendingLaunches
+
+    init() {
+        pending = PendingLaunches(vault: TokenVault(directory: scratch.path("pending")))
+    }
 
     @Test func aStateIsTakenOnceAndOnlyWhileFresh() async throws {
         let server = try await launchTests.server()
