@@ -355,7 +355,9 @@ let package = Package(
         .testTarget(name: "CareLanguageTests", dependencies: ["CareLanguage", "TestSupport"]),
         .testTarget(
             name: "CareReportTests",
-            dependencies: ["CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "ChildProcess", "TestSupport", "Waiting"]
+            dependencies: [
+                "CareReport", "CareInsights", "CareLanguage", "CarePlan", "CarePlanDocument", "CarePlanStore", "ChildProcess", "TestSupport", "Waiting",
+            ]
         ),
         .testTarget(
             name: "CareWebTests",

@@ -103,7 +103,8 @@ import Testing
     @Test func aDeviceInTheMiddleCannotPairInTheUsersPlace() async throws {
         let primary = try await TestPrimary()
         let relay = try await RelayInTheMiddle(to: primary.port)
-        let watch = try await makeCompanion(.watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port), stateDirectory: scratch.path("watch"))
+        let watch = try await makeCompanion(
+            .watch, endpoint: PrimaryEndpoint(host: "127.0.0.1", port: relay.port), stateDirectory: scratch.path("watch"))
         let code = try await primary.openCode(.watch)
         let refused = try #require(await refusal(pairing: watch, with: code))
         #expect(refused.code == .pairingFailed && refused.message.contains("wrong pairing code"))

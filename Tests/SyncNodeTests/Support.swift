@@ -75,8 +75,8 @@ final class TestPrimary: Sendable {
         contextDeltas: Bool = true, contextWriteDelay: Duration? = nil, clock: any WallClock = .system
     ) async throws -> CompanionNode {
         let companion = try await makeCompanion(
-            role, endpoint: endpoint, stateDirectory: stateDirectory ?? scratch.path("companion-\(UUID().uuidString)"), standby: standby, contextDeltas: contextDeltas,
-            contextWriteDelay: contextWriteDelay, clock: clock)
+            role, endpoint: endpoint, stateDirectory: stateDirectory ?? scratch.path("companion-\(UUID().uuidString)"), standby: standby,
+            contextDeltas: contextDeltas, contextWriteDelay: contextWriteDelay, clock: clock)
         let code = try await openCode(role, mayRecord: mayRecord, standby: standby != nil && pairedAsStandby)
         let candidate = try #require(try await store.devices.pairingCandidates().first { $0.code == code.characters })
         _ = try await node.core.access.redeemPairing(
