@@ -4,29 +4,32 @@ import PackageDescription
 let package = Package(
     name: "CareSync",
     platforms: [.macOS(.v14)],
+    // What another Swift project would embed (README, "Embedding CareSync"): the record, the
+    // sync nodes and what their configuration names, FHIR, the words and what the record shows,
+    // and a kit for multi-process integration tests. The programs are products to run.
     products: [
         .library(name: "CarePlan", targets: ["CarePlan"]),
+        .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
         .library(name: "CarePlanStore", targets: ["CarePlanStore"]),
         .library(name: "CareCore", targets: ["CareCore"]),
-        .library(name: "CarePlanDocument", targets: ["CarePlanDocument"]),
         .library(name: "SyncProtocol", targets: ["SyncProtocol"]),
         .library(name: "SyncNode", targets: ["SyncNode"]),
+        .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
         .library(name: "Discovery", targets: ["Discovery"]),
         .library(name: "Reminders", targets: ["Reminders"]),
-        .library(name: "NodeIdentity", targets: ["NodeIdentity"]),
-        .library(name: "PrivateFiles", targets: ["PrivateFiles"]),
-        .library(name: "LineOutput", targets: ["LineOutput"]),
+        .library(name: "CareBackup", targets: ["CareBackup"]),
         .library(name: "Clocks", targets: ["Clocks"]),
         .library(name: "Waiting", targets: ["Waiting"]),
-        .library(name: "MetricsEndpoint", targets: ["MetricsEndpoint"]),
         .library(name: "CareFHIR", targets: ["CareFHIR"]),
-        .library(name: "CareInsights", targets: ["CareInsights"]),
         .library(name: "CareLanguage", targets: ["CareLanguage"]),
+        .library(name: "CareInsights", targets: ["CareInsights"]),
         .library(name: "CareReport", targets: ["CareReport"]),
         .library(name: "CareWeb", targets: ["CareWeb"]),
-        .library(name: "FuzzProperties", targets: ["FuzzProperties"]),
+        .library(
+            name: "CareSyncTestKit",
+            targets: ["SimulatorSupport", "FHIRTestServer", "ChildProcess", "CommandOptions", "MetricsEndpoint"]
+        ),
         .executable(name: "caresync", targets: ["caresync"]),
-        .executable(name: "caresync-bench", targets: ["caresync-bench"]),
         .executable(name: "watch-sim", targets: ["watch-sim"]),
         .executable(name: "widget-sim", targets: ["widget-sim"]),
         .executable(name: "household-sim", targets: ["household-sim"]),
@@ -244,22 +247,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
-        // libmosquitto, loaded at run time by the benchmark's peer comparison (it builds without it).
-        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
-        .executableTarget(
-            name: "caresync-bench",
-            dependencies: [
-                "CMosquitto", "CareCore", "CareFHIR", "CarePlan", "CarePlanStore", "CarePlanDocument", "CareWeb", "ChildProcess", "CommandOptions", "Discovery", "FHIRTestServer", "MetricsEndpoint", "NodeIdentity", "Reminders", "SimulatorSupport", "SyncNode",
-                "SyncProtocol", "Clocks", "Waiting", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Companion simulators: a watch app, a home-screen widget and a household member's device.

@@ -118,13 +118,4 @@ extension MDNSTests {
         try await watch.waitFor("connected", count: 2)
     }
 }
-
-    @Test func theDiscoveryBenchmarkPrintsItsFigures() async throws {
-        let result = try await CareSyncCommand.run(
-            executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"), ["discovery", "--runs", "1"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains { $0.contains("primary start → companion connected") && $0.contains("worst") })
-        #expect(result.lines.contains { $0.contains("primary restart → companion reconnected") })
-    }
 }
-

@@ -9,7 +9,7 @@ struct LibraryHygieneTests {
     static let libraries: [URL] = {
         let sources = CareSyncCommand.repository.appendingPathComponent("Sources")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
-        return names.filter { !["caresync", "caresync-bench", "CDNSSD"].contains($0) }.sorted().map(sources.appendingPathComponent)
+        return names.filter { !["caresync", "CDNSSD"].contains($0) }.sorted().map(sources.appendingPathComponent)
             + ["Simulators/Support", "Simulators/FHIRServer"].map(CareSyncCommand.repository.appendingPathComponent)
     }()
 
@@ -45,15 +45,15 @@ struct LibraryHygieneTests {
     /// Only the care core changes the record. The store's write API (plans, activities,
     /// contacts, outcomes, measurements, pairing and sessions, shares) is `@_spi(CareCore)`:
     /// the compiler refuses it to any module that does not import that SPI, and this test
-    /// refuses the import to every module but the core. `caresync-bench` alone may import it
-    /// too: it measures the store's own write paths, below the core. (The store's own
+    /// refuses the import to every module but the core. The benchmarks, a package of their own,
+    /// may import it too: they measure the store's own write paths, below the core. (The store's own
     /// bookkeeping, reminders planned, alerts raised, devices last seen and export cursors,
     /// is not the care record and stays public.)
     @Test func onlyTheCareCoreWritesTheRecord() throws {
         let repository = CareSyncCommand.repository
         let store = try Self.lines(in: repository.appendingPathComponent("Sources/CarePlanStore"), matching: #"@_spi\(CareCore\) public func"#)
         #expect(store.count >= 24, "the store's write API is not behind the SPI:\n\(store.joined(separator: "\n"))")
-        let allowed: Set = ["CareCore", "CarePlanStore", "caresync-bench"]
+        let allowed: Set = ["CareCore", "CarePlanStore"]
         let modules = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Sources").path)
             .filter { !allowed.contains($0) }.map { "Sources/" + $0 }
             + (try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("Simulators").path)).map { "Simulators/" + $0 }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// The benchmark runs end to end on a tiny workload and prints every figure it promises.
-struct BenchmarkSmokeTests {
+/// The benchmark runs end to end on a tiny workload and prints every figure it promises. One
+/// at a time: each loads the machine as a benchmark does.
+@Suite(.serialized) struct BenchmarkSmokeTests {
     @Test func storeBenchmarkPrintsEveryFigure() async throws {
-        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try await CareSyncCommand.run(executable: bench, [
+        let result = try await Bench.run([
             "store", "--years", "1", "--activities", "3", "--plan-activities", "8", "--repetitions", "5",
             "--single-writes", "5",
         ])
@@ -22,8 +22,7 @@ struct BenchmarkSmokeTests {
     }
 
     @Test func syncBenchmarkPrintsEveryFigureForBothTransportsAndComparesThem() async throws {
-        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try await CareSyncCommand.run(executable: bench, [
+        let result = try await Bench.run([
             "sync", "--companions", "1,3", "--completions", "15", "--seconds", "0.5", "--sustained-limit", "50",
             "--pairings-at-once", "2", "--peer", "none",
         ])
@@ -71,8 +70,7 @@ struct BenchmarkSmokeTests {
     /// compared with snapshots; with a pause before each timed completion, the floor paced
     /// alike in each section and in the closing table.
     @Test func syncBenchmarkMeasuresOneTransportWhenAskedAndComparesContextForms() async throws {
-        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try await CareSyncCommand.run(executable: bench, [
+        let result = try await Bench.run([
             "sync", "--security", "tls", "--contexts", "both", "--companions", "2", "--completions", "5", "--seconds", "0.2",
             "--sustained-limit", "20", "--think-ms", "1",
         ])
@@ -94,7 +92,7 @@ struct BenchmarkSmokeTests {
         let comparison = try #require(result.lines.firstIndex { $0.hasPrefix("deltas ÷ snapshots") }, "no comparison table")
         let row = try #require(result.lines.dropFirst(comparison + 3).first)
         #expect(row.hasPrefix("  2 companions") && Self.cells(row).first.flatMap(Self.ratio) != nil, "\(row)")
-        let refused = try await CareSyncCommand.run(executable: bench, ["sync", "--security", "none"])
+        let refused = try await Bench.run(["sync", "--security", "none"])
         #expect(refused.status != 0)
         try Self.expectMosquittoCompared(result.lines, companions: 2)
     }
@@ -102,8 +100,7 @@ struct BenchmarkSmokeTests {
     /// A primary in its own process under lightweight companions: every figure, the
     /// primary's memory per connection, every completion accepted and nobody disconnected.
     @Test func fleetBenchmarkLoadsAPrimaryInItsOwnProcess() async throws {
-        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try await CareSyncCommand.run(executable: bench, [
+        let result = try await Bench.run([
             "fleet", "--companions", "30", "--changes", "3", "--seconds", "0.5", "--sustained-limit", "300",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -128,8 +125,7 @@ struct BenchmarkSmokeTests {
 
     /// Measurements flat out and at 1 Hz, for one companion and for all, against the floor.
     @Test func measurementBenchmarkPrintsSamplesPerSecondAgainstTheFloor() async throws {
-        let bench = CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench")
-        let result = try await CareSyncCommand.run(executable: bench, ["measurements", "--watches", "2", "--samples", "1000", "--seconds", "1"])
+        let result = try await Bench.run(["measurements", "--watches", "2", "--samples", "1000", "--seconds", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         for label in ["1 companion", "2 companions"] {
             let rows = result.lines.filter { $0.hasPrefix("  \(label) ") && !$0.contains("÷") }
@@ -196,8 +192,7 @@ struct BenchmarkSmokeTests {
     }
 
     @Test func reminderBenchmarkPrintsItsFigures() async throws {
-        let result = try await CareSyncCommand.run(
-            executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"),
+        let result = try await Bench.run(
             ["reminders", "--activities", "20", "--repetitions", "3"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.contains("plan the window (64 pending)") && $0.contains("p50") })
@@ -206,8 +201,7 @@ struct BenchmarkSmokeTests {
     }
 
     @Test func idleBenchmarkPrintsItsFigures() async throws {
-        let result = try await CareSyncCommand.run(
-            executable: CareSyncCommand.binDirectory.appendingPathComponent("caresync-bench"),
+        let result = try await Bench.run(
             ["idle", "--seconds", "0.5", "--settle", "0", "--companions", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains { $0.contains("started to its listening line") })
@@ -228,5 +222,13 @@ struct BenchmarkSmokeTests {
         for label in ["received with deltas", "received taking every context whole", "keepalive answers a day"] {
             #expect(result.lines.contains { $0.contains(label) && $0.contains("iB") }, "\(label): \(result.stdout)")
         }
+    }
+
+    /// Needs the mDNS sandbox (`scripts/mdns-sandbox start`; `scripts/bench --check` starts it).
+    @Test func discoveryBenchmarkPrintsItsFigures() async throws {
+        let result = try await Bench.run(["discovery", "--runs", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.contains { $0.contains("primary start → companion connected") && $0.contains("worst") })
+        #expect(result.lines.contains { $0.contains("primary restart → companion reconnected") })
     }
 }

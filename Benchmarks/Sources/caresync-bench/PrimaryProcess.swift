@@ -30,7 +30,7 @@ final class PrimaryProcess {
     /// care app on a free port of 127.0.0.1 if `web`) and waits for its "listening" line.
     static func start(store: String, log: URL, timeout: Duration, reminders: Bool = false, web: Bool = false) async throws -> PrimaryProcess {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw BenchmarkFailure("no caresync beside caresync-bench at \(executable.path): build both (swift build -c release)")
+            throw BenchmarkFailure("no caresync beside caresync-bench at \(executable.path): scripts/bench builds both")
         }
         let process = Process()
         process.executableURL = executable

@@ -30,8 +30,9 @@ struct IdleBenchmark: AsyncParsableCommand {
     @Option(help: "Companions (and MQTT clients) in the busiest window.")
     var companions = 10
 
-    @Option(help: "The care plan of the watch's day (a plan document).")
-    var plan = "Examples/zombiecare-plan.json"
+    @Option(help: "The care plan of the watch's day (a plan document; the repository's example by default).")
+    var plan = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Examples/zombiecare-plan.json")
+        .standardized.path
 
     @Option(help: "Seconds to wait for the primary or a context before giving up.")
     var timeout = 60.0
