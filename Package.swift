@@ -359,7 +359,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CarePlanStoreTests",
-            dependencies: ["CarePlanStore", "CarePlanDocument", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CareCore", "CarePlanStore", "CarePlanDocument", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport"]),
@@ -368,7 +368,7 @@ let package = Package(
             dependencies: ["SyncProtocol", "StrictJSON", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         // What several test targets share.
-        .target(name: "TestSupport", dependencies: ["Clocks", "Waiting"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "Clocks", "Waiting"], path: "Tests/TestSupport"),
         // End-to-end: the built executables as processes, and the real mDNS daemon.
         .testTarget(
             name: "EndToEndTests",

@@ -21,8 +21,8 @@ public final class CarePlanStore: Sendable {
     let definitions = DefinitionCache()
     /// The plan's time zone as last read, so that judging a completion's day makes no zone anew.
     let planZone = Mutex<TimeZone?>(nil)
-    /// Completions from companions, committed in groups.
-    let completions = GroupCommit<OutcomeStore.SentCompletion, CompletionReceipt>()
+    /// Completions' judgements, committed in groups (``commitTogether(_:then:)``).
+    let completions = GroupCommit<CompletionJudgement, CompletionReceipt>()
     /// The change feeds' observers of this process's commits (see ``ChangeLogObserver``).
     let changeLogObservers = Mutex<[ObjectIdentifier: ChangeLogObserver]>([:])
 

@@ -25,6 +25,8 @@ public struct MeasurementReceipt: Sendable, Hashable {
     /// a stored sample completed.
     public var completed: [EventKey] = []
 
+    public init() {}
+
     public static func == (a: Self, b: Self) -> Bool {
         a.stored == b.stored && a.duplicates == b.duplicates && a.refused.map(\.id) == b.refused.map(\.id)
             && a.refused.map(\.reason) == b.refused.map(\.reason) && a.completed == b.completed
@@ -38,59 +40,6 @@ public struct MeasurementReceipt: Sendable, Hashable {
 }
 
 extension MeasurementStore {
-    /// Stores `measurements` from `device` in one transaction, with the sources they name
-    /// (a source's details are updated when they change). A measurement is refused, and the
-    /// others still stored, when it is not plausible (`MeasurementSample.validate()`) or names a
-    /// source neither given nor stored; one whose id is stored already is a duplicate. A
-    /// measurement stored completes the first open event of its day of an assessment linked
-    /// to its type (`Activity.measurement`), recorded as `device`'s in the change log.
-    @_spi(CareCore) public func record(
-        _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
-    ) async throws(CarePlanStoreError) -> MeasurementReceipt {
-        try await write { db in
-            let now = now().timeIntervalSince1970
-            for source in sources {
-                try db.run("""
-                    INSERT INTO measurement_source (id, name, manufacturer, model, software_version, device, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, manufacturer = excluded.manufacturer,
-                        model = excluded.model, software_version = excluded.software_version, device = excluded.device,
-                        updated_at = excluded.updated_at
-                    WHERE (name, manufacturer, model, software_version, device)
-                        IS NOT (excluded.name, excluded.manufacturer, excluded.model, excluded.software_version, excluded.device)
-                    """, arguments: [source.id, source.name, source.manufacturer, source.model, source.softwareVersion, device, now])
-            }
-            var receipt = MeasurementReceipt()
-            var assessments = try AnsweredAssessments(db)
-            for measurement in measurements {
-                do throws(MeasurementError) {
-                    try measurement.validate()
-                } catch {
-                    receipt.refused.append((measurement.id, error))
-                    continue
-                }
-                guard try db.value(Int.self, "SELECT 1 FROM measurement_source WHERE id = ?", arguments: [measurement.sourceID]) != nil else {
-                    receipt.refused.append((measurement.id, .unknownSource(measurement.sourceID)))
-                    continue
-                }
-                try db.run("""
-                    INSERT INTO measurement (id, type, value, diastolic, unit, start_at, end_at, source_id, device, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                    """, arguments: [
-                        measurement.id, measurement.type.rawValue, measurement.value, measurement.diastolic, measurement.unit,
-                        measurement.start.timeIntervalSince1970, measurement.end.timeIntervalSince1970, measurement.sourceID, device, now,
-                    ])
-                guard db.changesCount > 0 else {
-                    receipt.duplicates.append(measurement.id)
-                    continue
-                }
-                receipt.stored.append(measurement.id)
-                if let key = try assessments.answer(with: measurement, device: device, in: db, outcomes: store.outcomes) { receipt.completed.append(key) }
-            }
-            return receipt
-        }
-    }
-
     /// Stored measurements taken from `from` (inclusive) until `until` (exclusive), of `type`
     /// if given, in the order they were taken; at most `limit`.
     public func list(

@@ -3,26 +3,6 @@ import Foundation
 import GRDB
 
 extension OutcomeStore {
-    /// Records `outcome` for the event `key` after checking that the event exists in the
-    /// version governing its day, that the day is not after today (unless `futureDays`
-    /// allows it) and that the result fits the activity.
-    ///
-    /// Returns once the change is committed. State `initial` resets the event.
-    @discardableResult
-    @_spi(CareCore) public func setOutcome(
-        _ outcome: Outcome, for key: EventKey, futureDays: FutureDays = .refused
-    ) async throws(CarePlanStoreError) -> StoreChange {
-        try await write { db in try recordOutcome(db, outcome, for: key, futureDays: futureDays) }
-    }
-
-    /// Records several outcomes in one transaction: all of them, or none if one is refused.
-    @discardableResult
-    @_spi(CareCore) public func setOutcomes(
-        _ outcomes: [(key: EventKey, outcome: Outcome)], futureDays: FutureDays = .refused
-    ) async throws(CarePlanStoreError) -> [StoreChange] {
-        try await write { db in try outcomes.map { try recordOutcome(db, $0.outcome, for: $0.key, futureDays: futureDays) } }
-    }
-
     /// The event `key` with its outcome, if the plan has such an event.
     public func event(_ key: EventKey) async throws(CarePlanStoreError) -> Event {
         try await read { db in
@@ -34,36 +14,22 @@ extension OutcomeStore {
         }
     }
 
-    /// Records an outcome, or keeps it in the history only if the event already has an
-    /// outcome with a later clock (the conflict rule). An outcome without a clock is a local
-    /// change: it gets a clock later than the event's current one, so it stands.
-    func recordOutcome(
-        _ db: Database, _ outcome: Outcome, for key: EventKey, messageID: String? = nil, futureDays: FutureDays
+    /// The latest clock any recorded outcome carries, so a node can continue after it.
+    public func latestClock() async throws(CarePlanStoreError) -> HybridTimestamp? {
+        try await read { db in
+            try db.row(
+                "SELECT clock_ms, clock_logical, device FROM change WHERE clock_ms IS NOT NULL ORDER BY clock_ms DESC, clock_logical DESC, device DESC LIMIT 1"
+            ).map { HybridTimestamp(physical: $0[0], logical: UInt32($0[1] as Int64), node: $0[2]) }
+        }
+    }
+
+    /// Keeps `outcome` in the change log, and points the event's row at it if it `stands`.
+    func keep(
+        _ db: Database, _ outcome: Outcome, for key: EventKey, version: Int, messageID: String?, stands: Bool
     ) throws -> StoreChange {
-        let version = try governingVersion(db, for: key)
-        if futureDays == .refused, let zone = try timeZone(db) {
-            let today = CalendarDay.containing(now(), in: zone)
-            guard key.day <= today else { throw CarePlanStoreError.futureDay(key, today: today, timeZone: zone.identifier) }
-        }
-        let activity = version.activity
-        if outcome.state == .initial, activity.kind == .assessment, !activity.resultResettable {
-            throw CarePlanStoreError.notResettable(key.activityID)
-        }
-        if outcome.state == .completed {
-            do {
-                try activity.checkResult(outcome.values)
-            } catch {
-                throw CarePlanStoreError.invalidResult(key, error)
-            }
-        }
-        let current = try currentOutcome(db, key)
-        var outcome = outcome
-        let clock = outcome.clock ?? .next(after: current?.clock, now: now(), node: outcome.device)
-        outcome.clock = clock
-        let stands = current?.clock.map { clock > $0 } ?? true
         let change = try StoreChange(
             kind: stands ? .outcomeRecorded : .outcomeSuperseded, event: key, outcome: outcome,
-            version: version.version, messageID: messageID, device: outcome.device, committedAt: now()
+            version: version, messageID: messageID, device: outcome.device, committedAt: now()
         ).append(to: db)
         guard stands else { return change }
         // The outcome itself lives in the change log; this row points at the one that stands.
@@ -78,22 +44,11 @@ extension OutcomeStore {
             statement.bind(key.day.daysSinceEpoch)
             statement.bind(key.occurrence)
             statement.bind(outcome.state.rawValue)
-            statement.bind(version.version)
+            statement.bind(version)
             statement.bind(change.revision)
             try statement.execute()
         }
         return change
-    }
-
-    /// The plan's time zone, read with every completion: its name by a cached statement, the
-    /// zone itself made once per name (the store's `planZone`).
-    private func timeZone(_ db: Database) throws -> TimeZone? {
-        guard let name = try db.direct("SELECT value FROM plan_info WHERE key = 'timeZone'", { row in try row.step() ? row.text(0) : nil })
-        else { return nil }
-        return store.planZone.withLock { zone in
-            if zone?.identifier != name { zone = TimeZone(identifier: name) }
-            return zone
-        }
     }
 
     func currentOutcome(_ db: Database, _ key: EventKey) throws -> Outcome? {

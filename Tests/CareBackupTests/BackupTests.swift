@@ -38,7 +38,7 @@ struct BackupTests {
             Activity(identifier: "walk", kind: .intervention, title: "Walk", schedule: .daily(times: [TimeOfDay("08:00")!], start: day)),
             effectiveFrom: day, device: "setup")
         let outcome = Outcome(state: .completed, values: [], recordedAt: Date(timeIntervalSince1970: 1_795_000_000), device: "watch")
-        _ = try await store.outcomes.setOutcome(outcome, for: EventKey(activityID: "walk", day: day, occurrence: 0))
+        _ = try await store.record(outcome, for: EventKey(activityID: "walk", day: day, occurrence: 0))
         let handle = try await store.devices.openPairingCode(
             Self.pairingCode.code, role: .watch, mayRecord: true, shownTo: Self.pairingCode.session, expiresAt: Self.pairingCode.expiresAt)
         openCodeHandle.value.withLock { $0 = handle }

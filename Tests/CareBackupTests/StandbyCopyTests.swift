@@ -13,7 +13,7 @@ struct StandbyCopyTests {
     /// One more outcome in `store`: a change of a few pages.
     func record(_ occurrence: Int, in store: CarePlanStore) async throws {
         let outcome = Outcome(state: .completed, values: [], recordedAt: Date(timeIntervalSince1970: 1_795_000_000), device: "watch")
-        _ = try await store.outcomes.setOutcome(outcome, for: EventKey(activityID: "walk", day: CalendarDay("2026-11-24")!.adding(days: occurrence), occurrence: 0))
+        _ = try await store.record(outcome, for: EventKey(activityID: "walk", day: CalendarDay("2026-11-24")!.adding(days: occurrence), occurrence: 0))
     }
 
     @Test func aCopyTakesOnlyTheChangedPagesKeepsThemAndExportsABackupThatRestores() async throws {

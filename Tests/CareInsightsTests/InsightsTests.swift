@@ -63,7 +63,7 @@ struct InsightsTests {
         try await store.plan.load(try Self.plan(zcureTimes: ["08:00", "14:00", "21:30"]), effectiveFrom: Self.day(3), device: "t")
         func set(_ id: String, _ offset: Int, _ occurrence: Int, _ state: EventState = .completed, _ values: [OutcomeValue] = []) async throws {
             let outcome = Outcome(state: state, values: values, recordedAt: Self.now, device: "t", reason: state == .notCompleted ? "felt sick" : nil)
-            _ = try await store.outcomes.setOutcome(outcome, for: EventKey(activityID: id, day: Self.day(offset), occurrence: occurrence))
+            _ = try await store.record(outcome, for: EventKey(activityID: id, day: Self.day(offset), occurrence: occurrence))
         }
         // Z-Cure: Mon 2/2, Tue 1/2, Wed 0/2, Thu 3/3, Fri nothing (0/3), Sat 2/3 (the last
         // one "not taken"), Sun 2 of 2 due (21:30 is not due at 21:00).

@@ -46,7 +46,7 @@ struct ActivityStoreTests {
     /// Editing creates a version effective from a day; earlier days keep the old schedule.
     @Test func editingVersionsFromAnEffectiveDay() async throws {
         try await store.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
-        try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: monday.adding(days: 1), occurrence: 2))
+        try await store.record(done(), for: EventKey(activityID: "apple", day: monday.adding(days: 1), occurrence: 2))
         let edit = monday.adding(days: 3)
         let change = try await store.plan.updateActivity(intervention("apple", times: ["09:00"]), effectiveFrom: edit, device: "t")
         #expect(change.kind == .activityUpdated)
@@ -59,22 +59,22 @@ struct ActivityStoreTests {
         #expect(events.last?.time == TimeOfDay("09:00"))
         #expect(events.first { $0.key.day == monday.adding(days: 1) && $0.key.occurrence == 2 }?.state == .completed)
         // The old version's occurrence 2 can still be recorded on its days, not after the edit.
-        try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: monday.adding(days: 2), occurrence: 2))
-        await #expect(throws: CarePlanStoreError.noSuchOccurrence(EventKey(activityID: "apple", day: edit, occurrence: 2), occurrences: 1)) {
-            try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: edit, occurrence: 2))
+        try await store.record(done(), for: EventKey(activityID: "apple", day: monday.adding(days: 2), occurrence: 2))
+        await #expect(throws: OutcomeRefused(CarePlanStoreError.noSuchOccurrence(EventKey(activityID: "apple", day: edit, occurrence: 2), occurrences: 1))) {
+            try await store.record(done(), for: EventKey(activityID: "apple", day: edit, occurrence: 2))
         }
     }
 
     @Test func endingAnActivityKeepsWhatWasRecorded() async throws {
         try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
-        try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: monday, occurrence: 0))
+        try await store.record(done(), for: EventKey(activityID: "apple", day: monday, occurrence: 0))
         let end = monday.adding(days: 2)
         try await store.plan.endActivity("apple", from: end, device: "t")
         #expect(try await store.plan.activities().isEmpty)
         #expect(try await store.outcomes.events(on: end).isEmpty)
         #expect(try await store.outcomes.events(on: monday).first?.state == .completed)
-        await #expect(throws: CarePlanStoreError.outsideSchedule(EventKey(activityID: "apple", day: end, occurrence: 0))) {
-            try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: end, occurrence: 0))
+        await #expect(throws: OutcomeRefused(CarePlanStoreError.outsideSchedule(EventKey(activityID: "apple", day: end, occurrence: 0)))) {
+            try await store.record(done(), for: EventKey(activityID: "apple", day: end, occurrence: 0))
         }
         // Updating brings it back from the new version's day.
         try await store.plan.updateActivity(intervention("apple", times: ["10:00"]), effectiveFrom: monday.adding(days: 5), device: "t")

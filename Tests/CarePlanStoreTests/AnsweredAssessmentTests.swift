@@ -36,12 +36,12 @@ struct AnsweredAssessmentTests {
     @Test func eachSampleCompletesTheNextOpenEventOfItsDay() async throws {
         let tuesday = CalendarDay("2026-11-03")!
         // The evening's done by hand first: the morning sample takes occurrence 0, the next finds none open.
-        try await store.outcomes.setOutcome(
+        try await store.record(
             Outcome(state: .completed, values: [OutcomeValue(.decimal(118), unit: "mmHg", kind: "systolic"),
                                                 OutcomeValue(.decimal(76), unit: "mmHg", kind: "diastolic")],
                     recordedAt: at("2026-11-03", 20), device: "by-hand"),
             for: EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 1))
-        let receipt = try await store.measurements.record(
+        let receipt = try await store.record(
             [pressure("p1", 131, 85, at: at("2026-11-03", 7)), pressure("p2", 125, 80, at: at("2026-11-03", 9)),
              // 00:30 on Wednesday in Vienna is still Tuesday in UTC: it counts on Wednesday.
              pressure("p3", 122, 79, at: at("2026-11-04", 0).addingTimeInterval(1800))],
@@ -60,7 +60,7 @@ struct AnsweredAssessmentTests {
         let evening = try await store.outcomes.event(EventKey(activityID: "blood-pressure", day: tuesday, occurrence: 1))
         #expect(evening.outcome?.device == "by-hand", "an event with an outcome is left as it is")
         // The same sample again is a duplicate, and completes nothing more.
-        let again = try await store.measurements.record([pressure("p3", 122, 79, at: at("2026-11-04", 0))], sources: [], device: "watch-1")
+        let again = try await store.record([pressure("p3", 122, 79, at: at("2026-11-04", 0))], sources: [], device: "watch-1")
         #expect(again.duplicates == ["p3"] && again.completed.isEmpty)
         let history = try await store.history(after: 0, limit: 100).filter { $0.device == "watch-1" }
         #expect(history.map(\.event) == receipt.completed.map { Optional($0) })
@@ -69,7 +69,7 @@ struct AnsweredAssessmentTests {
     @Test func aSampleInAnotherUnitIsRecordedInTheAssessments() async throws {
         let reading = MeasurementSample(id: "g1", type: .glucose, value: 99, unit: "mg/dL", start: at("2026-11-05", 12), sourceID: cuff.id)
         let heart = MeasurementSample(id: "h1", type: .heartRate, value: 70, unit: "/min", start: at("2026-11-05", 12), sourceID: cuff.id)
-        let receipt = try await store.measurements.record([heart, reading], sources: [cuff], device: "meter")
+        let receipt = try await store.record([heart, reading], sources: [cuff], device: "meter")
         #expect(receipt.completed == [EventKey(activityID: "glucose", day: CalendarDay("2026-11-05")!, occurrence: 0)], "nothing answers a heart rate")
         let value = try #require(try await store.outcomes.event(receipt.completed[0]).outcome?.values.first)
         guard case .decimal(let millimoles) = value.value else {

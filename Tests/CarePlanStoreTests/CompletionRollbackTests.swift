@@ -29,7 +29,7 @@ struct CompletionRollbackTests {
                 group.addTask {
                     let key = EventKey(activityID: "apple", day: monday, occurrence: occurrence)
                     do throws(CarePlanStoreError) {
-                        return (occurrence, .success(try await store.outcomes.applyCompletion(messageID: id, key: key, outcome: outcome)))
+                        return (occurrence, .success(try await store.complete(outcome, for: key, messageID: id)))
                     } catch {
                         return (occurrence, .failure(error))
                     }
@@ -49,8 +49,7 @@ struct CompletionRollbackTests {
         #expect(states == [.completed, .initial, .completed])
         // Once the database accepts it, the same message is judged afresh.
         try await store.pool.write { db in try db.execute(sql: "DROP TRIGGER refuse_boom") }
-        let retried = try await store.outcomes.applyCompletion(
-            messageID: "boom", key: EventKey(activityID: "apple", day: monday, occurrence: 1), outcome: outcome)
+        let retried = try await store.complete(outcome, for: EventKey(activityID: "apple", day: monday, occurrence: 1), messageID: "boom")
         #expect(retried.status == .accepted && !retried.isRepeat)
     }
 }

@@ -21,11 +21,11 @@ struct CompletionTests {
     }
 
     @Test func aRepeatedMessageIDGetsTheSameAnswerAndChangesNothing() async throws {
-        let first = try await store.outcomes.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 1000))
+        let first = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "m-1")
         #expect(first.status == .accepted)
         #expect(!first.isRepeat)
         let revision = try await store.revision()
-        let again = try await store.outcomes.applyCompletion(messageID: "m-1", key: key, outcome: outcome("watch", at: 5000, .notCompleted))
+        let again = try await store.complete(outcome("watch", at: 5000, .notCompleted), for: key, messageID: "m-1")
         #expect(again.isRepeat)
         #expect(again.revision == first.revision)
         #expect(again.currentState == .completed)
@@ -43,26 +43,26 @@ struct CompletionTests {
         #expect(today == CalendarDay("2026-11-19"))
         let revision = try await store.revision()
         let ahead = EventKey(activityID: "apple", day: today.adding(days: 1), occurrence: 0)
-        let refused = try await store.outcomes.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000))
+        let refused = try await store.complete(outcome("watch", at: 1000), for: ahead, messageID: "f")
         #expect(refused.status == .rejected && refused.rejection == .futureDay && refused.currentState == .initial)
         #expect(refused.detail == "2026-11-20 is after today (2026-11-19 in Pacific/Auckland): nothing recorded")
-        #expect(try await store.outcomes.applyCompletion(messageID: "f", key: ahead, outcome: outcome("watch", at: 1000)).isRepeat)
-        await #expect(throws: CarePlanStoreError.futureDay(ahead, today: today, timeZone: "Pacific/Auckland")) {
-            try await store.outcomes.setOutcome(done(), for: ahead)
+        #expect(try await store.complete(outcome("watch", at: 1000), for: ahead, messageID: "f").isRepeat)
+        await #expect(throws: OutcomeRefused(CarePlanStoreError.futureDay(ahead, today: today, timeZone: "Pacific/Auckland"))) {
+            try await store.record(done(), for: ahead)
         }
         #expect(try await store.revision() == revision)
 
         let now = EventKey(activityID: "apple", day: today, occurrence: 0)
-        #expect(try await store.outcomes.applyCompletion(messageID: "t", key: now, outcome: outcome("watch", at: 1000)).status == .accepted)
-        let backfilled = try await store.outcomes.applyCompletion(messageID: "b", key: ahead, outcome: outcome("cli", at: 2000), futureDays: .allowed)
+        #expect(try await store.complete(outcome("watch", at: 1000), for: now, messageID: "t").status == .accepted)
+        let backfilled = try await store.complete(outcome("cli", at: 2000), for: ahead, messageID: "b", futureDays: .allowed)
         #expect(backfilled.status == .accepted)
         #expect(try await store.outcomes.event(ahead).state == .completed)
     }
 
     @Test func theLaterClockWinsWhateverTheArrivalOrder() async throws {
         // The widget acted later (clock 2000) but its message arrives first.
-        let widget = try await store.outcomes.applyCompletion(messageID: "w", key: key, outcome: outcome("widget", at: 2000, .notCompleted))
-        let watch = try await store.outcomes.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
+        let widget = try await store.complete(outcome("widget", at: 2000, .notCompleted), for: key, messageID: "w")
+        let watch = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "a")
         #expect(!widget.superseded)
         #expect(watch.status == .accepted)
         #expect(watch.superseded)
@@ -72,7 +72,7 @@ struct CompletionTests {
         let kinds = try await store.history(activityID: "apple").map(\.kind)
         #expect(kinds.suffix(2) == [.outcomeRecorded, .outcomeSuperseded])
         // Equal physical times: the counter, then the node id, decide.
-        let tie = try await store.outcomes.applyCompletion(messageID: "z", key: key, outcome: outcome("zz-phone", at: 2000))
+        let tie = try await store.complete(outcome("zz-phone", at: 2000), for: key, messageID: "z")
         #expect(!tie.superseded)
         #expect(try await store.outcomes.event(key).state == .completed)
     }
@@ -80,18 +80,18 @@ struct CompletionTests {
     /// Two devices recording the same dose with different message ids is an ordinary
     /// conflict, never an error, and later completions still go through (CareKit issue 700).
     @Test func theSameDoseFromTwoDevicesIsNotAnError() async throws {
-        let a = try await store.outcomes.applyCompletion(messageID: "a", key: key, outcome: outcome("watch", at: 1000))
-        let b = try await store.outcomes.applyCompletion(messageID: "b", key: key, outcome: outcome("widget", at: 1001))
+        let a = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "a")
+        let b = try await store.complete(outcome("widget", at: 1001), for: key, messageID: "b")
         #expect(a.status == .accepted && b.status == .accepted)
         let next = EventKey(activityID: "apple", day: monday, occurrence: 1)
-        #expect(try await store.outcomes.applyCompletion(messageID: "c", key: next, outcome: outcome("watch", at: 1002)).status == .accepted)
+        #expect(try await store.complete(outcome("watch", at: 1002), for: next, messageID: "c").status == .accepted)
     }
 
     @Test func localChangesStandOverWhatTheStoreHasSeen() async throws {
         // A watch whose clock runs an hour ahead.
         let ahead = Int64(clock.now.timeIntervalSince1970 * 1000) + 3_600_000
-        _ = try await store.outcomes.applyCompletion(messageID: "fast", key: key, outcome: outcome("watch", at: ahead))
-        try await store.outcomes.setOutcome(Outcome(state: .notCompleted, recordedAt: clock.now, device: "cli"), for: key)
+        _ = try await store.complete(outcome("watch", at: ahead), for: key, messageID: "fast")
+        try await store.record(Outcome(state: .notCompleted, recordedAt: clock.now, device: "cli"), for: key)
         let event = try await store.outcomes.event(key)
         #expect(event.state == .notCompleted)
         #expect(try #require(event.outcome?.clock) > HybridTimestamp(physical: ahead, node: "watch"))
@@ -105,11 +105,11 @@ struct CompletionTests {
         ]
         let revision = try await store.revision()
         for (index, (key, rejection)) in cases.enumerated() {
-            let receipt = try await store.outcomes.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
+            let receipt = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "bad-\(index)")
             #expect(receipt.status == .rejected)
             #expect(receipt.rejection == rejection)
             #expect(receipt.detail?.isEmpty == false)
-            let again = try await store.outcomes.applyCompletion(messageID: "bad-\(index)", key: key, outcome: outcome("watch", at: 1000))
+            let again = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "bad-\(index)")
             #expect(again.isRepeat && again.rejection == rejection)
         }
         #expect(try await store.revision() == revision)
@@ -125,15 +125,15 @@ struct CompletionTests {
             for n in 0..<40 {
                 let key = EventKey(activityID: "apple", day: monday.adding(days: n / 2), occurrence: n % 2)
                 let outcome = outcome("watch", at: 1000 + Int64(n))
-                group.addTask { ("ok", try await store.outcomes.applyCompletion(messageID: "ok-\(n)", key: key, outcome: outcome)) }
+                group.addTask { ("ok", try await store.complete(outcome, for: key, messageID: "ok-\(n)")) }
             }
             for n in 0..<5 {
                 let unknown = EventKey(activityID: "pear", day: monday, occurrence: n)
                 let outcome = outcome("watch", at: 2000)
-                group.addTask { ("bad", try await store.outcomes.applyCompletion(messageID: "bad-\(n)", key: unknown, outcome: outcome)) }
+                group.addTask { ("bad", try await store.complete(outcome, for: unknown, messageID: "bad-\(n)")) }
                 // The same message five times at once (a companion sending it again).
                 let again = outcome
-                group.addTask { ("dup", try await store.outcomes.applyCompletion(messageID: "dup", key: later, outcome: again)) }
+                group.addTask { ("dup", try await store.complete(again, for: later, messageID: "dup")) }
             }
             return try await group.reduce(into: [String: [CompletionReceipt]]()) { $0[$1.0, default: []].append($1.1) }
         }

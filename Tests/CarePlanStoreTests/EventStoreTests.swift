@@ -30,7 +30,9 @@ struct EventStoreTests {
 
     @Test func outcomesWithResults() async throws {
         let key = EventKey(activityID: "pain", day: monday, occurrence: 0)
-        let change = try await store.outcomes.setOutcome(done("watch", values: [OutcomeValue(.integer(4))]), for: key)
+        let revision = try await store.record(done("watch", values: [OutcomeValue(.integer(4))]), for: key)
+        let change = try #require(try await store.history(after: revision - 1).first)
+        #expect(change.revision == revision)
         #expect(change.kind == .outcomeRecorded)
         #expect(change.event == key)
         #expect(change.device == "watch")
@@ -39,7 +41,7 @@ struct EventStoreTests {
         #expect(event.state == .completed)
         #expect(event.outcome?.values == [OutcomeValue(.integer(4))])
         let missed = Outcome(state: .notCompleted, recordedAt: Date(), device: "cli", reason: "asleep")
-        try await store.outcomes.setOutcome(missed, for: EventKey(activityID: "apple", day: monday, occurrence: 1))
+        try await store.record(missed, for: EventKey(activityID: "apple", day: monday, occurrence: 1))
         #expect(try await store.outcomes.events(of: "apple", on: monday).map(\.state) == [.initial, .notCompleted, .initial])
     }
 
@@ -57,14 +59,7 @@ struct EventStoreTests {
              .invalidResult(EventKey(activityID: "pain", day: monday, occurrence: 0), .outOfScale(11, min: 0, max: 10))),
         ]
         for (key, outcome, expected) in refusals {
-            await #expect(throws: expected) { try await store.outcomes.setOutcome(outcome, for: key) }
-        }
-        // A batch with one refusal writes none of it.
-        await #expect(throws: CarePlanStoreError.self) {
-            try await store.outcomes.setOutcomes([
-                (EventKey(activityID: "apple", day: monday, occurrence: 0), done()),
-                (EventKey(activityID: "apple", day: monday, occurrence: 9), done()),
-            ])
+            await #expect(throws: OutcomeRefused(expected)) { try await store.record(outcome, for: key) }
         }
         #expect(try await store.revision() == before)
         #expect(try await store.outcomes.events(on: monday).allSatisfy { $0.state == .initial })
@@ -72,23 +67,23 @@ struct EventStoreTests {
 
     @Test func resettingNeedsAResettableAssessment() async throws {
         let pain = EventKey(activityID: "pain", day: monday, occurrence: 0)
-        try await store.outcomes.setOutcome(done(values: [OutcomeValue(.integer(3))]), for: pain)
-        try await store.outcomes.setOutcome(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: pain)
+        try await store.record(done(values: [OutcomeValue(.integer(3))]), for: pain)
+        try await store.record(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: pain)
         #expect(try await store.outcomes.event(pain).state == .initial)
         let weight = EventKey(activityID: "weight", day: monday, occurrence: 0)
-        await #expect(throws: CarePlanStoreError.notResettable("weight")) {
-            try await store.outcomes.setOutcome(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: weight)
+        await #expect(throws: OutcomeRefused(CarePlanStoreError.notResettable("weight"))) {
+            try await store.record(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: weight)
         }
     }
 
     @Test func completionStatusPerDayByKind() async throws {
-        try await store.outcomes.setOutcomes([
+        for (key, outcome) in [
             (EventKey(activityID: "apple", day: monday, occurrence: 0), done()),
             (EventKey(activityID: "apple", day: monday, occurrence: 1), done()),
             (EventKey(activityID: "pain", day: monday, occurrence: 0), done(values: [OutcomeValue(.integer(2))])),
             (EventKey(activityID: "apple", day: monday.adding(days: 1), occurrence: 0),
              Outcome(state: .notCompleted, recordedAt: Date(), device: "t")),
-        ])
+        ] { try await store.record(outcome, for: key) }
         let summaries = try await store.outcomes.completion(from: monday.adding(days: -1), through: monday.adding(days: 2))
         #expect(summaries.map(\.day) == [-1, 0, 1, 2].map { monday.adding(days: $0) })
         #expect(summaries[0].overall == Tally(completed: 0, total: 0))
@@ -105,9 +100,9 @@ struct EventStoreTests {
     @Test func historyKeepsEveryChange() async throws {
         let key = EventKey(activityID: "pain", day: monday, occurrence: 0)
         let start = try await store.revision()
-        try await store.outcomes.setOutcome(done("watch", values: [OutcomeValue(.integer(6))]), for: key)
+        try await store.record(done("watch", values: [OutcomeValue(.integer(6))]), for: key)
         clock.advance(by: 60)
-        try await store.outcomes.setOutcome(done("phone", values: [OutcomeValue(.integer(2))]), for: key)
+        try await store.record(done("phone", values: [OutcomeValue(.integer(2))]), for: key)
         let history = try await store.history(after: start)
         #expect(history.map(\.revision) == [start + 1, start + 2])
         #expect(history.map(\.device) == ["watch", "phone"])
@@ -122,7 +117,7 @@ struct EventStoreTests {
     @Test func theNewestRevisionAndTheChangesAfterOneAreReadTogether() async throws {
         let start = try await store.revision()
         for occurrence in 0..<3 {
-            try await store.outcomes.setOutcome(done(), for: EventKey(activityID: "apple", day: monday, occurrence: occurrence))
+            try await store.record(done(), for: EventKey(activityID: "apple", day: monday, occurrence: occurrence))
         }
         let none = try await store.newestAndChanges(after: nil, limit: 10)
         #expect(none.newest == start + 3 && none.changes.isEmpty)

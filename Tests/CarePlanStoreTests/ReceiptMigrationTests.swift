@@ -29,19 +29,19 @@ struct ReceiptMigrationTests {
         let revision = try await store.revision()
         let outcome = Outcome(state: .notCompleted, recordedAt: monday.date(at: TimeOfDay("09:00")!, in: .gmt), device: "watch")
 
-        let accepted = try await store.outcomes.applyCompletion(messageID: "accepted-1", key: key, outcome: outcome)
+        let accepted = try await store.complete(outcome, for: key, messageID: "accepted-1")
         #expect(accepted == CompletionReceipt(
             messageID: "accepted-1", status: .accepted, revision: 7, superseded: true, currentState: .completed, isRepeat: true))
-        let rejected = try await store.outcomes.applyCompletion(messageID: "rejected-1", key: key, outcome: outcome)
+        let rejected = try await store.complete(outcome, for: key, messageID: "rejected-1")
         #expect(rejected == CompletionReceipt(
             messageID: "rejected-1", status: .rejected, currentState: .initial, rejection: .unknownActivity,
             detail: "no activity pear", isRepeat: true))
         #expect(try await store.revision() == revision)
 
         // A new message is judged and its answer kept in the new table.
-        let fresh = try await store.outcomes.applyCompletion(messageID: "fresh", key: key, outcome: outcome)
+        let fresh = try await store.complete(outcome, for: key, messageID: "fresh")
         #expect(fresh.status == .accepted && !fresh.isRepeat)
-        let again = try await store.outcomes.applyCompletion(messageID: "fresh", key: key, outcome: outcome)
+        let again = try await store.complete(outcome, for: key, messageID: "fresh")
         #expect(again.isRepeat && again.revision == fresh.revision && again.currentState == .notCompleted)
     }
 }

@@ -22,7 +22,7 @@ struct SharedFileTests {
                     for day in 0..<days {
                         for slot in 0..<12 {
                             let key = EventKey(activityID: "apple", day: monday.adding(days: day), occurrence: slot * 2 + index)
-                            revisions.append(try await store.outcomes.setOutcome(done("store-\(index)"), for: key).revision)
+                            revisions.append(try await store.record(done("store-\(index)"), for: key))
                         }
                     }
                     return revisions

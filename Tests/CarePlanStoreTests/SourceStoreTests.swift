@@ -104,7 +104,7 @@ struct SourceStoreTests {
             schedule: .daily(occurrences: 3, start: day, asNeeded: true))
         try await store.plan.addActivity(prn, effectiveFrom: day, device: "t")
         try await store.plan.addActivity(pill("daily"), effectiveFrom: day, device: "t")
-        try await store.outcomes.setOutcome(
+        try await store.record(
             Outcome(state: .completed, recordedAt: clock.now, device: "t"), for: EventKey(activityID: "prn", day: day, occurrence: 1))
         let events = try await store.outcomes.events(on: day)
         #expect(events.filter { $0.key.activityID == "prn" }.count == 3)

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 @_spi(CareCore) @testable import CarePlanStore
 import Foundation
@@ -45,8 +46,8 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         let changes = try await following(feed) {
             let stream = feed.changes(after: start)
-            try await store.outcomes.setOutcome(done(), for: key(0))
-            _ = try await store.outcomes.applyCompletion(messageID: "m", key: key(1), outcome: done("watch"))
+            try await store.record(done(), for: key(0))
+            _ = try await store.complete(done("watch"), for: key(1), messageID: "m")
             return await first(2, of: stream)
         }
         #expect(changes.map(\.revision) == [start + 1, start + 2])
@@ -59,7 +60,7 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         let changes = try await following(feed) {
             let stream = feed.changes(after: start)
-            try await other.outcomes.setOutcome(done("other"), for: key(3))
+            try await other.record(done("other"), for: key(3))
             return await first(1, of: stream)
         }
         #expect(changes.map(\.revision) == [start + 1])
@@ -82,14 +83,14 @@ struct StoreChangeFeedTests {
     @Test func eachSubscriberStartsAfterItsOwnRevisionAndSeesEachChangeOnce() async throws {
         let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(10), logger: Logger(label: "test"))
         let start = try await store.revision()
-        for occurrence in 0..<3 { try await store.outcomes.setOutcome(done(), for: key(occurrence)) }
+        for occurrence in 0..<3 { try await store.record(done(), for: key(occurrence)) }
         let (everything, later, fromNow) = try await following(feed) {
             let everything = feed.changes(after: 0)
             let later = feed.changes(after: start + 2)
             let fromNow = feed.changes()
             // The feed has read once when the catch-up has arrived: only then is "now" fixed.
             let caughtUp = await first(start + 3, of: everything)
-            try await store.outcomes.setOutcome(done(), for: key(3))
+            try await store.record(done(), for: key(3))
             return (caughtUp + (await first(1, of: everything)), await first(2, of: later), await first(1, of: fromNow))
         }
         #expect(everything.map(\.revision) == Array(1...(start + 4)))
@@ -102,7 +103,7 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         let (batch, single) = try await following(feed) {
             let batches = feed.batches(after: start), changes = feed.changes(after: start)
-            try await store.outcomes.setOutcomes((0..<5).map { (key($0), done()) })
+            try await store.keepTogether((0..<5).map { (key($0), done()) })
             let batch = await withTimeout(patience) { await batches.first { _ in true } }
             return (batch, await first(5, of: changes))
         }
@@ -120,7 +121,7 @@ struct StoreChangeFeedTests {
         let (answeredAfterArriving, arrived) = try await following(feed) {
             let stream = feed.changes(after: start)
             // The feed's first read is over once this change has arrived.
-            try await store.outcomes.setOutcome(done(), for: key(0))
+            try await store.record(done(), for: key(0))
             let alone = await first(1, of: stream)
             let consumer = Task {
                 var changes = alone
@@ -135,7 +136,8 @@ struct StoreChangeFeedTests {
                 for (index, key) in keys.enumerated() {
                     group.addTask {
                         await withCheckedContinuation { continuation in
-                            store.outcomes.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) { result in
+                            let watch = Recorder.companion(nodeID: "watch", role: .watch, mayRecord: true)
+                            CareCore(store: store).outcomes.record(done("watch"), for: key, messageID: "m\(index)", by: watch) { result in
                                 let revision = (try? result.get())?.revision
                                 continuation.resume(returning: revision.map(received.contains) ?? true)
                             }
@@ -164,10 +166,10 @@ struct StoreChangeFeedTests {
             let stream = feed.batches(after: start)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, (key, other)) in zip(together, alone).enumerated() {
-                    group.addTask { _ = try await store.outcomes.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
-                    group.addTask { _ = try await store.outcomes.applyCompletion(messageID: "m\(index)", key: key, outcome: done("watch")) }
-                    group.addTask { _ = try await store.outcomes.applyCompletion(messageID: "x\(index)", key: unknown, outcome: done("watch")) }
-                    group.addTask { _ = try await store.outcomes.setOutcome(done(), for: other) }
+                    group.addTask { _ = try await store.complete(done("watch"), for: key, messageID: "m\(index)") }
+                    group.addTask { _ = try await store.complete(done("watch"), for: key, messageID: "m\(index)") }
+                    group.addTask { _ = try await store.complete(done("watch"), for: unknown, messageID: "x\(index)") }
+                    group.addTask { _ = try await store.record(done(), for: other) }
                 }
                 try await group.waitForAll()
             }
@@ -191,7 +193,7 @@ struct StoreChangeFeedTests {
         let start = try await store.revision()
         // More changes than the feed reads at a time (500).
         let keys = (0..<50).flatMap { day in (0..<24).map { key($0, day: day) } }
-        try await store.outcomes.setOutcomes(keys.map { ($0, done()) })
+        try await store.keepTogether(keys.map { ($0, done()) })
         // Reading 1,200 changes took 16 s with the end-to-end tests beside it on two cores.
         let changes = try await following(feed) { await first(keys.count, of: feed.changes(after: start)) }
         #expect(changes.map(\.revision) == Array((start + 1)...(start + keys.count)))
@@ -220,12 +222,12 @@ struct StoreChangeFeedTests {
             for round in 0..<48 {
                 let start = try await store.revision()
                 let consumers = (0..<16).map { _ in Task { for await _ in feed.changes(after: start) {} } }
-                try await store.outcomes.setOutcome(done(), for: key(round % 24, day: round / 24))
+                try await store.record(done(), for: key(round % 24, day: round / 24))
                 for consumer in consumers { consumer.cancel() }
             }
             let start = try await store.revision()
             let stream = feed.changes(after: start)
-            try await store.outcomes.setOutcome(done(), for: key(0, day: 2))
+            try await store.record(done(), for: key(0, day: 2))
             return await first(1, of: stream).map(\.revision)
         }
         #expect(last == [try await store.revision()])

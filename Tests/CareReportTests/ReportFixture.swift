@@ -28,7 +28,7 @@ struct ReportFixture {
         try await store.plan.load(plan, effectiveFrom: Self.days.lowerBound, device: "test")
         func done(_ id: String, _ day: Int, _ occurrence: Int, _ values: [OutcomeValue] = []) async throws {
             let key = EventKey(activityID: id, day: CalendarDay(year: 2026, month: 11, day: day)!, occurrence: occurrence)
-            _ = try await store.outcomes.setOutcome(Outcome(state: .completed, values: values, recordedAt: Self.now, device: "test"), for: key)
+            _ = try await store.record(Outcome(state: .completed, values: values, recordedAt: Self.now, device: "test"), for: key)
         }
         for day in 20...25 {
             for occurrence in day % 2 == 0 ? [0, 1] : [0] { try await done("z-cure", day, occurrence) }
@@ -47,7 +47,7 @@ struct ReportFixture {
             take(.heartRate, rate, on: day, at: hour)
         }
         for (day, hour, steps) in [(17, 10, 4000.0), (20, 10, 6500), (20, 17, 1500)] { take(.steps, steps, on: day, at: hour) }
-        _ = try await store.measurements.record(samples, sources: [watch], device: "watch")
+        _ = try await store.record(samples, sources: [watch], device: "watch")
     }
 
     func report(_ code: String = "en", paper: CareReport.Paper = .a4, comments: [String] = []) async throws -> CareReport {

@@ -18,7 +18,7 @@ struct LocalNumbersTests {
             identifier: "dizzy", kind: .assessment, title: "Dizzy", result: .boolean, schedule: .daily(occurrences: 1, start: day))
         for activity in [pressure, weight, dizzy] { try await web.store.plan.addActivity(activity, effectiveFrom: day, device: "test") }
         let record = { (id: String, values: [OutcomeValue]) in
-            _ = try await web.store.outcomes.setOutcome(
+            _ = try await web.store.record(
                 Outcome(state: .completed, values: values, recordedAt: web.clock.now, device: "test"), for: EventKey(activityID: id, day: day, occurrence: 0))
         }
         try await record("pressure", [OutcomeValue(.decimal(120.5), unit: "mmHg", kind: "systolic"), OutcomeValue(.integer(80), unit: "mmHg", kind: "diastolic")])

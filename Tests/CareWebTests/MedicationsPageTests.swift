@@ -91,9 +91,9 @@ struct DoseEntryTests {
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: WebFixture.day))
         try await web.store.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
         let morning = EventKey(activityID: "syrup", day: WebFixture.day, occurrence: 0)
-        try await web.store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
+        try await web.store.record(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
         web.clock.advance(by: 2 * 86_400 + 3_600)  // Thursday 26 November, 10:00
-        try await web.store.outcomes.setOutcome(
+        try await web.store.record(
             Outcome(state: .notCompleted, recordedAt: web.clock.now, device: "test", reason: "asleep"),
             for: EventKey(activityID: "syrup", day: WebFixture.day, occurrence: 1))
         try await web.signIn()

@@ -51,7 +51,7 @@ struct PageTests {
         #expect(card.contains(">20:00: mark done</button>"))
         let german = try await web.request(.GET, "/", headers: [("Accept-Language", "de")]).body
         #expect(german.contains(">08:00: versäumt, als erledigt markieren</button>"))
-        try await web.store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
+        try await web.store.record(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
         let done = try await web.request(.GET, "/").body
         #expect(done.contains(#"<li class="state-completed" data-event="tablets@2026-11-24#0">"#))
         try await web.stop()
@@ -75,7 +75,7 @@ struct PageTests {
 
     @Test func theWeekStripShowsEachDaysShareDone() async throws {
         let web = try await WebFixture()
-        try await web.store.outcomes.setOutcome(
+        try await web.store.record(
             Outcome(state: .completed, recordedAt: web.clock.now, device: "test"),
             for: EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 1))
         let card = try await web.signIn()
@@ -124,7 +124,7 @@ struct PageTests {
         let first = try await stream.next(containing: "event: revision")
         let revision = try await web.store.revision()
         #expect(first.contains("data: \(revision)"))
-        try await web.store.outcomes.setOutcome(
+        try await web.store.record(
             Outcome(state: .completed, recordedAt: web.clock.now, device: "cli"),
             for: EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0))
         let next = try await stream.next(containing: "data: \(revision + 1)")

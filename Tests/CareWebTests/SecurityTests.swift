@@ -205,7 +205,7 @@ struct SecurityTests {
 extension WebFixture {
     /// Records `key` as done in the store, as another device would; returns the revision.
     func record(_ key: EventKey) async throws -> Int {
-        try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: clock.now, device: "test"), for: key).revision
+        try await store.record(Outcome(state: .completed, recordedAt: clock.now, device: "test"), for: key)
     }
 }
 

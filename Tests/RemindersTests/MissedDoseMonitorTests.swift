@@ -66,8 +66,8 @@ struct MissedDoseMonitorTests {
         let monitor = MissedDoseMonitor(store: store)
         _ = try await monitor.step(at: at(0, "09:00"))
         // The 20:00 dose is taken early: no alert for it, and no all clear either.
-        try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: at(0, "19:00"), device: "w"), for: key("dose", 0, 1))
-        try await store.outcomes.setOutcome(Outcome(state: .notCompleted, recordedAt: at(0, "09:20"), device: "w"), for: key("dose", 0, 0))
+        try await store.record(Outcome(state: .completed, recordedAt: at(0, "19:00"), device: "w"), for: key("dose", 0, 1))
+        try await store.record(Outcome(state: .notCompleted, recordedAt: at(0, "09:20"), device: "w"), for: key("dose", 0, 0))
         let cleared = try await monitor.step(at: at(0, "09:21"))
         #expect(cleared.alerts.map(\.kind) == [.cleared])
         #expect(cleared.alerts.first?.outcome == .notCompleted)

@@ -60,7 +60,7 @@ struct ReminderSchedulerTests {
         try await scheduler.replan(at: at(0, "00:00"))
         // Another process (its own connection to the file) records the 19:00 apple early.
         let other = try await CarePlanStore(path: store.path)
-        try await other.outcomes.setOutcome(Outcome(state: .completed, recordedAt: at(0, "17:00"), device: "cli"),
+        try await other.record(Outcome(state: .completed, recordedAt: at(0, "17:00"), device: "cli"),
                              for: EventKey(activityID: "apple", day: monday, occurrence: 1))
         let fired = try await run(scheduler, from: at(0, "00:00"), until: at(1, "00:00"))
         #expect(fired.map(\.key.description) == ["apple@2026-11-02#0", "tonic@2026-11-02#0"])

@@ -29,7 +29,7 @@ import Clocks
             let outcome = Outcome(
                 state: states[step % 3], recordedAt: Date(), device: step % 2 == 0 ? "watch" : "widget",
                 clock: HybridTimestamp(physical: physical, node: step % 2 == 0 ? "watch" : "widget"))
-            let receipt = try await store.outcomes.applyCompletion(messageID: "m\(step)", key: key, outcome: outcome)
+            let receipt = try await store.complete(outcome, for: key, messageID: "m\(step)")
             if receipt.superseded { superseded += 1 }
             if step == 12 {
                 let contact = try Contact(identifier: "gp", kind: .careTeam, givenName: "Ada")
@@ -74,7 +74,7 @@ import Clocks
         let revision = try await store.revision()
         let before = try await publisher.frame(variant)
         let keys = (0..<3).map { EventKey(activityID: "apple", day: variant.today, occurrence: $0) }
-        _ = try await store.outcomes.setOutcomes(keys.map { ($0, Outcome(state: .completed, recordedAt: Date(), device: "watch")) })
+        for key in keys { try await store.record(Outcome(state: .completed, recordedAt: Date(), device: "watch"), for: key) }
         let changes = try await store.history(after: revision)
         #expect(changes.count == 3)
         publisher.invalidate(after: changes)
@@ -101,8 +101,9 @@ import Clocks
         try await store.plan.configure(title: title, timeZone: try #require(TimeZone(identifier: "Pacific/Kiritimati")), device: "test")
         let configured = try await store.history(after: revision)
         let key = EventKey(activityID: "apple", day: today, occurrence: 0)
-        let recorded = try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: instant, device: "test"), for: key)
-        publisher.invalidate(after: [recorded])
+        let before = try await store.revision()
+        try await store.record(Outcome(state: .completed, recordedAt: instant, device: "test"), for: key)
+        publisher.invalidate(after: try await store.history(after: before))
         #expect(try await publisher.variant(for: .widget).today == today, "an outcome keeps the zone read")
         publisher.invalidate(after: configured)
         #expect(try await publisher.variant(for: .widget).today == today.adding(days: 1), "the plan's new zone")

@@ -41,7 +41,7 @@ import Waiting
         #expect(missed.first?.time == TimeOfDay("08:00"))
         #expect(missed.first?.raisedAt == today.date(at: TimeOfDay("09:00")!, in: .gmt).addingTimeInterval(30))
 
-        try await primary.store.outcomes.setOutcome(
+        try await primary.store.record(
             Outcome(state: .completed, recordedAt: clock.now, device: "cli"), for: try #require(missed.first).key)
         let clear = try #require(await nextAlerts(paired))
         #expect(clear.map(\.kind) == [.cleared])

@@ -25,7 +25,7 @@ import Waiting
 
     func complete(_ occurrence: Int, daysAgo: Int, in store: CarePlanStore) async throws {
         let day = CalendarDay.containing(Date(), in: .gmt).adding(days: -daysAgo)
-        _ = try await store.outcomes.setOutcome(
+        _ = try await store.record(
             Outcome(state: .completed, recordedAt: Date(), device: "cli"), for: EventKey(activityID: "apple", day: day, occurrence: occurrence))
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CareCore
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
@@ -41,7 +42,9 @@ struct ReminderBenchmark: AsyncParsableCommand {
         report("pending after planning", "\(window.count)")
         var keys = window.map(\.reminder.key)[...]
         let replans = try await Samples.measure(min(repetitions, keys.count)) { _ in
-            try await store.outcomes.setOutcome(Outcome(state: .completed, recordedAt: Date(), device: "bench"), for: keys.removeFirst())
+            _ = try await CareCore(store: store).outcomes.record(
+                Outcome(state: .completed, recordedAt: Date(), device: "bench"), for: keys.removeFirst(),
+                by: .commandLine(device: "bench", futureDays: .refused))
             try await scheduler.replan(at: morning)
         }
         report("one completion, then re-plan", replans.summary)

@@ -50,7 +50,7 @@ struct ExportFixture {
     ) async throws -> Int {
         let key = EventKey(activityID: activity, day: day ?? monday, occurrence: occurrence)
         let outcome = Outcome(state: state, values: values, recordedAt: time, device: device, reason: reason)
-        return try await store.outcomes.setOutcome(outcome, for: key).revision
+        return try await store.record(outcome, for: key)
     }
 
     func remove() {

@@ -18,7 +18,7 @@ struct HealthRecordUploadTests {
         let watch = MeasurementSource(id: "watch:sensor", name: "Kitchen watch")
         let sample = MeasurementSample(
             id: "hr-1", type: .heartRate, value: 72, unit: "/min", start: fixture.at("08:05"), sourceID: watch.id)
-        _ = try await fixture.store.measurements.record([sample], sources: [watch], device: "watch")
+        _ = try await fixture.store.record([sample], sources: [watch], device: "watch")
         try await fixture.record(occurrence: 0, at: fixture.at("08:02"))
         let authorizer = records.authorizer(vault)
         return ContinuousUpload(
@@ -68,7 +68,7 @@ struct HealthRecordUploadTests {
         defer { fixture.remove() }
         let watch = MeasurementSource(id: "s", name: "Watch")
         let sample = MeasurementSample(id: "m", type: .heartRate, value: 70, unit: "/min", start: fixture.at("09:00"), sourceID: watch.id)
-        _ = try await fixture.store.measurements.record([sample], sources: [watch], device: "watch")
+        _ = try await fixture.store.record([sample], sources: [watch], device: "watch")
         let batch = try await fixture.store.measurements.list(storedAfter: 0, takenFrom: nil, limit: 10)
         var info = try await fixture.store.plan.info()
         #expect(throws: FHIRExportError.noPatient) { try ObservationMapper(info: info) }

@@ -1,6 +1,6 @@
 import CarePlan
+@_spi(CareCore) import CarePlanStore
 import Foundation
-import GRDB
 
 /// The assessments that measurements answer (``Activity/measurement``), within one
 /// transaction that stores measurements: each sample completes the first event of its day
@@ -16,18 +16,18 @@ struct AnsweredAssessments {
     /// The events still open, per day and type, first to be answered first.
     private var open: [DayAndType: [Event]] = [:]
 
-    init(_ db: Database) throws {
-        zone = try PlanStore.planInfo(db).timeZone
+    init(_ record: RecordTransaction) throws {
+        zone = try record.planTimeZone()
     }
 
     /// Completes the event `measurement` answers, if one is open; its key, or `nil`.
     mutating func answer(
-        with measurement: MeasurementSample, device: String, in db: Database, outcomes: OutcomeStore
+        with measurement: MeasurementSample, device: String, in record: RecordTransaction
     ) throws -> EventKey? {
         guard let zone else { return nil }
         let slot = DayAndType(day: CalendarDay.containing(measurement.start, in: zone), type: measurement.type)
         if open[slot] == nil {
-            open[slot] = try outcomes.events(db, on: slot.day, kind: .assessment)
+            open[slot] = try record.events(on: slot.day, kind: .assessment)
                 .filter { $0.activity.measurement == measurement.type && $0.outcome == nil }
         }
         guard let event = open[slot]?.first else { return nil }
@@ -41,7 +41,7 @@ struct AnsweredAssessments {
             state: .completed, values: values, recordedAt: measurement.start, device: device,
             userInfo: ["measurement": measurement.id])
         do {
-            _ = try outcomes.recordOutcome(db, outcome, for: event.key, futureDays: .refused)
+            _ = try OutcomeRules.keep(record, outcome, for: event.key, messageID: nil, futureDays: .refused)
         } catch CarePlanStoreError.futureDay {
             // A sample stamped ahead of the primary's day is kept, but answers no event yet.
             return nil
