@@ -45,37 +45,6 @@ struct EventStoreTests {
         #expect(try await store.outcomes.events(of: "apple", on: monday).map(\.state) == [.initial, .notCompleted, .initial])
     }
 
-    @Test func refusedOutcomesWriteNothing() async throws {
-        let before = try await store.revision()
-        let refusals: [(EventKey, Outcome, CarePlanStoreError)] = [
-            (EventKey(activityID: "nope", day: monday, occurrence: 0), done(), .unknownActivity("nope")),
-            (EventKey(activityID: "apple", day: monday, occurrence: 3), done(),
-             .noSuchOccurrence(EventKey(activityID: "apple", day: monday, occurrence: 3), occurrences: 3)),
-            (EventKey(activityID: "apple", day: monday.adding(days: -1), occurrence: 0), done(),
-             .outsideSchedule(EventKey(activityID: "apple", day: monday.adding(days: -1), occurrence: 0))),
-            (EventKey(activityID: "weight", day: monday.adding(days: 1), occurrence: 0), done(values: [OutcomeValue(.decimal(70))]),
-             .outsideSchedule(EventKey(activityID: "weight", day: monday.adding(days: 1), occurrence: 0))),
-            (EventKey(activityID: "pain", day: monday, occurrence: 0), done(values: [OutcomeValue(.integer(11))]),
-             .invalidResult(EventKey(activityID: "pain", day: monday, occurrence: 0), .outOfScale(11, min: 0, max: 10))),
-        ]
-        for (key, outcome, expected) in refusals {
-            await #expect(throws: OutcomeRefused(expected)) { try await store.record(outcome, for: key) }
-        }
-        #expect(try await store.revision() == before)
-        #expect(try await store.outcomes.events(on: monday).allSatisfy { $0.state == .initial })
-    }
-
-    @Test func resettingNeedsAResettableAssessment() async throws {
-        let pain = EventKey(activityID: "pain", day: monday, occurrence: 0)
-        try await store.record(done(values: [OutcomeValue(.integer(3))]), for: pain)
-        try await store.record(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: pain)
-        #expect(try await store.outcomes.event(pain).state == .initial)
-        let weight = EventKey(activityID: "weight", day: monday, occurrence: 0)
-        await #expect(throws: OutcomeRefused(CarePlanStoreError.notResettable("weight"))) {
-            try await store.record(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: weight)
-        }
-    }
-
     @Test func completionStatusPerDayByKind() async throws {
         for (key, outcome) in [
             (EventKey(activityID: "apple", day: monday, occurrence: 0), done()),

@@ -174,7 +174,8 @@ struct StoreBenchmark: AsyncParsableCommand {
     /// history the queries read, and the floor of a batched write); how many.
     private static func keep(_ outcomes: [(key: EventKey, outcome: Outcome)], in store: CarePlanStore) async throws -> Int {
         try await store.transaction { record in
-            for (key, outcome) in outcomes {
+            for (key, var outcome) in outcomes {
+                outcome.clock = .next(after: nil, now: outcome.recordedAt, node: outcome.device)  // as a recorded outcome has
                 _ = try record.keep(outcome, for: key, version: try record.version(governing: key).version, messageID: nil, stands: true)
             }
             return outcomes.count

@@ -1,10 +1,14 @@
+import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
+import TestSupport
 import Testing
 
-/// Completions from other nodes: message ids, rejections and the conflict rule.
-struct CompletionTests {
+/// Each of ``OutcomeRules``' rules, on a store in a scratch file: a case it refuses or
+/// decides, and the record unchanged where it refuses. (Disabling a rule fails its test:
+/// checked when the rules moved into the core.)
+struct OutcomeRulesTests {
     let scratch = Scratch()
     let clock = ManualClock()
     let store: CarePlanStore
@@ -12,7 +16,13 @@ struct CompletionTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
-        try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        let plan = CareCore(store: store).plan
+        try await plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
+        try await plan.addActivity(painScale(resettable: true), effectiveFrom: monday, device: "t")
+        let weekly = try Activity(
+            identifier: "weight", kind: .assessment, title: "Weight", result: .number(unit: "kg"),
+            schedule: .weekly([0, 1, 0, 0, 1, 0, 0], start: monday))
+        try await plan.addActivity(weekly, effectiveFrom: monday, device: "t")
     }
 
     func outcome(_ node: String, at physical: Int64, _ state: EventState = .completed) -> Outcome {
@@ -20,7 +30,8 @@ struct CompletionTests {
                 clock: HybridTimestamp(physical: physical, node: node))
     }
 
-    @Test func aRepeatedMessageIDGetsTheSameAnswerAndChangesNothing() async throws {
+    @Test("Rule 1, once per message: a repeated message id gets the same answer and changes nothing")
+    func oncePerMessage() async throws {
         let first = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "m-1")
         #expect(first.status == .accepted)
         #expect(!first.isRepeat)
@@ -33,12 +44,54 @@ struct CompletionTests {
         #expect(try await store.outcomes.event(key).state == .completed)
     }
 
+    @Test("Rule 1, once per message: a rejection is kept under its id too")
+    func oncePerMessageRemembersRejections() async throws {
+        let cases: [(EventKey, Rejection)] = [
+            (EventKey(activityID: "pear", day: monday, occurrence: 0), .unknownActivity),
+            (EventKey(activityID: "apple", day: monday, occurrence: 5), .noSuchOccurrence),
+            (EventKey(activityID: "apple", day: monday.adding(days: -3), occurrence: 0), .outsidePlanVersion),
+        ]
+        let revision = try await store.revision()
+        for (index, (key, rejection)) in cases.enumerated() {
+            let receipt = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "bad-\(index)")
+            #expect(receipt.status == .rejected)
+            #expect(receipt.rejection == rejection)
+            #expect(receipt.detail?.isEmpty == false)
+            let again = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "bad-\(index)")
+            #expect(again.isRepeat && again.rejection == rejection)
+        }
+        #expect(try await store.revision() == revision)
+    }
+
+    @Test("Rule 2, the version in force: an event the governing version lacks is refused and nothing is written")
+    func theVersionInForce() async throws {
+        let before = try await store.revision()
+        let refusals: [(EventKey, Outcome, CarePlanStoreError)] = [
+            (EventKey(activityID: "nope", day: monday, occurrence: 0), done(), .unknownActivity("nope")),
+            (EventKey(activityID: "apple", day: monday, occurrence: 3), done(),
+             .noSuchOccurrence(EventKey(activityID: "apple", day: monday, occurrence: 3), occurrences: 3)),
+            (EventKey(activityID: "apple", day: monday.adding(days: -1), occurrence: 0), done(),
+             .outsideSchedule(EventKey(activityID: "apple", day: monday.adding(days: -1), occurrence: 0))),
+            (EventKey(activityID: "weight", day: monday.adding(days: 1), occurrence: 0), done(values: [OutcomeValue(.decimal(70))]),
+             .outsideSchedule(EventKey(activityID: "weight", day: monday.adding(days: 1), occurrence: 0))),
+        ]
+        for (key, outcome, expected) in refusals {
+            await #expect(throws: OutcomeRefused(expected)) { try await store.record(outcome, for: key) }
+        }
+        #expect(try await store.revision() == before)
+        #expect(try await store.outcomes.events(on: monday).allSatisfy { $0.state == .initial })
+        // The outcome is kept with the version that governs its day.
+        try await store.record(done(), for: key)
+        #expect(try await store.outcomes.event(key).version == 1)
+    }
+
     /// A day after today in the plan's time zone is rejected (and the rejection kept under
     /// its id); today in that zone is not, though it is tomorrow in UTC; only an explicit
     /// `.allowed` back-fills a day to come.
-    @Test func aDayAfterTodayInThePlansTimeZoneIsRejectedUnlessAllowed() async throws {
+    @Test("Rule 3, no day after today in the plan's time zone, unless the recorder may back-fill")
+    func noDayAfterToday() async throws {
         // 2026-11-18 11:06 UTC is already 2026-11-19 in Auckland (UTC+13).
-        try await store.plan.configure(title: "Zones", timeZone: TimeZone(identifier: "Pacific/Auckland")!, device: "t")
+        try await CareCore(store: store).plan.configure(title: "Zones", timeZone: TimeZone(identifier: "Pacific/Auckland")!, device: "t")
         let today = CalendarDay.containing(clock.now, in: TimeZone(identifier: "Pacific/Auckland")!)
         #expect(today == CalendarDay("2026-11-19"))
         let revision = try await store.revision()
@@ -59,7 +112,34 @@ struct CompletionTests {
         #expect(try await store.outcomes.event(ahead).state == .completed)
     }
 
-    @Test func theLaterClockWinsWhateverTheArrivalOrder() async throws {
+    @Test("Rule 4, resets: only an assessment whose result may be reset goes back to initial")
+    func resets() async throws {
+        let pain = EventKey(activityID: "pain", day: monday, occurrence: 0)
+        try await store.record(done(values: [OutcomeValue(.integer(3))]), for: pain)
+        try await store.record(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: pain)
+        #expect(try await store.outcomes.event(pain).state == .initial)
+        let weight = EventKey(activityID: "weight", day: monday, occurrence: 0)
+        let before = try await store.revision()
+        await #expect(throws: OutcomeRefused(CarePlanStoreError.notResettable("weight"))) {
+            try await store.record(Outcome(state: .initial, recordedAt: Date(), device: "t"), for: weight)
+        }
+        #expect(try await store.revision() == before)
+    }
+
+    @Test("Rule 5, the values: a completed outcome's values fit the activity's result")
+    func theValues() async throws {
+        let pain = EventKey(activityID: "pain", day: monday, occurrence: 0)
+        let before = try await store.revision()
+        await #expect(throws: OutcomeRefused(CarePlanStoreError.invalidResult(pain, .outOfScale(11, min: 0, max: 10)))) {
+            try await store.record(done(values: [OutcomeValue(.integer(11))]), for: pain)
+        }
+        #expect(try await store.revision() == before)
+        try await store.record(done(values: [OutcomeValue(.integer(10))]), for: pain)
+        #expect(try await store.outcomes.event(pain).outcome?.values == [OutcomeValue(.integer(10))])
+    }
+
+    @Test("Rule 6, the conflict clock: the later clock wins whatever the arrival order, the loser kept in the history")
+    func theConflictClock() async throws {
         // The widget acted later (clock 2000) but its message arrives first.
         let widget = try await store.complete(outcome("widget", at: 2000, .notCompleted), for: key, messageID: "w")
         let watch = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "a")
@@ -68,7 +148,6 @@ struct CompletionTests {
         #expect(watch.superseded)
         #expect(watch.currentState == .notCompleted)
         #expect(try await store.outcomes.event(key).outcome?.device == "widget")
-        // The loser stays in the history.
         let kinds = try await store.history(activityID: "apple").map(\.kind)
         #expect(kinds.suffix(2) == [.outcomeRecorded, .outcomeSuperseded])
         // Equal physical times: the counter, then the node id, decide.
@@ -79,7 +158,8 @@ struct CompletionTests {
 
     /// Two devices recording the same dose with different message ids is an ordinary
     /// conflict, never an error, and later completions still go through (CareKit issue 700).
-    @Test func theSameDoseFromTwoDevicesIsNotAnError() async throws {
+    @Test("Rule 6, the conflict clock: the same dose from two devices is not an error")
+    func theSameDoseFromTwoDevices() async throws {
         let a = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "a")
         let b = try await store.complete(outcome("widget", at: 1001), for: key, messageID: "b")
         #expect(a.status == .accepted && b.status == .accepted)
@@ -87,7 +167,8 @@ struct CompletionTests {
         #expect(try await store.complete(outcome("watch", at: 1002), for: next, messageID: "c").status == .accepted)
     }
 
-    @Test func localChangesStandOverWhatTheStoreHasSeen() async throws {
+    @Test("Rule 6, the conflict clock: a change made here, without a clock, stands over what the store has seen")
+    func localChangesStand() async throws {
         // A watch whose clock runs an hour ahead.
         let ahead = Int64(clock.now.timeIntervalSince1970 * 1000) + 3_600_000
         _ = try await store.complete(outcome("watch", at: ahead), for: key, messageID: "fast")
@@ -95,24 +176,6 @@ struct CompletionTests {
         let event = try await store.outcomes.event(key)
         #expect(event.state == .notCompleted)
         #expect(try #require(event.outcome?.clock) > HybridTimestamp(physical: ahead, node: "watch"))
-    }
-
-    @Test func invalidCompletionsAreRejectedAndRemembered() async throws {
-        let cases: [(EventKey, Rejection)] = [
-            (EventKey(activityID: "pear", day: monday, occurrence: 0), .unknownActivity),
-            (EventKey(activityID: "apple", day: monday, occurrence: 5), .noSuchOccurrence),
-            (EventKey(activityID: "apple", day: monday.adding(days: -3), occurrence: 0), .outsidePlanVersion),
-        ]
-        let revision = try await store.revision()
-        for (index, (key, rejection)) in cases.enumerated() {
-            let receipt = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "bad-\(index)")
-            #expect(receipt.status == .rejected)
-            #expect(receipt.rejection == rejection)
-            #expect(receipt.detail?.isEmpty == false)
-            let again = try await store.complete(outcome("watch", at: 1000), for: key, messageID: "bad-\(index)")
-            #expect(again.isRepeat && again.rejection == rejection)
-        }
-        #expect(try await store.revision() == revision)
     }
 
     /// Completions sent at once by many companions are committed in groups, and each is
@@ -123,7 +186,7 @@ struct CompletionTests {
         let later = EventKey(activityID: "apple", day: monday.adding(days: 30), occurrence: 0)
         let receipts = try await withThrowingTaskGroup(of: (String, CompletionReceipt).self) { [store] group in
             for n in 0..<40 {
-                let key = EventKey(activityID: "apple", day: monday.adding(days: n / 2), occurrence: n % 2)
+                let key = EventKey(activityID: "apple", day: monday.adding(days: n / 3), occurrence: n % 3)
                 let outcome = outcome("watch", at: 1000 + Int64(n))
                 group.addTask { ("ok", try await store.complete(outcome, for: key, messageID: "ok-\(n)")) }
             }
