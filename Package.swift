@@ -293,7 +293,7 @@ let package = Package(
         .target(
             name: "FHIRTestServer",
             dependencies: [
-                "HTTPServing", "Clocks", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "HTTPServing", "Clocks", "StrictJSON", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

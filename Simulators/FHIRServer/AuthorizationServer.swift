@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// The test server's authorization server: SMART Backend Services for a registered backend
 /// client (``SMARTAuthority``), SMART App Launch for a registered app
@@ -7,36 +8,26 @@ struct AuthorizationServer: Sendable {
     var backend: SMARTAuthority?
     var launch: SMARTLaunchAuthority?
 
-    /// The answer to a request of the authorization server; `nil` for any other.
-    mutating func answer(_ request: ServedRequest, base: String) -> HTTPAnswer? {
-        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        switch (request.method, path) {
-        case (.get, SMARTAuthority.configurationPath):
-            return SMARTAuthority.json(200, configuration(base: base))
-        case (.post, SMARTAuthority.tokenPath):
-            let form = FormBody.fields(request.body)
-            if form["grant_type"] == "client_credentials", backend != nil {
-                return backend?.token(for: form, audience: base + SMARTAuthority.tokenPath)
-            }
-            return launch?.token(form, audience: base + SMARTAuthority.tokenPath)
-                ?? SMARTAuthority.error(400, "unsupported_grant_type", "the test server does not grant \(form["grant_type"] ?? "nothing")")
-        default:
-            return launch?.answer(request, fhirBase: base + "/fhir", tokenEndpoint: base + SMARTAuthority.tokenPath)
+    /// The token endpoint's answer: a backend's client credentials, else a launch's grants.
+    /// `base` is the server's origin, which the endpoint's URL (an assertion's audience) starts with.
+    mutating func token(_ form: OAuthDocument.TokenForm, base: String) -> Response {
+        if form.grantType == "client_credentials", var backend {
+            defer { self.backend = backend }
+            return backend.token(for: form, audience: base + SMARTAuthority.tokenPath)
         }
+        return launch?.token(form, audience: base + SMARTAuthority.tokenPath)
+            ?? .oauthError(400, "unsupported_grant_type", "the test server does not grant \(form.grantType ?? "nothing")")
     }
 
     /// One discovery document: the token endpoint, and each part's members (lists joined).
-    private func configuration(base: String) -> [String: Any] {
-        var configuration: [String: Any] = ["token_endpoint": base + SMARTAuthority.tokenPath]
-        var parts = [backend?.configuration(base: base), launch?.configuration(base: base)].compactMap { $0 }
-        if launch != nil { parts.append(["grant_types_supported": ["authorization_code", "refresh_token"]]) }
-        for part in parts {
-            configuration.merge(part) { old, new in
-                guard let old = old as? [String], let new = new as? [String] else { return new }
-                return old + new.filter { !old.contains($0) }
-            }
+    func configuration(base: String) -> SMARTConfiguration {
+        var configuration = SMARTConfiguration(tokenEndpoint: base + SMARTAuthority.tokenPath)
+        backend?.describe(in: &configuration)
+        if let launch {
+            launch.describe(in: &configuration, base: base)
+            configuration.grantTypesSupported = SMARTConfiguration.union(configuration.grantTypesSupported, ["authorization_code", "refresh_token"])
+            configuration.announced = launch.registration.announced
         }
-        configuration.merge(launch?.registration.announced ?? [:]) { _, announced in announced }
         return configuration
     }
 

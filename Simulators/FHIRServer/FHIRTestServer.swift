@@ -1,11 +1,9 @@
+import Clocks
 import Foundation
 import HTTPServing
-import HTTPTypes
 import Hummingbird
 import Logging
-import NIOCore
-import Synchronization
-import Clocks
+import StrictJSON
 
 /// A small FHIR R4 server on Hummingbird (through `HTTPServing`, as the care app), on loopback only, for tests, demos and benchmarks:
 /// what CareSync's exports are checked against where no real server may be reached. Its base
@@ -29,6 +27,10 @@ import Clocks
 ///   at `/auth/revoke` (``SMARTLaunchAuthority``); a patient's token writes only resources
 ///   whose subject is that patient.
 /// - ``Options`` make POSTs fail (503), hang until the server stops, or be refused.
+///
+/// Routed by a Hummingbird `Router` (``ServerRouter``); the JSON it reads and writes are
+/// `Codable` documents (``FHIRDocument``, ``OAuthDocument``), forms are read by Hummingbird's
+/// `URLEncodedFormDecoder`.
 ///
 /// What it holds and what it was asked are read directly (``resources(_:)``, ``requests``).
 public final class FHIRTestServer: Sendable {
@@ -88,15 +90,16 @@ public final class FHIRTestServer: Sendable {
         var store = ResourceStore()
         let kept = options.stateFile.flatMap { FileManager.default.fileExists(atPath: $0) ? [$0] : nil } ?? []
         for file in files + kept {
-            try store.load(Self.object(Data(contentsOf: URL(fileURLWithPath: file))))
+            try store.load(JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: file))))
         }
         let shared = SharedState(ServerState(store: store, options: options))
         self.shared = shared
         let (bound, listening) = AsyncStream.makeStream(of: Int?.self)
+        let responder = ServerRouter.router(shared, options: options).buildResponder()
         serving = Task {
             defer { listening.finish() }
-            try await HTTPServing.run(.http1(), on: .hostname("127.0.0.1", port: port), logger: Self.quiet) { request, _ in
-                try await shared.respond(request)
+            try await HTTPServing.run(.http1(), on: .hostname("127.0.0.1", port: port), logger: Self.quiet) { request, channel in
+                try await responder.respond(to: request, context: BasicRequestContext(source: .init(channel: channel, logger: Self.quiet)))
             } onRunning: { channel in
                 listening.yield(channel.localAddress?.port)
             }
@@ -135,7 +138,8 @@ public final class FHIRTestServer: Sendable {
 
     /// The resources of `type` the server holds.
     public func resources(_ type: String) -> [[String: Any]] {
-        shared.state.withLock { state in ((try? state.store.search(type, [])) ?? []).map(\.object) }
+        let found = shared.state.withLock { state in (try? state.store.search(type, [])) ?? [] }
+        return found.compactMap { try? JSONSerialization.jsonObject(with: $0.data) as? [String: Any] }
     }
 
     /// Makes every access token issued so far expire now, as a server may at any time.
@@ -151,40 +155,11 @@ public final class FHIRTestServer: Sendable {
 
     deinit { serving.cancel() }
 
-    /// The JSON object `data` holds.
+    /// The JSON object `data` holds, for tests that read a document the server would.
     public static func object(_ data: Data) throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Refusal(status: 400, text: "expected a JSON object")
         }
         return object
     }
-}
-
-/// The server's state as the connections' handlers reach it.
-private final class SharedState: Sendable {
-    let state: Mutex<ServerState>
-
-    init(_ state: ServerState) {
-        self.state = Mutex(state)
-    }
-
-    /// The answer to `request`, read whole; a request the options leave hanging waits until
-    /// the server stops (its task is cancelled, and the connection closed with it).
-    @Sendable func respond(_ request: Request) async throws -> Response {
-        let body = Data(try await request.body.collect(upTo: Self.largestBody).readableBytesView)
-        let whole = ServedRequest(method: request.method, target: request.uri.description, headers: request.headers, body: body)
-        let (answer, record, answered) = state.withLock { state in (state.respond(whole), state.requests.last, state.options.answered) }
-        if let record, let answered { answered(record) }
-        guard let answer else {
-            try await Task.sleep(for: .seconds(86_400 * 365))
-            throw CancellationError()
-        }
-        var headers = HTTPFields()
-        headers[.contentType] = answer.contentType
-        for (name, value) in answer.headers { if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) } }
-        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-    }
-
-    /// The largest request body read: an export's batch Bundle is far smaller.
-    static let largestBody = 64 << 20
 }

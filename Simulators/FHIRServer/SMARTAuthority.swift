@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hummingbird
 import Clocks
 
 /// The one client a ``FHIRTestServer`` gives access tokens to, as a FHIR server's
@@ -27,10 +28,9 @@ public struct SMARTClientRegistration: Sendable {
 
     /// The registration of the first P-384 key of a JWK Set (as `caresync fhir smart-key` prints).
     public init(clientID: String, jwks: Data, tokenLifetime: Int = 300) throws {
-        let keys = (try JSONSerialization.jsonObject(with: jwks) as? [String: Any])?["keys"] as? [[String: Any]] ?? []
-        guard let jwk = keys.first(where: { $0["kty"] as? String == "EC" && $0["crv"] as? String == "P-384" }),
-              let x = (jwk["x"] as? String).flatMap(Base64URL.decode), let y = (jwk["y"] as? String).flatMap(Base64URL.decode),
-              let kid = jwk["kid"] as? String
+        let keys = try JSONDecoder().decode(OAuthDocument.KeySet.self, from: jwks).keys ?? []
+        guard let jwk = keys.first(where: { $0.kty == "EC" && $0.crv == "P-384" }),
+              let x = jwk.x.flatMap(Base64URL.decode), let y = jwk.y.flatMap(Base64URL.decode), let kid = jwk.kid
         else { throw Refusal(status: 400, text: "the JWK Set holds no P-384 key with x, y and kid") }
         self.init(clientID: clientID, key: try P384.Signing.PublicKey(x963Representation: [0x04] + x + y), keyID: kid, tokenLifetime: tokenLifetime)
     }
@@ -56,15 +56,13 @@ struct SMARTAuthority: Sendable {
         assertions = ClientAssertionCheck(registration: registration, clock: clock)
     }
 
-    /// The members of the SMART configuration that backend services need.
-    func configuration(base: String) -> [String: Any] {
-        [
-            "grant_types_supported": ["client_credentials"],
-            "token_endpoint_auth_methods_supported": ["private_key_jwt"],
-            "token_endpoint_auth_signing_alg_values_supported": ["ES384"],
-            "scopes_supported": ["system/*.read", "system/*.write"],
-            "capabilities": ["client-confidential-asymmetric"],
-        ]
+    /// Adds the members of the SMART configuration that backend services need.
+    func describe(in configuration: inout SMARTConfiguration) {
+        configuration.grantTypesSupported = SMARTConfiguration.union(configuration.grantTypesSupported, ["client_credentials"])
+        configuration.tokenEndpointAuthMethodsSupported = SMARTConfiguration.union(configuration.tokenEndpointAuthMethodsSupported, ["private_key_jwt"])
+        configuration.tokenEndpointAuthSigningAlgValuesSupported = SMARTConfiguration.union(configuration.tokenEndpointAuthSigningAlgValuesSupported, ["ES384"])
+        configuration.scopesSupported = SMARTConfiguration.union(configuration.scopesSupported, ["system/*.read", "system/*.write"])
+        configuration.capabilities = SMARTConfiguration.union(configuration.capabilities, ["client-confidential-asymmetric"])
     }
 
     /// Every token issued so far expires now.
@@ -80,32 +78,23 @@ struct SMARTAuthority: Sendable {
         return expiry > clock.now ? nil : "the access token has expired"
     }
 
-    mutating func token(for form: [String: String], audience: String) -> HTTPAnswer {
-        guard form["grant_type"] == "client_credentials" else {
-            return Self.error(400, "unsupported_grant_type", "grant_type must be client_credentials")
+    /// An access token for a signed client assertion, or the OAuth error saying why not.
+    mutating func token(for form: OAuthDocument.TokenForm, audience: String) -> Response {
+        guard form.grantType == "client_credentials" else {
+            return .oauthError(400, "unsupported_grant_type", "grant_type must be client_credentials")
         }
-        guard form["client_assertion_type"] == Self.assertionType, let assertion = form["client_assertion"] else {
-            return Self.error(400, "invalid_request", "a client_assertion of type \(Self.assertionType) is needed")
+        guard form.clientAssertionType == Self.assertionType, let assertion = form.clientAssertion else {
+            return .oauthError(400, "invalid_request", "a client_assertion of type \(Self.assertionType) is needed")
         }
-        let scopes = (form["scope"] ?? "").split(separator: " ")
+        let scopes = (form.scope ?? "").split(separator: " ")
         guard !scopes.isEmpty, scopes.allSatisfy({ $0.hasPrefix("system/") }) else {
-            return Self.error(400, "invalid_scope", "scope must name system/ scopes only")
+            return .oauthError(400, "invalid_scope", "scope must name system/ scopes only")
         }
-        if let reason = assertions.refusal(of: assertion, audience: audience) { return Self.error(401, "invalid_client", reason) }
+        if let reason = assertions.refusal(of: assertion, audience: audience) { return .oauthError(401, "invalid_client", reason) }
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         issued[token] = clock.now.addingTimeInterval(TimeInterval(registration.tokenLifetime))
-        return Self.json(200, [
-            "access_token": token, "token_type": "bearer", "expires_in": registration.tokenLifetime, "scope": form["scope"] ?? "",
-        ])
-    }
-
-    static func json(_ status: Int, _ object: [String: Any]) -> HTTPAnswer {
-        HTTPAnswer(status: status, body: ServerState.json(object), contentType: "application/json", headers: [("Cache-Control", "no-store")])
-    }
-
-    /// An OAuth 2.0 error answer (RFC 6749 section 5.2).
-    static func error(_ status: Int, _ code: String, _ description: String) -> HTTPAnswer {
-        json(status, ["error": code, "error_description": description])
+        return .oauth(200, OAuthDocument.Token(
+            accessToken: token, tokenType: "bearer", expiresIn: registration.tokenLifetime, scope: form.scope ?? ""))
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Hummingbird
 import Clocks
 
 /// The app a ``FHIRTestServer`` lets patients sign in to (SMART App Launch, standalone): its
@@ -79,48 +80,41 @@ struct SMARTLaunchAuthority: Sendable {
         assertions = registration.clientKey.map { ClientAssertionCheck(registration: $0, clock: clock) }
     }
 
-    /// The members of the SMART configuration a standalone launch needs.
-    func configuration(base: String) -> [String: Any] {
+    /// Adds the members of the SMART configuration a standalone launch needs.
+    func describe(in configuration: inout SMARTConfiguration, base: String) {
         let v2 = ["patient/MedicationRequest.rs", "patient/Medication.rs", "patient/Patient.rs", "patient/Observation.c",
                   "patient/Device.c", "patient/MedicationAdministration.c"]
         let v1 = ["patient/MedicationRequest.read", "patient/MedicationOrder.read", "patient/Medication.read", "patient/Patient.read",
                   "patient/Observation.write", "patient/Device.write", "patient/MedicationAdministration.write"]
-        return [
-            "authorization_endpoint": base + Self.authorizePath,
-            "revocation_endpoint": base + Self.revokePath,
-            "code_challenge_methods_supported": ["S256"],
-            "scopes_supported": ["launch/patient", "openid", "fhirUser", "offline_access"] + (registration.v2Scopes ? v2 : v1),
-            "capabilities": ["launch-standalone", registration.clientKey == nil ? "client-public" : "client-confidential-asymmetric",
-                             "context-standalone-patient", "permission-patient", "permission-offline"]
-                + (registration.v2Scopes ? ["permission-v2"] : ["permission-v1"]),
-            "token_endpoint_auth_methods_supported": registration.clientKey == nil ? ["none"] : ["private_key_jwt"],
-        ]
+        configuration.authorizationEndpoint = base + Self.authorizePath
+        configuration.revocationEndpoint = base + Self.revokePath
+        configuration.codeChallengeMethodsSupported = ["S256"]
+        configuration.scopesSupported = SMARTConfiguration.union(
+            configuration.scopesSupported, ["launch/patient", "openid", "fhirUser", "offline_access"] + (registration.v2Scopes ? v2 : v1))
+        configuration.capabilities = SMARTConfiguration.union(configuration.capabilities, [
+            "launch-standalone", registration.clientKey == nil ? "client-public" : "client-confidential-asymmetric",
+            "context-standalone-patient", "permission-patient", "permission-offline", registration.v2Scopes ? "permission-v2" : "permission-v1",
+        ])
+        configuration.tokenEndpointAuthMethodsSupported = SMARTConfiguration.union(
+            configuration.tokenEndpointAuthMethodsSupported, registration.clientKey == nil ? ["none"] : ["private_key_jwt"])
     }
 
-    /// The answer to a request of the launch's endpoints; `nil` for any other.
-    mutating func answer(_ request: ServedRequest, fhirBase: String, tokenEndpoint: String) -> HTTPAnswer? {
-        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
-        switch (request.method, path) {
-        case (.get, Self.authorizePath): return authorize(FormBody.query(request.target), fhirBase: fhirBase)
-        case (.post, Self.loginPath): return login(FormBody.fields(request.body))
-        case (.post, Self.consentPath): return consent(FormBody.fields(request.body))
-        case (.post, Self.revokePath):
-            let form = FormBody.fields(request.body)
-            if let refusal = clientRefusal(form, audience: tokenEndpoint) { return refusal }
-            let token = form["token"] ?? ""
-            issued[token] = nil
-            refreshTokens[token] = nil
-            return HTTPAnswer(status: 200, body: Data(), contentType: "text/plain")
-        default: return nil
-        }
+    /// Forgets the token `form` names, once a confidential client's assertion passes
+    /// (`audience`: the token endpoint's URL, which the assertion names).
+    mutating func revoke(_ form: OAuthDocument.TokenForm, audience: String) -> Response {
+        if let refusal = clientRefusal(form, audience: audience) { return refusal }
+        let token = form.token ?? ""
+        issued[token] = nil
+        refreshTokens[token] = nil
+        return .body(200, Data(), contentType: "text/plain")
     }
 
     /// The token endpoint's answer for the grants of a launch; `nil` for another grant.
     /// `audience` is the endpoint's URL, which a confidential client's assertion names.
-    mutating func token(_ form: [String: String], audience: String) -> HTTPAnswer? {
-        guard ["authorization_code", "refresh_token"].contains(form["grant_type"]) else { return nil }
+    mutating func token(_ form: OAuthDocument.TokenForm, audience: String) -> Response? {
+        guard ["authorization_code", "refresh_token"].contains(form.grantType) else { return nil }
         if let refusal = clientRefusal(form, audience: audience) { return refusal }
-        switch form["grant_type"] {
+        switch form.grantType {
         case "authorization_code": return exchange(form)
         case "refresh_token": return refresh(form)
         default: return nil
@@ -145,28 +139,30 @@ struct SMARTLaunchAuthority: Sendable {
         refreshTokens = [:]
     }
 
-    private mutating func authorize(_ query: [String: String], fhirBase: String) -> HTTPAnswer {
+    /// The login page of an authorization request, or where it is refused.
+    mutating func authorize(_ query: OAuthDocument.AuthorizeQuery, fhirBase: String) -> Response {
         // A wrong client or redirect URI is told to the person, never redirected to.
-        guard query["client_id"] == registration.clientID else { return Self.page(400, "Unknown app", "No app is registered as this client.") }
-        guard let redirect = query["redirect_uri"], registration.redirectURIs.contains(redirect) else {
+        guard query.clientID == registration.clientID else { return Self.page(400, "Unknown app", "No app is registered as this client.") }
+        guard let redirect = query.redirectURI, registration.redirectURIs.contains(redirect) else {
             return Self.page(400, "Unknown return address", "The redirect URI is not one registered for this app.")
         }
-        let state = query["state"] ?? ""
-        guard query["response_type"] == "code" else { return Self.redirect(redirect, ["error": "unsupported_response_type", "state": state]) }
-        guard query["code_challenge_method"] == "S256", let challenge = query["code_challenge"], !challenge.isEmpty else {
+        let state = query.state ?? ""
+        guard query.responseType == "code" else { return Self.redirect(redirect, ["error": "unsupported_response_type", "state": state]) }
+        guard query.codeChallengeMethod == "S256", let challenge = query.codeChallenge, !challenge.isEmpty else {
             return Self.redirect(redirect, ["error": "invalid_request", "error_description": "PKCE with S256 is required", "state": state])
         }
-        guard query["aud"] == fhirBase else {
+        guard query.aud == fhirBase else {
             return Self.redirect(redirect, ["error": "invalid_request", "error_description": "aud must be \(fhirBase)", "state": state])
         }
         let id = randomHex()
-        requests[id] = Request(redirectURI: redirect, state: state, challenge: challenge, scope: query["scope"] ?? "")
+        requests[id] = Request(redirectURI: redirect, state: state, challenge: challenge, scope: query.scope ?? "")
         return Self.loginPage(request: id, wrong: false)
     }
 
-    private mutating func login(_ form: [String: String]) -> HTTPAnswer {
-        guard let id = form["request"], var request = requests[id] else { return Self.page(400, "Expired", "Start signing in again from the app.") }
-        guard let user = registration.users[form["username"] ?? ""], user.password == form["password"] else {
+    /// The consent page once the patient's login is right, else the login page again.
+    mutating func login(_ form: OAuthDocument.LoginForm) -> Response {
+        guard let id = form.request, var request = requests[id] else { return Self.page(400, "Expired", "Start signing in again from the app.") }
+        guard let user = registration.users[form.username ?? ""], user.password == form.password else {
             return Self.loginPage(request: id, wrong: true)
         }
         request.patient = user.patient
@@ -179,11 +175,12 @@ struct SMARTLaunchAuthority: Sendable {
             """)
     }
 
-    private mutating func consent(_ form: [String: String]) -> HTTPAnswer {
-        guard let id = form["request"], let request = requests.removeValue(forKey: id), let patient = request.patient else {
+    /// The redirect back to the app: with a code if the patient allowed, else the refusal.
+    mutating func consent(_ form: OAuthDocument.ConsentForm) -> Response {
+        guard let id = form.request, let request = requests.removeValue(forKey: id), let patient = request.patient else {
             return Self.page(400, "Expired", "Start signing in again from the app.")
         }
-        guard form["decision"] == "allow" else {
+        guard form.decision == "allow" else {
             return Self.redirect(request.redirectURI, ["error": "access_denied", "error_description": "the patient denied access", "state": request.state])
         }
         let code = randomHex()
@@ -196,9 +193,9 @@ struct SMARTLaunchAuthority: Sendable {
         return Self.redirect(request.redirectURI, ["code": code, "state": request.state])
     }
 
-    private mutating func exchange(_ form: [String: String]) -> HTTPAnswer {
-        if let verifier = form["code_verifier"] { secrets.append(verifier) }
-        guard let value = form["code"], var code = codes[value] else { return refuse("invalid_grant", "the code is unknown") }
+    private mutating func exchange(_ form: OAuthDocument.TokenForm) -> Response {
+        if let verifier = form.codeVerifier { secrets.append(verifier) }
+        guard let value = form.code, var code = codes[value] else { return refuse("invalid_grant", "the code is unknown") }
         guard !code.used else {
             for token in code.tokens { issued[token] = nil; refreshTokens[token] = nil }
             return refuse("invalid_grant", "the code was used before; the tokens issued for it are revoked")
@@ -206,9 +203,9 @@ struct SMARTLaunchAuthority: Sendable {
         code.used = true
         codes[value] = code
         guard code.expires > clock.now else { return refuse("invalid_grant", "the code has expired") }
-        guard form["client_id"] == registration.clientID else { return refuse("invalid_client", "the code was issued to another client") }
-        guard form["redirect_uri"] == code.redirectURI else { return refuse("invalid_grant", "redirect_uri differs from the authorization request's") }
-        guard let verifier = form["code_verifier"], Self.challenge(of: verifier) == code.challenge else {
+        guard form.clientID == registration.clientID else { return refuse("invalid_client", "the code was issued to another client") }
+        guard form.redirectURI == code.redirectURI else { return refuse("invalid_grant", "redirect_uri differs from the authorization request's") }
+        guard let verifier = form.codeVerifier, Self.challenge(of: verifier) == code.challenge else {
             return refuse("invalid_grant", "the code_verifier does not match the code_challenge")
         }
         let (access, refresh) = (randomHex(), randomHex())
@@ -217,51 +214,48 @@ struct SMARTLaunchAuthority: Sendable {
         codes[value] = code
         issued[access] = (clock.now.addingTimeInterval(TimeInterval(registration.tokenLifetime)), code.patient)
         refreshTokens[refresh] = (code.patient, code.scope)
-        return SMARTAuthority.json(200, [
-            "access_token": access, "token_type": "Bearer", "expires_in": registration.tokenLifetime, "scope": code.scope,
-            "refresh_token": refresh, "patient": code.patient,
-        ])
+        return .oauth(200, OAuthDocument.Token(
+            accessToken: access, tokenType: "Bearer", expiresIn: registration.tokenLifetime, scope: code.scope, refreshToken: refresh,
+            patient: code.patient))
     }
 
-    private mutating func refresh(_ form: [String: String]) -> HTTPAnswer {
-        guard form["client_id"] == registration.clientID else { return refuse("invalid_client", "the refresh token belongs to another client") }
-        guard let value = form["refresh_token"], let grant = refreshTokens[value] else {
+    private mutating func refresh(_ form: OAuthDocument.TokenForm) -> Response {
+        guard form.clientID == registration.clientID else { return refuse("invalid_client", "the refresh token belongs to another client") }
+        guard let value = form.refreshToken, let grant = refreshTokens[value] else {
             return refuse("invalid_grant", "the refresh token is unknown or revoked")
         }
         let access = randomHex()
         secrets.append(access)
         issued[access] = (clock.now.addingTimeInterval(TimeInterval(registration.tokenLifetime)), grant.patient)
-        return SMARTAuthority.json(200, [
-            "access_token": access, "token_type": "Bearer", "expires_in": registration.tokenLifetime, "scope": grant.scope,
-            "patient": grant.patient,
-        ])
+        return .oauth(200, OAuthDocument.Token(
+            accessToken: access, tokenType: "Bearer", expiresIn: registration.tokenLifetime, scope: grant.scope, patient: grant.patient))
     }
 
     /// Why a confidential client's request is refused (no assertion, or a bad one), if it is.
-    private mutating func clientRefusal(_ form: [String: String], audience: String) -> HTTPAnswer? {
+    private mutating func clientRefusal(_ form: OAuthDocument.TokenForm, audience: String) -> Response? {
         guard assertions != nil else { return nil }
-        guard form["client_assertion_type"] == SMARTAuthority.assertionType, let assertion = form["client_assertion"] else {
+        guard form.clientAssertionType == SMARTAuthority.assertionType, let assertion = form.clientAssertion else {
             return refuse("invalid_client", "this client is confidential: a client_assertion of type \(SMARTAuthority.assertionType) is needed", status: 401)
         }
         if let reason = assertions?.refusal(of: assertion, audience: audience) { return refuse("invalid_client", reason, status: 401) }
         return nil
     }
 
-    private mutating func refuse(_ error: String, _ description: String, status: Int = 400) -> HTTPAnswer {
+    private mutating func refuse(_ error: String, _ description: String, status: Int = 400) -> Response {
         refusals.append(description)
-        return SMARTAuthority.error(status, error, description)
+        return .oauthError(status, error, description)
     }
 
     static func challenge(of verifier: String) -> String { Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) }
 
-    private static func redirect(_ uri: String, _ parameters: [String: String]) -> HTTPAnswer {
+    private static func redirect(_ uri: String, _ parameters: [String: String]) -> Response {
         var components = URLComponents(string: uri)
         let existing = components?.queryItems ?? []
         components?.queryItems = existing + parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return HTTPAnswer(status: 302, body: Data(), contentType: "text/plain", headers: [("Location", components?.string ?? uri)])
+        return .body(302, Data(), contentType: "text/plain", headers: [.location: components?.string ?? uri])
     }
 
-    private static func loginPage(request: String, wrong: Bool) -> HTTPAnswer {
+    private static func loginPage(request: String, wrong: Bool) -> Response {
         html(200, "Sign in to your health record", """
             \(wrong ? "<p id=\"wrong\" role=\"alert\">Wrong user name or password.</p>" : "")
             <form method="post" action="\(loginPath)"><input type="hidden" name="request" value="\(request)">
@@ -271,11 +265,11 @@ struct SMARTLaunchAuthority: Sendable {
             """)
     }
 
-    private static func page(_ status: Int, _ title: String, _ text: String) -> HTTPAnswer {
+    private static func page(_ status: Int, _ title: String, _ text: String) -> Response {
         html(status, title, "<p>\(escaped(text))</p>")
     }
 
-    private static func html(_ status: Int, _ title: String, _ body: String) -> HTTPAnswer {
+    private static func html(_ status: Int, _ title: String, _ body: String) -> Response {
         let page = """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <title>\(escaped(title))</title><style>body{font:16px system-ui;margin:2em auto;max-width:30em;padding:0 1em}
@@ -283,7 +277,7 @@ struct SMARTLaunchAuthority: Sendable {
             header{background:#1d4e89;color:#fff;padding:.6em 1em;margin:-2em -1em 1em}</style></head>
             <body><header>Test Health Record</header><h1>\(escaped(title))</h1>\(body)</body></html>
             """
-        return HTTPAnswer(status: status, body: Data(page.utf8), contentType: "text/html; charset=utf-8", headers: [("Cache-Control", "no-store")])
+        return .body(status, Data(page.utf8), contentType: "text/html; charset=utf-8", headers: [.cacheControl: "no-store"])
     }
 
     static func escaped(_ text: String) -> String {
@@ -295,24 +289,4 @@ struct SMARTLaunchAuthority: Sendable {
 /// 128 random bits in hexadecimal: a code, a token, a request's id.
 func randomHex() -> String {
     (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
-}
-
-/// The fields of an `application/x-www-form-urlencoded` body or of a query.
-enum FormBody {
-    static func fields(_ body: Data) -> [String: String] { parse(String(decoding: body, as: UTF8.self)) }
-
-    static func query(_ target: String) -> [String: String] {
-        parse(target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? "")
-    }
-
-    private static func parse(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        return fields
-    }
 }

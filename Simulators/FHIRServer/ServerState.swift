@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import StrictJSON
 
 /// An answer the server gives instead of a result.
 struct Refusal: Error {
@@ -32,42 +34,37 @@ struct ServerState: Sendable {
         }
     }
 
-    /// The answer to one request, or `nil` to leave it hanging.
-    mutating func respond(_ request: ServedRequest) -> HTTPAnswer? {
-        let entries = ((try? FHIRTestServer.object(request.body))?["entry"] as? [Any])?.count ?? 0
-        requests.append(FHIRTestServer.Request(method: request.method.rawValue, path: request.target, status: nil, entries: entries))
-        let answer = answer(request)
-        requests[requests.count - 1].status = answer?.status
-        return answer
+    /// The server's own origin, which its token endpoint and links name.
+    var origin: String { "http://127.0.0.1:\(port)" }
+
+    /// What becomes of a FHIR request before its route.
+    enum Admission {
+        /// Let in, the POST counted this many (0: not a POST).
+        case letIn(posts: Int)
+        /// Answered at once: refused, or failed on purpose.
+        case answered(Response)
+        /// Left without an answer until the server stops.
+        case hang
     }
 
-    private mutating func answer(_ request: ServedRequest) -> HTTPAnswer? {
-        if let answer = authority?.answer(request, base: "http://127.0.0.1:\(port)") { return answer }
-        if let refusal = unauthorized(request.headers[.authorization]) {
-            return HTTPAnswer(
-                status: 401, body: Self.json(Self.outcome(refusal, code: "login")),
-                headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(refusal)\"")])
+    /// Whether a FHIR request is let in: its token, a patient's token writing only for that
+    /// patient, then the POSTs ``FHIRTestServer/Options/fail`` and ``FHIRTestServer/Options/hang`` name.
+    mutating func admit(_ method: HTTPRequest.Method, authorization: String?, body: Data) -> Admission {
+        if let refusal = unauthorized(authorization) {
+            return .answered(.outcome(401, refusal, code: "login", headers: [
+                .wwwAuthenticate: "Bearer error=\"invalid_token\", error_description=\"\(refusal)\"",
+            ]))
         }
-        if request.method == .post, let patient = authority?.patient(request.headers[.authorization]),
-           let stranger = Self.firstSubject(in: request.body, otherThan: "Patient/\(patient)") {
-            return HTTPAnswer(status: 403, body: Self.json(Self.outcome("the patient's token cannot write for \(stranger)", code: "forbidden")))
+        if method == .post, let patient = authority?.patient(authorization),
+           let stranger = Self.firstSubject(in: body, otherThan: "Patient/\(patient)") {
+            return .answered(.outcome(403, "the patient's token cannot write for \(stranger)", code: "forbidden"))
         }
         // Counted once let in: a refused request or a token request is not one of `fail`'s.
-        if request.method == .post { postsLetIn += 1 }
-        let posts = request.method == .post ? postsLetIn : 0
-        if options.hang.contains(posts) { return nil }
-        let (status, answer): (Int, [String: Any])
-        do {
-            (status, answer) = try answering(request.method, request.target, request.body, posts: posts)
-        } catch let refusal as Refusal {
-            (status, answer) = (refusal.status, Self.outcome(refusal.text))
-        } catch {
-            (status, answer) = (400, Self.outcome("malformed request: \(error)", code: "structure"))
-        }
-        if request.method != .get, status < 300, let file = options.stateFile, (try? store.save(to: file)) == nil {
-            return HTTPAnswer(status: 500, body: Self.json(Self.outcome("the test server cannot write \(file)", code: "exception")))
-        }
-        return HTTPAnswer(status: status, body: Self.json(answer))
+        guard method == .post else { return .letIn(posts: 0) }
+        postsLetIn += 1
+        if options.hang.contains(postsLetIn) { return .hang }
+        if options.fail.contains(postsLetIn) { return .answered(.outcome(503, "the test server fails this request on purpose", code: "transient")) }
+        return .letIn(posts: postsLetIn)
     }
 
     /// Why a FHIR request with this `Authorization` header is not let in, if it is not.
@@ -79,77 +76,53 @@ struct ServerState: Sendable {
 
     /// The first `subject` or `patient` reference of a Bundle's resources that is not `own`.
     private static func firstSubject(in body: Data, otherThan own: String) -> String? {
-        let entries = ((try? FHIRTestServer.object(body))?["entry"] as? [[String: Any]]) ?? []
-        for resource in entries.compactMap({ $0["resource"] as? [String: Any] }) {
+        let entries = (try? JSONDecoder().decode(JSONValue.self, from: body))?["entry"]?.array ?? []
+        for resource in entries.compactMap({ $0["resource"] }) where resource.object != nil {
             for key in ["subject", "patient"] {
-                if let reference = (resource[key] as? [String: Any])?["reference"] as? String, reference != own { return reference }
+                if let reference = resource[key]?["reference"]?.string, reference != own { return reference }
             }
         }
         return nil
     }
 
-    static func json(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    /// Applies a posted transaction or batch Bundle, unless ``FHIRTestServer/Options/refuse`` says no.
+    mutating func transaction(_ body: Data) throws -> Response {
+        if let refuse = options.refuse { throw Refusal(status: refuse, text: "the test server refuses every transaction") }
+        return .json(200, try store.transaction(try JSONDecoder().decode(FHIRDocument.Transaction.self, from: body)))
     }
 
-    private mutating func answering(_ method: HTTPRequest.Method, _ target: String, _ body: Data, posts: Int) throws -> (Int, [String: Any]) {
-        if options.fail.contains(posts) {
-            return (503, Self.outcome("the test server fails this request on purpose", code: "transient"))
-        }
-        guard let components = URLComponents(string: target), components.path.hasPrefix("/fhir") else {
-            throw Refusal(status: 404, text: "the test server answers below /fhir/ only")
-        }
-        let path = components.path.dropFirst("/fhir".count).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        switch (method, path) {
-        case (.post, ""):
-            if let refuse = options.refuse { throw Refusal(status: refuse, text: "the test server refuses every transaction") }
-            return (200, try store.transaction(try FHIRTestServer.object(body)))
-        case (.get, let path) where path.contains("/"):
-            let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
-            guard let resource = store.resources[ResourceStore.Key(type: parts[0], id: parts[1])] else {
-                throw Refusal(status: 404, text: "no \(path)")
-            }
-            return (200, resource.object)
-        case (.get, let type) where !type.isEmpty:
-            let query = (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
-            return (200, try searchset(type, query, base: components.path))
-        default:
-            throw Refusal(status: 404, text: "the test server does not answer \(method.rawValue) \(components.path)")
-        }
+    /// The resource `type/id`.
+    func read(_ type: String, _ id: String) throws -> Response {
+        guard let resource = store.resources[ResourceStore.Key(type: type, id: id)] else { throw Refusal(status: 404, text: "no \(type)/\(id)") }
+        return .json(200, resource)
     }
 
     /// One page of a search: `page` (from 1) of ``FHIRTestServer/Options/pageSize``, with a
-    /// `next` link while more follow.
-    private func searchset(_ type: String, _ query: [(String, String)], base: String) throws -> [String: Any] {
+    /// `next` link while more follow. `target` is the request's path and query.
+    func searchset(_ type: String, target: String) throws -> Response {
+        let components = URLComponents(string: target)
+        let query = (components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }
         let found = try store.search(type, query.filter { !$0.0.hasPrefix("_") && $0.0 != "page" })
         let page = max(1, Int(query.last { $0.0 == "page" }?.1 ?? "") ?? 1)
         let slice = Array(found.dropFirst((page - 1) * options.pageSize).prefix(options.pageSize))
         let includes = query.filter { $0.0 == "_include" }.map(\.1)
         let included = try store.included(by: slice, type: type, includes)
-        var bundle: [String: Any] = [
-            "resourceType": "Bundle", "type": "searchset", "total": found.count,
-            "entry": slice.map { Self.entry($0, mode: "match") } + included.map { Self.entry($0, mode: "include") },
-        ]
+        var bundle = FHIRDocument.SearchSet(
+            total: found.count, entry: slice.map { .init($0, mode: "match") } + included.map { .init($0, mode: "include") })
         if page * options.pageSize < found.count {
             let parameters = query.filter { $0.0 != "page" } + [("page", "\(page + 1)")]
             var next = URLComponents()
             next.scheme = "http"
             next.host = "127.0.0.1"
             next.port = port
-            next.path = base
+            next.path = components?.path ?? ""
             next.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
-            bundle["link"] = [["relation": "next", "url": next.string ?? ""]]
+            bundle.link = [.init(relation: "next", url: next.string ?? "")]
         }
-        return bundle
-    }
-
-    private static func entry(_ resource: Resource, mode: String) -> [String: Any] {
-        let object = resource.object
-        return ["fullUrl": "\(object["resourceType"] ?? "")/\(object["id"] ?? "")", "resource": object, "search": ["mode": mode]]
-    }
-
-    static func outcome(_ text: String, code: String = "processing") -> [String: Any] {
-        ["resourceType": "OperationOutcome", "issue": [["severity": "error", "code": code, "diagnostics": text]]]
+        return .json(200, bundle)
     }
 }
 
+extension HTTPField.Name {
+    static let wwwAuthenticate = Self("WWW-Authenticate")!
+}
