@@ -89,7 +89,7 @@ extension CareWebServer {
     /// Makes a pairing or sign-in code and shows it, large, with its expiry.
     func makeCode(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
-        guard let kind = CodeKind(rawValue: try form.required("kind")) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
+        guard let kind = CodeKind(rawValue: try form.decode(CodeForm.self).kind) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
         let code = PairingCode.random()
         let expiresAt = configuration.clock.now.addingTimeInterval(CodeKind.lifetime)
         let maker = signedIn.session.id
@@ -118,7 +118,7 @@ extension CareWebServer {
     /// Revokes a paired device; a running primary closes its connection at once.
     func revokeDevice(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
-        let id = try form.required("device")
+        let id = try form.decode(DeviceForm.self).device
         guard try await store.devices.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
         _ = try await core.access.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
         logger.notice("a device was revoked from the web", metadata: ["device": "\(id.prefix(16))", "session": "\(signedIn.session.shortID)"])
@@ -128,13 +128,28 @@ extension CareWebServer {
     /// Signs another browser out.
     func signOutBrowser(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
-        let ended = try await core.access.revokeWebSession(try form.required("session"))
+        let ended = try await core.access.revokeWebSession(try form.decode(SessionForm.self).session)
         if let ended { live.end(session: ended.id) }
         logger.notice("a browser was signed out from the web", metadata: [
             "signedOut": "\(ended?.shortID ?? "already")", "session": "\(signedIn.session.shortID)",
         ])
         return .seeOther("/devices")
     }
+}
+
+/// The field of the form that makes a code: what it is for (a ``CodeKind``).
+struct CodeForm: Decodable {
+    var kind: String
+}
+
+/// The field of the form that revokes a device: its id.
+struct DeviceForm: Decodable {
+    var device: String
+}
+
+/// The field of the form that signs another browser out: its session's short id.
+struct SessionForm: Decodable {
+    var session: String
 }
 
 /// What a code made on the devices page is for.

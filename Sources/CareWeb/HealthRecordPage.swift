@@ -104,7 +104,7 @@ extension CareWebServer {
     func connectHealthRecord(_ request: Request, _ context: WebContext) async throws -> Response {
         let (signedIn, form) = try await recordingForm(request, context)
         let settings = try healthRecordSettings()
-        let server = try form.required("server").trimmingCharacters(in: .whitespaces)
+        let server = try form.decode(ServerForm.self).server.trimmingCharacters(in: .whitespaces)
         let app = try settings.app()
         let now = configuration.clock.now
         let words = context.words
@@ -256,4 +256,9 @@ extension CareWebServer {
         guard let settings = configuration.healthRecord else { throw WebFailure.notFound }
         return settings
     }
+}
+
+/// The field of the form that connects a health record: the FHIR server's address.
+struct ServerForm: Decodable {
+    var server: String
 }

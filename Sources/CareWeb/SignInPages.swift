@@ -29,18 +29,19 @@ extension CareWebServer {
 
     /// Redeems a sign-in code: a session cookie and the care card, or the form again with why.
     func signIn(_ request: Request, _ context: WebContext) async throws -> Response {
-        let form = try await Form.read(request, limit: configuration.maximumBodyBytes)
+        let submitted = try await SubmittedForm.read(request, limit: configuration.maximumBodyBytes)
         let words = context.words
         let now = configuration.clock.now
         if let until = signInThrottle.refusedUntil(context.source, at: now) {
             logger.notice("a sign-in was refused: too many wrong codes from its source", metadata: ["source": "\(context.source)"])
             return throttled(context, until: until, now: now)
         }
-        guard let code = PairingCode(try form.required("code")) else {
+        let form = try submitted.decode(SignInForm.self)
+        guard let code = PairingCode(form.code) else {
             return signInPage(context, refusal: words["signIn", "notACode"], status: .badRequest)
         }
         let secret = SessionSecret.random()
-        let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
+        let name = String((form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
         let result = try await core.access.signIn(
             code: code.characters, sessionID: secret.sessionID, name: name.isEmpty ? words["signIn", "defaultName"] : name,
             lifetime: configuration.sessionLifetime)
@@ -95,4 +96,10 @@ extension CareWebServer {
         case .noOpenCode, .wrongRole, .revoked: words["signIn", "noOpenCode"]
         }
     }
+}
+
+/// The sign-in form's fields: the one-time code and, optionally, the browser's name.
+struct SignInForm: Decodable {
+    var code: String
+    var name: String?
 }

@@ -65,7 +65,7 @@ extension CareWebServer {
                     fieldset.element("legend", text: words["symptoms", "scale", values: ["min": "\(min)", "max": "\(max)"]])
                     for value in min...max {
                         let label = value == min ? minLabel.map { "\(value) · \($0)" } : value == max ? maxLabel.map { "\(value) · \($0)" } : nil
-                        Self.choice(name: "value", value: "\(value)", label: label ?? "\(value)", id: "\(id)-\(value)",
+                        Self.choice(name: OutcomeForm.valueField, value: "\(value)", label: label ?? "\(value)", id: "\(id)-\(value)",
                                     checked: chosen == value, into: &fieldset)
                     }
                 }
@@ -76,7 +76,7 @@ extension CareWebServer {
                     form.element("label", ["for": "\(id)-\(index)"], text: "\(name.prefix(1).uppercased() + name.dropFirst()) (\(unit))")
                     let previous = recorded.indices.contains(index) ? words.typed(recorded[index]) : ""
                     form.empty("input", [
-                        "type": "text", "inputmode": "decimal", "id": "\(id)-\(index)", "name": "value", "required": "required",
+                        "type": "text", "inputmode": "decimal", "id": "\(id)-\(index)", "name": OutcomeForm.valueField, "required": "required",
                         "value": previous, "autocomplete": "off", "maxlength": "20",
                     ])
                 }
@@ -84,13 +84,13 @@ extension CareWebServer {
                 let chosen = recorded.first.flatMap { if case .boolean(let b) = $0.value { b } else { nil } }
                 form.element("fieldset") { fieldset in
                     fieldset.element("legend", text: words["symptoms", "yesOrNo"])
-                    Self.choice(name: "value", value: "yes", label: words["symptoms", "yes"], id: "\(id)-yes", checked: chosen == true, into: &fieldset)
-                    Self.choice(name: "value", value: "no", label: words["symptoms", "no"], id: "\(id)-no", checked: chosen == false, into: &fieldset)
+                    Self.choice(name: OutcomeForm.valueField, value: "yes", label: words["symptoms", "yes"], id: "\(id)-yes", checked: chosen == true, into: &fieldset)
+                    Self.choice(name: OutcomeForm.valueField, value: "no", label: words["symptoms", "no"], id: "\(id)-no", checked: chosen == false, into: &fieldset)
                 }
             case .text:
                 form.element("label", ["for": "\(id)-text"], text: words["symptoms", "text"])
                 let previous = recorded.first.flatMap { if case .text(let t) = $0.value { t } else { nil } } ?? ""
-                form.element("textarea", ["id": "\(id)-text", "name": "value", "required": "required", "maxlength": "500", "rows": "3"],
+                form.element("textarea", ["id": "\(id)-text", "name": OutcomeForm.valueField, "required": "required", "maxlength": "500", "rows": "3"],
                              text: previous)
             }
             form.element("p") { $0.element("button", ["type": "submit"], text: words["symptoms", "save"]) }

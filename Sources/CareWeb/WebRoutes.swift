@@ -35,17 +35,17 @@ extension CareWebServer {
 
     /// The form of a request that changes something: its session may record, and its CSRF
     /// token is the session's.
-    func recordingForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, Form) {
+    func recordingForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, SubmittedForm) {
         let (signedIn, form) = try await signedInForm(request, context)
         guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
         return (signedIn, form)
     }
 
     /// The form of a signed-in request, once its CSRF token is this session's.
-    func signedInForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, Form) {
+    func signedInForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, SubmittedForm) {
         let signedIn = try context.session()
-        let form = try await Form.read(request, limit: configuration.maximumBodyBytes)
-        let token = form["csrf"] ?? request.headers[.csrfToken] ?? ""
+        let form = try await SubmittedForm.read(request, limit: configuration.maximumBodyBytes)
+        let token = try form.decode(CSRFField.self).csrf ?? request.headers[.csrfToken] ?? ""
         guard signedIn.secret.accepts(csrfToken: token) else { throw WebFailure.forgedRequest }
         return (signedIn, form)
     }

@@ -8,7 +8,7 @@ struct LimitsTests {
         let web = try await WebFixture()
         let card = try await web.signIn()
         let token = try #require(WebFixture.field("csrf", in: card))
-        let fields = [("csrf", token)] + (0..<70).map { ("value", "\($0)") }
+        let fields = [("csrf", token)] + (0..<70).map { ("value[]", "\($0)") }
         let reply = try await web.request(.POST, "/outcomes", form: fields)
         #expect(reply.status == 400 && reply.body.contains("more than 64 fields"), "\(reply.status) \(reply.body)")
         try await web.stop()

@@ -83,9 +83,9 @@ struct RecordingTests {
         #expect(occurrence.status == 422)
         let state = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "maybe")])
         #expect(state.status == 400 && state.body.contains("&quot;state&quot; must be"))
-        let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value", "11")])
+        let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value[]", "11")])
         #expect(scale.status == 422 && scale.body.contains("11 is not on the scale from 0 to 10"), "\(scale.body)")
-        let words = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value", "seven")])
+        let words = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"), ("value[]", "seven")])
         #expect(words.status == 422 && words.body.contains("“seven” is not a whole number from 0 to 10"), "\(words.body)")
         let large = try await post([("activity", "tablets"), ("day", "2026-11-24"), ("occurrence", "0"), ("state", "completed"),
                                     ("reason", String(repeating: "x", count: 20_000))])
@@ -127,16 +127,16 @@ struct RecordingTests {
         let revision = try await web.store.revision()
         let future = try await post([("activity", "tablets"), ("day", "2026-11-25"), ("occurrence", "0")])
         #expect(future.status == 422 && future.body.contains("der 25. November 2026 liegt nach heute (24. November 2026 in GMT)"), "\(future.body)")
-        let implausible = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "8000"), ("value", "-5")])
+        let implausible = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value[]", "8000"), ("value[]", "-5")])
         #expect(implausible.status == 422 && implausible.body.contains("8000 kann nicht stimmen"), "\(implausible.body)")
-        let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "11")])
+        let scale = try await post([("activity", "pain"), ("day", "2026-11-24"), ("occurrence", "0"), ("value[]", "11")])
         #expect(scale.status == 422 && scale.body.contains("11 liegt nicht auf der Skala von 0 bis 10"), "\(scale.body)")
         for reply in [future, implausible, scale] {
             #expect(!reply.body.contains("Nothing was recorded") && !reply.body.contains("is after today"))
         }
         #expect(try await web.store.revision() == revision)
 
-        let recorded = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value", "120,5"), ("value", "80")])
+        let recorded = try await post([("activity", "pressure"), ("day", "2026-11-24"), ("occurrence", "0"), ("value[]", "120,5"), ("value[]", "80")])
         #expect(recorded.status == 303, "\(recorded.body)")
         let event = try await web.store.outcomes.event(EventKey(activityID: "pressure", day: day, occurrence: 0))
         #expect(event.outcome?.values.map(\.value) == [.decimal(120.5), .integer(80)])
@@ -160,7 +160,7 @@ struct RecordingTests {
             try await web.request(
                 .POST, "/outcomes",
                 form: [("csrf", token), ("message", UUID().uuidString.lowercased()), ("state", "completed"), ("activity", activity),
-                       ("day", "2026-11-24"), ("occurrence", "0")] + values.map { ("value", $0) },
+                       ("day", "2026-11-24"), ("occurrence", "0")] + values.map { ("value[]", $0) },
                 headers: [("Accept-Language", "de")])
         }
         let revision = try await web.store.revision()
