@@ -6,8 +6,7 @@ import TestSupport
 import Testing
 
 /// Each of ``OutcomeRules``' rules, on a store in a scratch file: a case it refuses or
-/// decides, and the record unchanged where it refuses. (Disabling a rule fails its test:
-/// checked when the rules moved into the core.)
+/// decides, and the record unchanged where it refuses.
 struct OutcomeRulesTests {
     let scratch = Scratch()
     let clock = ManualClock()
