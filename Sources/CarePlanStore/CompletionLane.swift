@@ -24,12 +24,13 @@ extension CarePlanStore {
     private var commitStep: GroupCommit<CompletionJudgement, CompletionReceipt>.Schedule {
         { [self] step in
             pool.asyncWriteWithoutTransaction { [self] db in
-                holdingChangeLogObservers(db) { step { batch in self.judgeTogether(batch, in: db) } }
+                holdingChangeLogObservers(db) { step { batch in self.runTogether(batch, in: db) } }
             }
         }
     }
 
-    private func judgeTogether(_ batch: [CompletionJudgement], in db: Database) -> [Result<CompletionReceipt, CarePlanStoreError>] {
+    /// Runs the core's judgements of `batch` in one transaction, each in a savepoint of its own.
+    private func runTogether(_ batch: [CompletionJudgement], in db: Database) -> [Result<CompletionReceipt, CarePlanStoreError>] {
         var results: [Result<CompletionReceipt, CarePlanStoreError>] = []
         let transaction = RecordTransaction(db: db, store: self)
         do {
