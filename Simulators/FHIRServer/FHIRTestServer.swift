@@ -118,7 +118,8 @@ public final class FHIRTestServer: Sendable {
     /// The base URL without its final slash.
     public var base: String { String(url.dropLast()) }
 
-    /// Every request received so far, in order.
+    /// Every request received so far, in order; a request's status is set once it is answered,
+    /// just after what it stored is kept (a client has its answer after both).
     public var requests: [Request] { shared.state.withLock { $0.requests } }
 
     /// The access tokens issued so far.

@@ -83,8 +83,9 @@ extension FHIRObservationsTests {
 
         server.expireTokens()
         watch.send("measure heart-rate 73")
-        try await waitFor("the second Observation, after a new token", seen: { "\(primary.process.output.suffix(5))" }) {
-            server.resources("Observation").count == 2
+        // The server keeps a resource before it records its request's status: wait for both.
+        try await waitFor("the second Observation, after a new token, answered", seen: { "\(primary.process.output.suffix(5))" }) {
+            server.resources("Observation").count == 2 && server.requests.last { $0.method == "POST" }?.status != nil
         }
         #expect(server.tokensIssued == 2)
         let posts = server.requests.filter { $0.method == "POST" }.map { request in

@@ -112,8 +112,9 @@ struct FHIRObservationsTests {
         try await watch.waitFor("context")
         watch.send("measure heart-rate 71")
         let measured = try #require(try await watch.waitFor("measured").first?["id"] as? String)
-        try await waitFor("the Observation on the server", seen: { "\(primary.process.output.suffix(5))" }) {
-            server.resources("Observation").count == 1
+        // The server keeps a resource before it records its request's status: wait for both.
+        try await waitFor("the Observation on the server, answered", seen: { "\(primary.process.output.suffix(5))" }) {
+            server.resources("Observation").count == 1 && server.requests.last { $0.method == "POST" }?.status != nil
         }
         #expect(value(server.resources("Observation").first as Any, "identifier", 0, "value") as? String == measured)
         #expect(server.resources("Patient").count == 1 && server.resources("Device").count == 1)
