@@ -117,7 +117,7 @@ let package = Package(
         // planned on an injected clock.
         .target(
             name: "Reminders",
-            dependencies: ["CarePlan", "CarePlanStore", "Clocks", "Waiting", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CareCore", "CarePlan", "CarePlanStore", "Clocks", "Waiting", .product(name: "Logging", package: "swift-log")]),
         // Each node's persistent key pair and self-signed certificate; its fingerprint;
         // pairing codes and the proofs that bind them to both certificates.
         .target(
@@ -325,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "SyncNodeTests",
             dependencies: [
-                "CareBackup", "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Clocks", "Waiting",
+                "CareBackup", "CareCore", "SyncNode", "SyncProtocol", "CarePlanStore", "NodeIdentity", "TestSupport", "Clocks", "Waiting",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"), .product(name: "GRDB", package: "GRDB.swift"),
@@ -349,7 +349,7 @@ let package = Package(
         .testTarget(
             name: "CareWebTests",
             dependencies: [
-                "CareBackup", "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "FHIRTestServer", "Markup", "NodeIdentity", "TestSupport",
+                "CareBackup", "CareCore", "CareFHIR", "CareLanguage", "CareWeb", "CarePlan", "CarePlanStore", "FHIRTestServer", "Markup", "NodeIdentity", "TestSupport",
                 "Waiting", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -17,6 +17,10 @@ public struct CareCore: Sendable {
     public let measurements: MeasurementRecording
     /// Care reports shared with the care team and household devices.
     public let shares: ReportSharing
+    /// Reminders and missed-dose alerts.
+    public let reminders: ReminderKeeping
+    /// How far each reader of the record (an export to a server) has got.
+    public let cursors: ReaderCursors
 
     public init(store: CarePlanStore) {
         outcomes = OutcomeRecording(store: store)
@@ -25,5 +29,7 @@ public struct CareCore: Sendable {
         access = DeviceAccess(store: store)
         measurements = MeasurementRecording(store: store)
         shares = ReportSharing(store: store)
+        reminders = ReminderKeeping(store: store)
+        cursors = ReaderCursors(store: store)
     }
 }

@@ -63,7 +63,7 @@ public final class CarePlanStore: Sendable {
     }
 
     /// The instant now on the store's clock.
-    func now() -> Date { clock.now }
+    public func now() -> Date { clock.now }
 
     /// The writer's `PRAGMA synchronous` level (2 is FULL).
     func synchronousLevel() async throws -> Int {

@@ -45,20 +45,8 @@ public enum PairingRefusal: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension DeviceStore {
-    /// Wrong pairing codes allowed across the open pairing codes before pairing locks.
-    public static let pairingAttempts = 5
-
-    /// Opens a one-time pairing code for a device of `role`, valid until `expiresAt`; returns
-    /// its handle, which shows it again to the session `shownTo` only. A household device
-    /// paired with a `standby` code keeps a copy of the store.
-    @discardableResult
-    @_spi(CareCore) public func openPairingCode(
-        _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, shownTo: String? = nil, expiresAt: Date
-    ) async throws(CarePlanStoreError) -> String {
-        try await openCode(
-            code, role: role.rawValue, mayRecord: mayRecord || role != .household, standby: standby && role == .household,
-            shownTo: shownTo, expiresAt: expiresAt)
-    }
+    /// A used or expired code is remembered this long, to say so rather than "wrong code".
+    static let pairingMemory: TimeInterval = 24 * 3600
 
     /// The code `handle` names while it is open at `now` (unused, not locked, not expired),
     /// to show it again to the care app's session `session` if that session made it; a
@@ -89,40 +77,6 @@ extension DeviceStore {
                 """,
                 arguments: [since]
             ).map { PairingCandidate(id: $0[0], code: $0[1]) }
-        }
-    }
-
-    /// Judges an attempt whose proof matched the code `codeID` (or none): pairs the device,
-    /// or counts a failure against every open code and locks those that reach the limit.
-    @_spi(CareCore) public func redeemPairing(
-        codeID: Int?, deviceID: String, name: String, role: DeviceRole
-    ) async throws(CarePlanStoreError) -> Result<PairedDevice, PairingRefusal> {
-        try await write { db in
-            let now = now()
-            if let revoked: Double = try db.value(Double.self, "SELECT revoked_at FROM device WHERE id = ?", arguments: [deviceID]),
-               revoked > 0 {
-                return .failure(.revoked)
-            }
-            guard let codeID, let code = try db.row("SELECT * FROM pairing_code WHERE id = ?", arguments: [codeID]) else {
-                return .failure(try countFailure(db, of: Self.deviceRoles, limit: Self.pairingAttempts, at: now))
-            }
-            if (code["used_at"] as Double?) != nil { return .failure(.used) }
-            if (code["locked_at"] as Double?) != nil { return .failure(.locked) }
-            if now.timeIntervalSince1970 >= code["expires_at"] { return .failure(.expired) }
-            guard let codeRole = DeviceRole(rawValue: code["role"]) else {
-                return .failure(try countFailure(db, of: Self.deviceRoles, limit: Self.pairingAttempts, at: now))
-            }
-            guard codeRole == role else { return .failure(.wrongRole(codeRole: codeRole, deviceRole: role)) }
-            try db.run("UPDATE pairing_code SET used_at = ?, used_by = ? WHERE id = ?",
-                       arguments: [now.timeIntervalSince1970, deviceID, codeID])
-            try db.run("""
-                INSERT INTO device (id, name, role, may_record, standby, paired_at, last_seen) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET name = excluded.name, role = excluded.role, may_record = excluded.may_record,
-                    standby = excluded.standby
-                """, arguments: [deviceID, name, role.rawValue, code["may_record"] as Bool, code["standby"] as Bool, now.timeIntervalSince1970,
-                                 now.timeIntervalSince1970])
-            _ = try StoreChange(kind: .devicePaired, pairedDevice: deviceID, device: deviceID, committedAt: now).append(to: db)
-            return .success(try PairedDevice(row: try db.row("SELECT * FROM device WHERE id = ?", arguments: [deviceID])!))
         }
     }
 

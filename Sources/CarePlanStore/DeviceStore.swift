@@ -57,32 +57,4 @@ extension DeviceStore {
         }
         return matches[0]
     }
-
-    /// Revokes a paired device: it is refused from now on, and a primary serving it closes
-    /// its connection when it sees the change.
-    @discardableResult
-    @_spi(CareCore) public func revoke(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
-        try await write { db in
-            guard let row = try db.row("SELECT revoked_at FROM device WHERE id = ?", arguments: [id]) else {
-                throw CarePlanStoreError.unknownDevice(id)
-            }
-            guard (row[0] as Double?) == nil else { return nil }
-            let now = now()
-            try db.run("UPDATE device SET revoked_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
-            return try StoreChange(kind: .deviceRevoked, pairedDevice: id, device: device, committedAt: now).append(to: db)
-        }
-    }
-
-    /// Notes when devices were last seen (connected or disconnected), all in one commit.
-    /// A time earlier than the one recorded is ignored.
-    public func recordSeen(_ seen: [String: Date]) async throws(CarePlanStoreError) {
-        guard !seen.isEmpty else { return }
-        try await write { db in
-            for (id, date) in seen {
-                try db.run(
-                    "UPDATE device SET last_seen = max(coalesce(last_seen, 0), ?) WHERE id = ?",
-                    arguments: [date.timeIntervalSince1970, id])
-            }
-        }
-    }
 }

@@ -8,19 +8,22 @@ extension MeasurementStore {
     public func cursor(_ name: String) async throws(CarePlanStoreError) -> Int? {
         try await read { db in try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name]) }
     }
+}
 
-    /// Records that `name` has processed the change log (or the measurements) up to
-    /// `revision`. A cursor never moves back, so a slower writer cannot undo a faster one's
-    /// progress. Not itself a change.
-    public func advanceCursor(_ name: String, to revision: Int) async throws(CarePlanStoreError) {
-        try await write { db in
-            try db.run("""
-                    INSERT INTO cursor (name, revision, updated_at) VALUES (?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET revision = MAX(revision, excluded.revision),
-                        updated_at = excluded.updated_at
-                    """,
-                arguments: [name, revision, now().timeIntervalSince1970])
-        }
+/// Readers' cursors as the care core reads and keeps them.
+extension RecordTransaction {
+    /// How far the reader `name` has got, `nil` if it has not started.
+    public func cursor(_ name: String) throws -> Int? {
+        try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name])
+    }
+
+    /// Keeps `revision` as how far the reader `name` has got.
+    public func keepCursor(_ name: String, at revision: Int) throws {
+        try db.run("""
+                INSERT INTO cursor (name, revision, updated_at) VALUES (?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at
+                """,
+            arguments: [name, revision, now.timeIntervalSince1970])
     }
 }
 

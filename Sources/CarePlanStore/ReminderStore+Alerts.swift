@@ -3,31 +3,6 @@ import Foundation
 import GRDB
 
 extension ReminderStore {
-    /// Keeps each of `alerts` (missed doses, or all clears) that the store does not hold yet
-    /// for its event and kind, and returns those kept, with their sequence numbers, in order.
-    /// An event is alerted as missed once and cleared once, however often this is asked.
-    public func raise(_ alerts: [DoseAlert]) async throws(CarePlanStoreError) -> [DoseAlert] {
-        guard !alerts.isEmpty else { return [] }
-        return try await write { db in
-            var kept: [DoseAlert] = []
-            for alert in alerts {
-                try db.run("""
-                    INSERT INTO dose_alert (kind, activity_id, day, occurrence, title, time, due_at, raised_at, critical, outcome)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                    """, arguments: [
-                        alert.kind.rawValue, alert.key.activityID, alert.key.day.daysSinceEpoch, alert.key.occurrence, alert.title,
-                        alert.time.minutes, alert.dueAt.timeIntervalSince1970, alert.raisedAt.timeIntervalSince1970, alert.critical,
-                        alert.outcome?.rawValue,
-                    ])
-                guard db.changesCount > 0 else { continue }
-                var raised = alert
-                raised.sequence = Int(db.lastInsertedRowID)
-                kept.append(raised)
-            }
-            return kept
-        }
-    }
-
     /// Missed doses without an all clear, oldest first.
     public func openMissedDoses() async throws(CarePlanStoreError) -> [DoseAlert] {
         try await read { db in
@@ -56,15 +31,6 @@ extension ReminderStore {
                 "SELECT * FROM dose_alert WHERE sequence > ? AND raised_at >= ? ORDER BY sequence DESC LIMIT ?",
                 arguments: [sequence, since.timeIntervalSince1970, limit]
             ).map(Self.doseAlert)
-        }
-    }
-
-    /// Forgets alerts raised before `instant`; returns how many.
-    @discardableResult
-    public func forgetAlerts(raisedBefore instant: Date) async throws(CarePlanStoreError) -> Int {
-        try await write { db in
-            try db.run("DELETE FROM dose_alert WHERE raised_at < ?", arguments: [instant.timeIntervalSince1970])
-            return db.changesCount
         }
     }
 

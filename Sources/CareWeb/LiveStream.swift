@@ -18,12 +18,12 @@ extension CareWebServer {
             perSession: configuration.maximumLiveStreamsPerSession
         ) { tasks.end() }
         context.connectionClosed.whenComplete { _ in continuation.finish() }
-        let (store, changes, heartbeat, logger) = (store, changes, configuration.liveHeartbeat, logger)
+        let (store, access, changes, heartbeat, logger) = (store, core.access, changes, configuration.liveHeartbeat, logger)
         /// Whether the session still lets its page in; if not, the page is told and the stream
         /// ends. A store that cannot answer just now says nothing about the session.
         @Sendable func stillSignedIn() async -> Bool {
             do {
-                guard try await store.webSessions.session(sessionID) == nil else { return true }
+                guard try await access.session(sessionID) == nil else { return true }
             } catch {
                 return true
             }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Wrong sign-in codes counted by where they come from, so that one guesser cannot spend the
 /// attempts every browser shares (the store locks the open sign-in codes after
-/// `WebSessionStore.signInAttempts` wrong ones, which is what keeps guessing hard).
+/// `DeviceAccess.signInAttempts` wrong ones, which is what keeps guessing hard).
 ///
 /// A source may send ``WebConfiguration/signInAttemptsPerSource`` wrong codes at once and
 /// regains one every ``WebConfiguration/signInRefill``; while it has none left it is refused

@@ -96,7 +96,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
     /// The valid session the cookie names, if any.
     private func signedIn(_ request: Request) async throws -> SignedIn? {
         guard let cookie = request.cookies[SessionSecret.cookieName], let secret = SessionSecret(cookie: cookie.value),
-              let session = try await server.store.webSessions.session(secret.sessionID) else { return nil }
+              let session = try await server.core.access.session(secret.sessionID) else { return nil }
         return SignedIn(session: session, secret: secret)
     }
 

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -20,6 +21,8 @@ import Waiting
 /// ``run(following:deliver:)`` is the thin loop that sleeps between steps.
 public final class MissedDoseMonitor: Sendable {
     public let store: CarePlanStore
+    /// What the record may hold of alerts, as the care core judges it.
+    private let record: ReminderKeeping
     /// A dose whose grace period ended longer ago than this when first noticed (the primary
     /// was down, or the plan was loaded late) raises no alert: it is no longer news.
     public static let lookback: TimeInterval = 12 * 3600
@@ -46,6 +49,7 @@ public final class MissedDoseMonitor: Sendable {
         logger: Logger = Logger(label: "caresync.alerts", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
+        record = CareCore(store: store).reminders
         self.clock = clock
         self.logger = logger
     }
@@ -80,9 +84,9 @@ public final class MissedDoseMonitor: Sendable {
                 }
             }
         }
-        let kept = try await store.reminders.raise(raised)
+        let kept = try await record.raise(raised)
         if forgotten.withLock({ $0 }) != today {
-            try await store.reminders.forgetAlerts(raisedBefore: instant.addingTimeInterval(-Self.kept))
+            try await record.forgetAlerts(raisedBefore: instant.addingTimeInterval(-Self.kept))
             forgotten.withLock { $0 = today }
         }
         let cleared = Set(kept.filter { $0.kind == .cleared }.map(\.key))

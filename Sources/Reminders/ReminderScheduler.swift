@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -17,6 +18,8 @@ import Waiting
 public final class ReminderScheduler: Sendable {
     public let store: CarePlanStore
     public let policy: ReminderPolicy
+    /// What the record may hold of reminders, as the care core judges it.
+    private let record: ReminderKeeping
     private let clock: any WallClock
     private let logger: Logger
     private let wake = WakeSignal()
@@ -32,6 +35,7 @@ public final class ReminderScheduler: Sendable {
         logger: Logger = Logger(label: "caresync.reminders", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.store = store
+        record = CareCore(store: store).reminders
         self.policy = policy
         self.clock = clock
         self.logger = logger
@@ -44,14 +48,14 @@ public final class ReminderScheduler: Sendable {
         var fire: [Reminder] = []
         for entry in try await store.reminders.all() where entry.reminder.dueAt <= instant {
             guard try await isStillDue(entry.reminder) else {
-                try await store.reminders.withdrawReminder(entry.reminder.key)
+                try await record.withdraw(entry.reminder.key)
                 continue
             }
             switch planner.catchUp(entry.reminder, now: instant) {
             case .fire:
-                if try await store.reminders.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
+                if try await record.settle(entry.reminder, as: .fired, at: instant) { fire.append(entry.reminder) }
             case .missed:
-                try await store.reminders.settle(entry.reminder, as: .missed, at: instant)
+                try await record.settle(entry.reminder, as: .missed, at: instant)
             }
         }
         return fire
@@ -63,8 +67,8 @@ public final class ReminderScheduler: Sendable {
         var fire: [Reminder] = []
         for entry in try await store.reminders.all() where entry.reminder.dueAt <= instant {
             if try await !isStillDue(entry.reminder) {
-                try await store.reminders.withdrawReminder(entry.reminder.key)
-            } else if try await store.reminders.settle(entry.reminder, as: .fired, at: instant) {
+                try await record.withdraw(entry.reminder.key)
+            } else if try await record.settle(entry.reminder, as: .fired, at: instant) {
                 fire.append(entry.reminder)
             }
         }
@@ -80,7 +84,7 @@ public final class ReminderScheduler: Sendable {
         let today = CalendarDay.containing(instant, in: planner.timeZone)
         let settled = try await store.reminders.settledReminderKeys(from: today.adding(days: -1))
         let window = try await planner.window(from: instant, excluding: settled) { day in try await store.outcomes.events(on: day) }
-        try await store.reminders.replacePendingReminders(with: window, keepingDueBefore: instant)
+        try await record.replacePending(with: window, keepingDueBefore: instant)
         let snoozed = try await store.reminders.all([.snoozed]).map(\.reminder)
         return (window.map(\.dueAt) + snoozed.map(\.dueAt)).min()
     }
@@ -89,7 +93,7 @@ public final class ReminderScheduler: Sendable {
     public func snooze(_ reminder: Reminder, minutes: Int, at instant: Date) async throws {
         var later = reminder
         later.dueAt = instant.addingTimeInterval(Double(minutes) * 60)
-        try await store.reminders.settle(later, as: .snoozed, at: instant)
+        try await record.settle(later, as: .snoozed, at: instant)
         wake.signal()
     }
 

@@ -14,7 +14,7 @@ struct PairCommand: AsyncParsableCommand {
             Give the code to the device's `pair CODE` (watch-sim pair, widget-sim pair, household-sim \
             pair) while the primary runs, or type it into the care app's sign-in page (--role browser; \
             with --household the browser only reads). The code works once, expires, and pairing locks after \
-            \(DeviceStore.pairingAttempts) wrong codes until a new one is made. It binds both \
+            \(DeviceAccess.pairingAttempts) wrong codes until a new one is made. It binds both \
             devices' certificates, so a device in the middle cannot pair in the user's place.
             """)
 

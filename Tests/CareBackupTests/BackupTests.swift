@@ -39,7 +39,7 @@ struct BackupTests {
             effectiveFrom: day, device: "setup")
         let outcome = Outcome(state: .completed, values: [], recordedAt: Date(timeIntervalSince1970: 1_795_000_000), device: "watch")
         _ = try await store.record(outcome, for: EventKey(activityID: "walk", day: day, occurrence: 0))
-        let handle = try await store.devices.openPairingCode(
+        let handle = try await store.core.access.openPairingCode(
             Self.pairingCode.code, role: .watch, mayRecord: true, shownTo: Self.pairingCode.session, expiresAt: Self.pairingCode.expiresAt)
         openCodeHandle.value.withLock { $0 = handle }
         let identity = directory + "/store.sqlite.identity"

@@ -19,9 +19,9 @@ struct ReportShareStoreTests {
     /// Pairs a device of `role` under fingerprint `id`.
     func pair(_ id: String, _ role: DeviceRole, name: String) async throws {
         let code = "CODE-\(id.prefix(4))"
-        try await store.devices.openPairingCode(code, role: role, mayRecord: false, expiresAt: Date().addingTimeInterval(60))
+        try await store.core.access.openPairingCode(code, role: role, mayRecord: false, expiresAt: Date().addingTimeInterval(60))
         let candidate = try #require(try await store.devices.pairingCandidates().first { $0.code == code })
-        _ = try await store.devices.redeemPairing(codeID: candidate.id, deviceID: id, name: name, role: role).get()
+        _ = try await store.core.access.redeemPairing(codeID: candidate.id, deviceID: id, name: name, role: role).get()
     }
 
     func delivery(to device: String, _ content: String = "<html/>") -> ReportDelivery {
@@ -30,7 +30,7 @@ struct ReportShareStoreTests {
 
     @Test func anEmailedShareIsInTheHistoryWithItsContactAddressAndDays() async throws {
         let share = ReportShare(recipient: .contact("dr-ruiz"), address: "maria.ruiz@example.org", days: week)
-        let change = try await store.shares.record(share, device: "carer")
+        let change = try await store.core.shares.recordShare(share, device: "carer")
         let logged = try #require(try await store.history(after: change.revision - 1).last)
         #expect(logged.kind == .reportShared && logged.device == "carer" && logged.contactID == "dr-ruiz")
         #expect(logged.share == share)
@@ -44,8 +44,8 @@ struct ReportShareStoreTests {
         let (kitchen, phone) = (String(repeating: "a1", count: 32), String(repeating: "b2", count: 32))
         try await pair(kitchen, .household, name: "Kitchen tablet")
         try await pair(phone, .household, name: "Phone")
-        let first = try await store.shares.share(delivery(to: kitchen, "first"), device: "carer")
-        let second = try await store.shares.share(delivery(to: kitchen, "second"), device: "carer")
+        let first = try await store.core.shares.share(delivery(to: kitchen, "first"), device: "carer")
+        let second = try await store.core.shares.share(delivery(to: kitchen, "second"), device: "carer")
         #expect(first.share == ReportShare(recipient: .device(kitchen), address: "Kitchen tablet", days: week))
         #expect(first.pairedDevice == kitchen)
         let waiting = try await store.shares.pending(for: kitchen)
@@ -55,9 +55,9 @@ struct ReportShareStoreTests {
         #expect(try await store.shares.pending(for: phone).isEmpty)
 
         // Another device's acknowledgement changes nothing; the right one, once.
-        #expect(try await !store.shares.delivered(revision: first.revision, to: phone))
-        #expect(try await store.shares.delivered(revision: first.revision, to: kitchen))
-        #expect(try await !store.shares.delivered(revision: first.revision, to: kitchen))
+        #expect(try await !store.core.shares.delivered(revision: first.revision, to: phone))
+        #expect(try await store.core.shares.delivered(revision: first.revision, to: kitchen))
+        #expect(try await !store.core.shares.delivered(revision: first.revision, to: kitchen))
         #expect(try await store.shares.pending(for: kitchen).map(\.revision) == [second.revision])
         // The history still says what was shared with whom.
         let shares = try await store.history(after: 0).filter { $0.kind == .reportShared }
@@ -69,12 +69,12 @@ struct ReportShareStoreTests {
         try await pair(watch, .watch, name: "Watch")
         try await pair(household, .household, name: "Hall")
         await #expect(throws: CarePlanStoreError.cannotReceiveReports("Watch", reason: "it is paired as a watch")) {
-            try await store.shares.share(delivery(to: watch), device: "carer")
+            try await store.core.shares.share(delivery(to: watch), device: "carer")
         }
-        await #expect(throws: CarePlanStoreError.unknownDevice("ee")) { try await store.shares.share(delivery(to: "ee"), device: "carer") }
-        _ = try await store.devices.revoke(household, device: "carer")
+        await #expect(throws: CarePlanStoreError.unknownDevice("ee")) { try await store.core.shares.share(delivery(to: "ee"), device: "carer") }
+        _ = try await store.core.access.revokeDevice(household, device: "carer")
         await #expect(throws: CarePlanStoreError.cannotReceiveReports("Hall", reason: "it was revoked")) {
-            try await store.shares.share(delivery(to: household), device: "carer")
+            try await store.core.shares.share(delivery(to: household), device: "carer")
         }
         #expect(try await store.history(after: 0).allSatisfy { $0.kind != .reportShared })
     }

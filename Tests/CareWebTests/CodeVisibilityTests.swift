@@ -34,7 +34,7 @@ struct CodeVisibilityTests {
 
         // A standby code is never shown, even to a session it was (somehow) opened for.
         let session = try #require(try await web.store.webSessions.all().first).id  // the newest: this browser's
-        let standby = try await web.store.devices.openPairingCode(
+        let standby = try await web.store.core.access.openPairingCode(
             "STANDBY2", role: .household, mayRecord: true, standby: true, shownTo: session, expiresAt: web.clock.now.addingTimeInterval(600))
         let standbyPage = try await web.request(.GET, "/devices?code=\(standby)")
         #expect(standbyPage.status == 200 && !standbyPage.body.contains("STAN"), "a standby code is never shown")
@@ -45,9 +45,9 @@ struct CodeVisibilityTests {
 
     @Test func aStandbyDeviceIsListedAsOne() async throws {
         let web = try await WebFixture()
-        try await web.store.devices.openPairingCode("STANDBY2", role: .household, mayRecord: true, standby: true, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.core.access.openPairingCode("STANDBY2", role: .household, mayRecord: true, standby: true, expiresAt: web.clock.now.addingTimeInterval(600))
         let candidate = try #require(try await web.store.devices.pairingCandidates().first)
-        let paired = try await web.store.devices.redeemPairing(codeID: candidate.id, deviceID: String(repeating: "ab", count: 32), name: "Anna's laptop", role: .household)
+        let paired = try await web.store.core.access.redeemPairing(codeID: candidate.id, deviceID: String(repeating: "ab", count: 32), name: "Anna's laptop", role: .household)
         #expect((try? paired.get())?.standby == true)
         try await web.signIn()
         let english = try await web.request(.GET, "/devices")

@@ -41,7 +41,7 @@ struct PageTests {
     @Test func aMissedDoseLooksMissedNotUpcoming() async throws {
         let web = try await WebFixture()
         let morning = EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 0)
-        _ = try await web.store.reminders.raise([DoseAlert(
+        _ = try await web.store.core.reminders.raise([DoseAlert(
             kind: .missed, key: morning, title: "Tablets", time: TimeOfDay("08:00")!, dueAt: web.clock.now.addingTimeInterval(-3600),
             raisedAt: web.clock.now, critical: false)])
         let card = try await web.signIn()

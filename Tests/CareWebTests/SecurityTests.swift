@@ -112,7 +112,7 @@ struct SecurityTests {
         let revoked = try await web.openLive()
         _ = try await revoked.next(containing: "event: revision")
         let session = try #require(try await web.store.webSessions.all().first { $0.revokedAt == nil })
-        _ = try await web.store.webSessions.revoke(session.shortID)
+        _ = try await web.store.core.access.revokeWebSession(session.shortID)
         let revision = try await web.record(EventKey(activityID: "tablets", day: WebFixture.day, occurrence: 1))
         let told = try await revoked.next(containing: "event: signed-out")
         #expect(!told.contains("data: \(revision)"), "a revision after the session ended: \(told)")

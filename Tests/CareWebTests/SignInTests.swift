@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
@@ -8,7 +9,7 @@ import Testing
 struct SignInTests {
     @Test func aCodeSignsInOnceWithAStrictHttpOnlyCookie() async throws {
         let web = try await WebFixture()
-        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.core.access.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
         // Typed as a person would: lower case, with the dash, an O for the zero.
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "k7qm-2xrd"), ("name", "Kitchen tablet")])
         #expect(reply.status == 303 && reply.headers.first(name: "Location") == "/")
@@ -34,8 +35,8 @@ struct SignInTests {
     /// person's on the same address), and device pairing is untouched throughout.
     @Test func wrongCodesCountDownAndThrottleTheirSourceNeverPairing() async throws {
         let web = try await WebFixture()
-        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(3600))
-        try await web.store.devices.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.core.access.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(3600))
+        try await web.store.core.access.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
         for left in (1...4).reversed() {
             let reply = try await web.request(.POST, "/sign-in", form: [("code", "AAAA-AAAA")])
             #expect(reply.status == 401 && reply.body.contains("Wrong code (\(left) attempt\(left == 1 ? "" : "s") left)."), "\(reply.body)")
@@ -52,7 +53,7 @@ struct SignInTests {
         #expect(german.body.contains("Zu viele falsche Codes von dieser Adresse: Versuchen Sie es in 15 Sekunden wieder."), "\(german.body)")
         // Device pairing never counted those: its code is open and pairs a watch.
         let candidate = try #require(try await web.store.devices.pairingCandidates().first)
-        let paired = try await web.store.devices.redeemPairing(codeID: candidate.id, deviceID: "watch-1", name: "Watch", role: .watch)
+        let paired = try await web.store.core.access.redeemPairing(codeID: candidate.id, deviceID: "watch-1", name: "Watch", role: .watch)
         #expect((try? paired.get())?.id == "watch-1")
         // A minute after the fifth, the source has an attempt again, and the right code signs in.
         web.clock.advance(by: 15)
@@ -65,43 +66,43 @@ struct SignInTests {
     }
 
     /// The store counts wrong codes of each kind apart: every browser's wrong sign-in codes
-    /// together lock sign-in at ``WebSessionStore/signInAttempts`` and never pairing; wrong
+    /// together lock sign-in at ``DeviceAccess.signInAttempts`` and never pairing; wrong
     /// pairing codes lock pairing at five and never sign-in.
     @Test func wrongCodesOfOneKindNeverLockTheOther() async throws {
         let web = try await WebFixture()
         let expires = web.clock.now.addingTimeInterval(600)
-        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: expires)
-        try await web.store.devices.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: expires)
+        try await web.store.core.access.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: expires)
+        try await web.store.core.access.openPairingCode("W4TCH2PQ", role: .watch, mayRecord: true, expiresAt: expires)
         var last: PairingRefusal?
-        for _ in 0..<WebSessionStore.signInAttempts {
-            let refused = try await web.store.webSessions.signIn(code: "AAAAAAAA", sessionID: "x", name: "x", lifetime: 60)
+        for _ in 0..<DeviceAccess.signInAttempts {
+            let refused = try await web.store.core.access.signIn(code: "AAAAAAAA", sessionID: "x", name: "x", lifetime: 60)
             if case .failure(let refusal) = refused { last = refusal }
         }
         #expect(last == .locked)
         #expect(try await web.store.devices.pairingCandidates().map(\.code) == ["W4TCH2PQ"])
-        for _ in 0..<DeviceStore.pairingAttempts {
-            _ = try await web.store.devices.redeemPairing(codeID: nil, deviceID: "w", name: "w", role: .watch)
+        for _ in 0..<DeviceAccess.pairingAttempts {
+            _ = try await web.store.core.access.redeemPairing(codeID: nil, deviceID: "w", name: "w", role: .watch)
         }
         #expect(try await web.store.devices.pairingCandidates().isEmpty)
-        try await web.store.webSessions.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: expires)
-        let fresh = try await web.store.webSessions.signIn(code: "M2XRDK7Q", sessionID: String(repeating: "a", count: 64), name: "x", lifetime: 60)
+        try await web.store.core.access.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: expires)
+        let fresh = try await web.store.core.access.signIn(code: "M2XRDK7Q", sessionID: String(repeating: "a", count: 64), name: "x", lifetime: 60)
         #expect((try? fresh.get()) != nil)
         try await web.stop()
     }
 
     @Test func aCompanionsPairingCodeDoesNotSignABrowserInNorABrowsersCodePairACompanion() async throws {
         let web = try await WebFixture()
-        try await web.store.devices.openPairingCode("K7QM2XRD", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.core.access.openPairingCode("K7QM2XRD", role: .watch, mayRecord: true, expiresAt: web.clock.now.addingTimeInterval(600))
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "K7QM-2XRD")])
         #expect(reply.status == 401 && reply.body.contains("No sign-in code is open"), "\(reply.body)")
-        try await web.store.webSessions.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.core.access.openSignInCode("M2XRDK7Q", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
         #expect(try await web.store.devices.pairingCandidates().map(\.code) == ["K7QM2XRD"])
         try await web.stop()
     }
 
     @Test func anExpiredCodeAndAnExpiredOrRevokedSessionGoBackToSigningIn() async throws {
         let web = try await WebFixture()
-        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(60))
+        try await web.store.core.access.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(60))
         web.clock.advance(by: 61)
         let expired = try await web.request(.POST, "/sign-in", form: [("code", "K7QM2XRD")])
         #expect(expired.status == 401 && expired.body.contains("This code has expired"))
@@ -113,7 +114,7 @@ struct SignInTests {
 
         try await web.signIn()
         let session = try #require(try await web.store.webSessions.all().first)
-        let revoked = try await web.store.webSessions.revoke(session.shortID)
+        let revoked = try await web.store.core.access.revokeWebSession(session.shortID)
         #expect(revoked?.id == session.id)
         let afterRevocation = try await web.request(.GET, "/")
         #expect(afterRevocation.status == 303 && afterRevocation.headers.first(name: "Location") == "/sign-in")

@@ -177,7 +177,7 @@ final class WebFixture: Sendable {
     @discardableResult
     func signIn(_ access: WebAccess = .caregiver) async throws -> String {
         let code = "K7QM2XR" + String("ABCDEFGH".randomElement()!)
-        try await store.webSessions.openSignInCode(code, access: access, expiresAt: clock.now.addingTimeInterval(600))
+        try await store.core.access.openSignInCode(code, access: access, expiresAt: clock.now.addingTimeInterval(600))
         let reply = try await request(.POST, "/sign-in", form: [("code", code), ("name", "Test")])
         guard reply.status == 303 else { throw WebTestFailure("sign-in answered \(reply.status): \(reply.body)") }
         return try await request(.GET, "/").body

@@ -23,7 +23,7 @@ struct TLSTests {
         let identity = try NodeIdentity.create(name: "Web test primary", now: Date())
         let web = try await WebFixture(.live) { $0.identity = identity }
         #expect(web.base.hasPrefix("https://"))
-        try await web.store.webSessions.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
+        try await web.store.core.access.openSignInCode("K7QM2XRD", access: .caregiver, expiresAt: web.clock.now.addingTimeInterval(600))
         let reply = try await web.request(.POST, "/sign-in", form: [("code", "K7QM2XRD")], headers: [("Origin", web.base)])
         #expect(reply.status == 303)
         let cookie = try #require(reply.headers["Set-Cookie"].first { $0.hasPrefix("caresync_session=") })

@@ -57,7 +57,7 @@ import Waiting
         #expect(await firstContext(dadsNode)?.days.first?.events.first?.key.activityID == "dad-tablet")
 
         // Mum revokes the device on her primary: that node stops for good; Dad's goes on.
-        _ = try await mum.store.devices.revoke(identity.fingerprint, device: "cli")
+        _ = try await mum.store.core.access.revokeDevice(identity.fingerprint, device: "cli")
         let refused = await mumsNode.firstEvent(within: patience) { if case .error(let code, _) = $0 { code } else { nil } }
         #expect(refused == "NOT_PAIRED")
         _ = await following[0].value

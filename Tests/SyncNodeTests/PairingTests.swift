@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 @_spi(CareCore) import CarePlanStore
 import Foundation
@@ -85,7 +86,7 @@ import Testing
         let code = try await primary.openCode(.widget)
         let attacker = try await makeCompanion(.widget, endpoint: primary.endpoint, stateDirectory: scratch.path("attacker"))
         var messages: [String] = []
-        for guess in 0..<DeviceStore.pairingAttempts {
+        for guess in 0..<DeviceAccess.pairingAttempts {
             let wrong = try #require(PairingCode("ZZZZZZZ\(guess)"))
             messages.append(try #require(await refusal(pairing: attacker, with: wrong)).message)
         }
@@ -133,7 +134,7 @@ import Testing
         let watch = try await primary.pairedCompanion(.watch)
         let running = Task { await watch.run() }
         #expect(await firstContext(watch) != nil)
-        try await primary.store.devices.revoke(watch.nodeID, device: "test")
+        try await primary.store.core.access.revokeDevice(watch.nodeID, device: "test")
         let error = try #require(await firstError(watch))
         #expect(error.0 == "NOT_PAIRED" && error.1.contains("revoked"))
         await running.value  // NOT_PAIRED on reconnection is final

@@ -26,9 +26,9 @@ final class PrimaryConnectionTests {
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let apple = try Activity(identifier: "apple", kind: .intervention, title: "Apple", schedule: .daily(occurrences: 2, start: today))
         try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [apple]), effectiveFrom: today, device: "test")
-        try await store.devices.openPairingCode("7K3MQ9XA", role: .watch, mayRecord: true, expiresAt: Date().addingTimeInterval(60))
+        try await store.core.access.openPairingCode("7K3MQ9XA", role: .watch, mayRecord: true, expiresAt: Date().addingTimeInterval(60))
         let code = try #require(try await store.devices.pairingCandidates().first)
-        _ = try await store.devices.redeemPairing(codeID: code.id, deviceID: watch, name: "Watch", role: .watch).get()
+        _ = try await store.core.access.redeemPairing(codeID: code.id, deviceID: watch, name: "Watch", role: .watch).get()
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Primary", now: Date()))
         configuration.security = .unencrypted
         node = PrimaryNode(store: store, configuration: configuration)

@@ -60,7 +60,7 @@ final class TestPrimary: Sendable {
         _ role: DeviceRole, mayRecord: Bool = false, standby: Bool = false, expiresIn lifetime: TimeInterval = 300
     ) async throws -> PairingCode {
         let code = PairingCode.random()
-        try await store.devices.openPairingCode(
+        try await store.core.access.openPairingCode(
             code.characters, role: role, mayRecord: mayRecord, standby: standby, expiresAt: Date().addingTimeInterval(lifetime))
         return code
     }

@@ -60,9 +60,9 @@ final class FleetClient: Sendable {
     static func registered(index: Int, in store: CarePlanStore, name prefix: String = "Fleet companion") async throws -> FleetClient {
         let client = FleetClient(index: index, identity: try NodeIdentity.create(name: "\(prefix) \(index)", now: Date()))
         let code = "\(prefix)-\(index)"
-        try await store.devices.openPairingCode(code, role: client.role, mayRecord: true, expiresAt: Date().addingTimeInterval(3600))
+        try await CareCore(store: store).access.openPairingCode(code, role: client.role, mayRecord: true, expiresAt: Date().addingTimeInterval(3600))
         guard let candidate = try await store.devices.pairingCandidates().first(where: { $0.code == code }),
-              case .success = try await store.devices.redeemPairing(
+              case .success = try await CareCore(store: store).access.redeemPairing(
                   codeID: candidate.id, deviceID: client.identity.fingerprint, name: "\(prefix) \(index)", role: client.role)
         else { throw BenchmarkFailure("companion \(index) could not be registered") }
         return client

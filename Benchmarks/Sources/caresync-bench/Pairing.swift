@@ -7,7 +7,7 @@ import SyncNode
 /// code opened in the store, redeemed by the companion over TLS.
 func pair(_ companion: CompanionNode, through store: CarePlanStore) async throws {
     let code = PairingCode.random()
-    try await store.devices.openPairingCode(code.characters, role: companion.configuration.role, mayRecord: true, expiresAt: Date().addingTimeInterval(600))
+    try await CareCore(store: store).access.openPairingCode(code.characters, role: companion.configuration.role, mayRecord: true, expiresAt: Date().addingTimeInterval(600))
     _ = try await companion.pair(code: code)
 }
 

@@ -19,7 +19,7 @@ final class WebClient: Sendable {
     /// Signs in with a code opened in `store`, as the sign-in page would.
     static func signedIn(base: String, store: CarePlanStore) async throws -> WebClient {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        try await store.webSessions.openSignInCode("BENCH000", access: .caregiver, expiresAt: Date().addingTimeInterval(600))
+        try await CareCore(store: store).access.openSignInCode("BENCH000", access: .caregiver, expiresAt: Date().addingTimeInterval(600))
         var request = HTTPClientRequest(url: base + "/sign-in")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlanStore
 import Foundation
 
@@ -35,6 +36,8 @@ public struct UploadProgress: Sendable, Hashable {
 /// an interrupted upload resumes where it stopped.
 public struct AdministrationUploader: Sendable {
     public let store: CarePlanStore
+    /// Where its progress is kept, never moving back.
+    private var cursors: ReaderCursors { CareCore(store: store).cursors }
     public let poster: TransactionPoster
     public let version: DoseAdministration.Version
     public let batchSize: Int
@@ -59,10 +62,10 @@ public struct AdministrationUploader: Sendable {
                     url: poster.url, detail: "\(result.statuses.count) entries answered for \(batch.count) sent")
             }
             let through = index == batches.count - 1 ? export.through : batch.last!.revision
-            try await store.measurements.advanceCursor(cursorName, to: through)
+            try await cursors.advance(cursorName, to: through)
             progress(UploadProgress(batch, result, through: through))
         }
-        if batches.isEmpty { try await store.measurements.advanceCursor(cursorName, to: export.through) }
+        if batches.isEmpty { try await cursors.advance(cursorName, to: export.through) }
     }
 
     /// `doses` cut into batches of at most `size`, never between two of the same revision

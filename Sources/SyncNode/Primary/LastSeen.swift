@@ -1,3 +1,4 @@
+import CareCore
 import CarePlanStore
 import Foundation
 import Logging
@@ -31,7 +32,7 @@ final class LastSeen: Sendable {
             return pending
         }
         do {
-            try await store.devices.recordSeen(seen)
+            try await CareCore(store: store).access.noteSeen(seen)
         } catch {
             pending.withLock { pending in pending.merge(seen) { max($0, $1) } }
             guard !Task.isCancelled else { return }  // stopping: the last write follows

@@ -1,3 +1,4 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -21,6 +22,8 @@ public struct ObservationProgress: Sendable, Hashable {
 /// send years of history by surprise; later ones send everything received since.
 public struct ObservationUploader: Sendable {
     public let store: CarePlanStore
+    /// Where its progress is kept, never moving back.
+    private var cursors: ReaderCursors { CareCore(store: store).cursors }
     public let poster: TransactionPoster
     public let mapper: ObservationMapper
     public let batchSize: Int
@@ -59,7 +62,7 @@ public struct ObservationUploader: Sendable {
                 throw FHIRExportError.invalidResponse(
                     url: poster.url, detail: "\(result.statuses.count) entries answered for \(batch.count) Observations and their Patient and Devices")
             }
-            try await store.measurements.advanceCursor(cursorName, to: last.sequence)
+            try await cursors.advance(cursorName, to: last.sequence)
             let created = statuses.filter { $0.hasPrefix("201") }.count
             progress(ObservationProgress(
                 observations: batch.count, created: created, existing: batch.count - created, attempts: result.attempts, through: last.sequence))
@@ -67,6 +70,6 @@ public struct ObservationUploader: Sendable {
         }
         // A first upload passed over what was taken before `takenFrom` and stored before it
         // began: the next starts after that (and the cursor exists from now on).
-        if let considered { try await store.measurements.advanceCursor(cursorName, to: max(position, considered)) }
+        if let considered { try await cursors.advance(cursorName, to: max(position, considered)) }
     }
 }
