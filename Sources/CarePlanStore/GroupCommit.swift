@@ -9,6 +9,11 @@ import Synchronization
 /// batch per step: a step takes what waits, schedules the next step if more came meanwhile,
 /// and commits. Between two commits nothing waits for a task to be resumed: the writer
 /// goes from one batch to the next, and other writes queued meanwhile go between them.
+///
+/// It buys the completions a primary sustains: in one run of `caresync-bench store`
+/// (release, 2026-12-01, `2fb4794`, median of five), 18,770 completions judged a second from
+/// 100 callers at once, against 3,100 a second from one caller, a commit and fsync each (a
+/// ratio of the same run, not an A/B: one caller cannot use a group).
 final class GroupCommit<Request: Sendable, Response: Sendable>: Sendable {
     typealias Outcome = Result<Response, CarePlanStoreError>
     /// Commits a batch in one transaction and returns a result for each request, in order.
