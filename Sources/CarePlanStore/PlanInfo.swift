@@ -38,61 +38,6 @@ extension PlanStore {
         guard let zone = try await info().timeZone else { throw .planNotConfigured }
         return zone
     }
-
-    /// Sets the plan's title, time zone, start day, routine, insight rules and missed-dose
-    /// rule (unchanged when `nil`); records a change if any differs.
-    @discardableResult
-    @_spi(CareCore) public func configure(
-        title: String, timeZone: TimeZone, start: CalendarDay? = nil, routine: DailyRoutine? = nil,
-        insights: InsightRules? = nil, missedDose: MissedDosePolicy? = nil, device: String
-    ) async throws(CarePlanStoreError) -> PlanInfo {
-        try await write { db in
-            try configurePlan(
-                db, title: title, timeZone: timeZone, start: start, routine: routine, insights: insights,
-                missedDose: missedDose, patient: nil, device: device)
-            return try Self.planInfo(db)
-        }
-    }
-
-    func configurePlan(
-        _ db: Database, title: String, timeZone: TimeZone, start: CalendarDay?, routine: DailyRoutine?,
-        insights: InsightRules?, missedDose: MissedDosePolicy?, patient: Patient??, device: String
-    ) throws {
-        let current = try Self.planInfo(db)
-        let start = start ?? current.start
-        let routine = routine ?? current.routine
-        let insights = insights ?? current.insights
-        let missedDose = missedDose ?? current.missedDose
-        // `nil` leaves the patient as it is; `.some(nil)` (a document without one) clears it.
-        let patient = patient ?? current.patient
-        guard current.title != title || current.timeZone != timeZone || current.start != start
-            || current.routine != routine || current.insights != insights || current.missedDose != missedDose
-            || current.patient != patient else { return }
-        try Self.setInfo(db, "title", title)
-        try Self.setInfo(db, "timeZone", timeZone.identifier)
-        try Self.setInfo(db, "start", start?.description)
-        try Self.setInfo(db, "routine", routine == .standard ? nil : try Self.json(routine))
-        try Self.setInfo(db, "insights", insights == .standard ? nil : try Self.json(insights))
-        try Self.setInfo(db, "missedDose", missedDose == .standard ? nil : try Self.json(missedDose))
-        try Self.setInfo(db, "patient", try patient.map { try Self.json($0) })
-        _ = try StoreChange(kind: .planConfigured, device: device, committedAt: now()).append(to: db)
-    }
-
-
-    private static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    private static func setInfo(_ db: Database, _ key: String, _ value: String?) throws {
-        if let value {
-            try db.run("INSERT INTO plan_info (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value])
-        } else {
-            try db.run("DELETE FROM plan_info WHERE key = ?", arguments: [key])
-        }
-    }
 }
 
 extension StorePart {

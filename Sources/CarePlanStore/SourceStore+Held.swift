@@ -55,23 +55,4 @@ extension SourceStore {
             }
         }
     }
-
-    /// Replaces the holds of the records `review` read by those it holds, in the caller's
-    /// transaction. A hold kept as it was keeps the time it was first held.
-    func replaceHolds(_ db: Database, _ review: SourceReview) throws {
-        let kept = Set(review.held.map(\.reference))
-        for reference in review.reviewed where !kept.contains(reference) {
-            try db.run("DELETE FROM held_source WHERE system = ? AND reference = ?", arguments: [review.system, reference])
-        }
-        let at = now().timeIntervalSince1970
-        for hold in review.held {
-            try db.run("""
-                    INSERT INTO held_source (system, reference, subject, payload, review, held_at) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (system, reference) DO UPDATE SET subject = excluded.subject, payload = excluded.payload,
-                        held_at = CASE WHEN held_source.review = excluded.review THEN held_source.held_at ELSE excluded.held_at END,
-                        review = excluded.review
-                    """,
-                arguments: [hold.system, hold.reference, hold.subject, hold.payload, hold.review, at])
-        }
-    }
 }

@@ -45,12 +45,6 @@ public struct SourcedActivity: Sendable {
 }
 
 extension SourceStore {
-    /// Records (or replaces) where `activityID` came from. The activity must exist.
-    @discardableResult
-    @_spi(CareCore) public func setSource(_ source: ActivitySource, for activityID: String) async throws(CarePlanStoreError) -> ActivitySource {
-        try await write { db in try saveSource(db, source, for: activityID) }
-    }
-
     /// Where `activityID` came from, if it has a source.
     public func source(of activityID: String) async throws(CarePlanStoreError) -> ActivitySource? {
         try await read { db in try Self.sources(db, "WHERE activity_id = ?", [activityID]).first }
@@ -59,56 +53,6 @@ extension SourceStore {
     /// Every source from `system`, by activity id.
     public func all(system: String) async throws(CarePlanStoreError) -> [ActivitySource] {
         try await read { db in try Self.sources(db, "WHERE system = ? ORDER BY activity_id", [system]) }
-    }
-
-    /// Applies activities from an external system in one transaction, with their sources:
-    /// new ones are added from their `firstDay`, changed ones get a version from
-    /// `effectiveFrom`, unchanged ones are left alone, and those without an activity are
-    /// ended from `effectiveFrom` if they exist (and are skipped if they do not). `review`
-    /// replaces the holds of the records it reviewed (``held(system:)``).
-    @discardableResult
-    @_spi(CareCore) public func applySourced(
-        _ items: [SourcedActivity], review: SourceReview? = nil, effectiveFrom: CalendarDay, device: String
-    ) async throws(CarePlanStoreError) -> PlanLoadReport {
-        try await write { db in
-            if let review { try replaceHolds(db, review) }
-            var report = PlanLoadReport()
-            for item in items {
-                if let activity = item.activity {
-                    let result = try store.plan.upsert(
-                        db, activity, effectiveFrom: effectiveFrom, firstDay: item.firstDay, origin: .api, device: device)
-                    report.record(result, activity.identifier)
-                } else {
-                    guard let row = try Self.activityRow(db, item.activityID) else { continue }
-                    if (row["ended_from"] as Int?) == nil {
-                        _ = try store.plan.endActivity(db, item.activityID, from: effectiveFrom, device: device)
-                        report.ended.append(item.activityID)
-                    } else {
-                        report.unchanged.append(item.activityID)
-                    }
-                }
-                try saveSource(db, item.source, for: item.activityID)
-            }
-            report.revision = try CarePlanStore.revision(db)
-            return report
-        }
-    }
-
-    @discardableResult
-    private func saveSource(_ db: Database, _ source: ActivitySource, for activityID: String) throws -> ActivitySource {
-        guard try Self.activityRow(db, activityID) != nil else { throw CarePlanStoreError.unknownActivity(activityID) }
-        var stored = source
-        stored.activityID = activityID
-        stored.updatedAt = now()
-        try db.run("""
-                INSERT INTO activity_source (activity_id, system, reference, subject, payload, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (activity_id) DO UPDATE SET system = excluded.system, reference = excluded.reference,
-                    subject = excluded.subject, payload = excluded.payload, updated_at = excluded.updated_at
-                """,
-            arguments: [activityID, source.system, source.reference, source.subject, source.payload,
-                        stored.updatedAt!.timeIntervalSince1970])
-        return stored
     }
 
     private static func sources(_ db: Database, _ filter: String, _ arguments: StatementArguments) throws -> [ActivitySource] {

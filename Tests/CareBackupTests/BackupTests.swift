@@ -33,8 +33,8 @@ struct BackupTests {
     func primary() async throws -> (store: CarePlanStore, identity: String) {
         let store = try await CarePlanStore(path: directory + "/store.sqlite")
         let day = CalendarDay("2026-11-23")!
-        try await store.plan.configure(title: "Backed up", timeZone: TimeZone(identifier: "Europe/Vienna")!, device: "setup")
-        try await store.plan.addActivity(
+        try await store.core.plan.configure(title: "Backed up", timeZone: TimeZone(identifier: "Europe/Vienna")!, device: "setup")
+        try await store.core.plan.addActivity(
             Activity(identifier: "walk", kind: .intervention, title: "Walk", schedule: .daily(times: [TimeOfDay("08:00")!], start: day)),
             effectiveFrom: day, device: "setup")
         let outcome = Outcome(state: .completed, values: [], recordedAt: Date(timeIntervalSince1970: 1_795_000_000), device: "watch")
@@ -99,7 +99,7 @@ struct BackupTests {
 
     /// The store at `path` given another title; closed on return, as a stopped primary's is.
     func retitle(_ path: String) async throws {
-        try await CarePlanStore(path: path).plan.configure(title: "Changed after the backup", timeZone: .gmt, device: "cli")
+        try await CarePlanStore(path: path).core.plan.configure(title: "Changed after the backup", timeZone: .gmt, device: "cli")
     }
 
     /// Each refusal, and the destination left as it was: no store, no identity.

@@ -46,6 +46,6 @@ func withStore(_ body: (CarePlanStore, String) async throws -> Void) async throw
     defer { withExtendedLifetime(scratch) {} }
     let directory = scratch.url
     let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
-    try await store.plan.configure(title: "Medications", timeZone: berlin, device: "test")
+    try await store.core.plan.configure(title: "Medications", timeZone: berlin, device: "test")
     try await body(store, directory.path)
 }

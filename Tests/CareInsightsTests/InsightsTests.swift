@@ -59,8 +59,8 @@ struct InsightsTests {
 
     /// The week's record, as laid out in the comments.
     func recordTheWeek() async throws {
-        try await store.plan.load(try Self.plan(zcureTimes: ["08:00", "21:30"]), effectiveFrom: Self.day(0), device: "t")
-        try await store.plan.load(try Self.plan(zcureTimes: ["08:00", "14:00", "21:30"]), effectiveFrom: Self.day(3), device: "t")
+        try await store.core.plan.load(try Self.plan(zcureTimes: ["08:00", "21:30"]), effectiveFrom: Self.day(0), device: "t")
+        try await store.core.plan.load(try Self.plan(zcureTimes: ["08:00", "14:00", "21:30"]), effectiveFrom: Self.day(3), device: "t")
         func set(_ id: String, _ offset: Int, _ occurrence: Int, _ state: EventState = .completed, _ values: [OutcomeValue] = []) async throws {
             let outcome = Outcome(state: state, values: values, recordedAt: Self.now, device: "t", reason: state == .notCompleted ? "felt sick" : nil)
             _ = try await store.record(outcome, for: EventKey(activityID: id, day: Self.day(offset), occurrence: occurrence))
@@ -242,7 +242,7 @@ struct InsightsTests {
     }
 
     @Test func anEmptyRecordHasNoAlertsAndEmptyBars() async throws {
-        try await store.plan.load(try Self.plan(zcureTimes: ["08:00"]), effectiveFrom: Self.day(0), device: "t")
+        try await store.core.plan.load(try Self.plan(zcureTimes: ["08:00"]), effectiveFrom: Self.day(0), device: "t")
         let before = Self.day(0).start(in: Self.zone).addingTimeInterval(-1)
         let events = try await store.outcomes.events(from: Self.week.lowerBound, through: Self.week.upperBound)
         let insights = Insights(days: Self.week, events: events, rules: .standard, timeZone: Self.zone, now: before, language: english)

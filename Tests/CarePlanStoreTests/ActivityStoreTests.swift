@@ -12,8 +12,8 @@ struct ActivityStoreTests {
     }
 
     @Test func addFindAndListActivities() async throws {
-        try await store.plan.addActivity(intervention("apple", group: "diet", tags: ["food"]), effectiveFrom: monday, device: "t")
-        try await store.plan.addActivity(painScale(), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple", group: "diet", tags: ["food"]), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(painScale(), effectiveFrom: monday, device: "t")
         #expect(try await store.plan.activity("apple")?.activity.title == "Apple")
         #expect(try await store.plan.activity("nope") == nil)
         #expect(try await store.plan.activities().map(\.activity.identifier) == ["apple", "pain"])
@@ -21,7 +21,7 @@ struct ActivityStoreTests {
         #expect(try await store.plan.activities(ActivityQuery(group: "diet")).map(\.activity.identifier) == ["apple"])
         #expect(try await store.plan.activities(ActivityQuery(tag: "food")).map(\.activity.identifier) == ["apple"])
         await #expect(throws: CarePlanStoreError.activityExists("apple")) {
-            try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+            try await store.core.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
         }
     }
 
@@ -29,8 +29,8 @@ struct ActivityStoreTests {
     @Test func pagesAreFullAfterFiltering() async throws {
         for n in 0..<25 {
             let id = String(format: "a%02d", n)
-            try await store.plan.addActivity(intervention(id, tags: n % 3 == 0 ? ["odd-one"] : []), effectiveFrom: monday, device: "t")
-            if n % 2 == 0 { try await store.plan.endActivity(id, from: monday.adding(days: 3), device: "t") }
+            try await store.core.plan.addActivity(intervention(id, tags: n % 3 == 0 ? ["odd-one"] : []), effectiveFrom: monday, device: "t")
+            if n % 2 == 0 { try await store.core.plan.endActivity(id, from: monday.adding(days: 3), device: "t") }
         }
         let active = try await store.plan.activities().map(\.activity.identifier)
         #expect(active.count == 12)
@@ -45,10 +45,10 @@ struct ActivityStoreTests {
 
     /// Editing creates a version effective from a day; earlier days keep the old schedule.
     @Test func editingVersionsFromAnEffectiveDay() async throws {
-        try await store.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
         try await store.record(done(), for: EventKey(activityID: "apple", day: monday.adding(days: 1), occurrence: 2))
         let edit = monday.adding(days: 3)
-        let change = try await store.plan.updateActivity(intervention("apple", times: ["09:00"]), effectiveFrom: edit, device: "t")
+        let change = try await store.core.plan.updateActivity(intervention("apple", times: ["09:00"]), effectiveFrom: edit, device: "t")
         #expect(change.kind == .activityUpdated)
         #expect(change.version == 2)
         let versions = try await store.plan.versions(of: "apple")
@@ -66,10 +66,10 @@ struct ActivityStoreTests {
     }
 
     @Test func endingAnActivityKeepsWhatWasRecorded() async throws {
-        try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
         try await store.record(done(), for: EventKey(activityID: "apple", day: monday, occurrence: 0))
         let end = monday.adding(days: 2)
-        try await store.plan.endActivity("apple", from: end, device: "t")
+        try await store.core.plan.endActivity("apple", from: end, device: "t")
         #expect(try await store.plan.activities().isEmpty)
         #expect(try await store.outcomes.events(on: end).isEmpty)
         #expect(try await store.outcomes.events(on: monday).first?.state == .completed)
@@ -77,16 +77,16 @@ struct ActivityStoreTests {
             try await store.record(done(), for: EventKey(activityID: "apple", day: end, occurrence: 0))
         }
         // Updating brings it back from the new version's day.
-        try await store.plan.updateActivity(intervention("apple", times: ["10:00"]), effectiveFrom: monday.adding(days: 5), device: "t")
+        try await store.core.plan.updateActivity(intervention("apple", times: ["10:00"]), effectiveFrom: monday.adding(days: 5), device: "t")
         #expect(try await store.outcomes.events(on: monday.adding(days: 4)).isEmpty)
         #expect(try await store.outcomes.events(on: monday.adding(days: 5)).count == 1)
     }
 
     @Test func kindCannotChange() async throws {
-        try await store.plan.addActivity(intervention("check"), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("check"), effectiveFrom: monday, device: "t")
         let assessment = try Activity(identifier: "check", kind: .assessment, title: "Check", schedule: .daily(occurrences: 1, start: monday))
         await #expect(throws: CarePlanStoreError.kindChanged("check", from: .intervention, to: .assessment)) {
-            try await store.plan.updateActivity(assessment, effectiveFrom: monday.adding(days: 1), device: "t")
+            try await store.core.plan.updateActivity(assessment, effectiveFrom: monday.adding(days: 1), device: "t")
         }
     }
 }

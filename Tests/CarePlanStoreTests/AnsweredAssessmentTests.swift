@@ -21,7 +21,7 @@ struct AnsweredAssessmentTests {
             identifier: "glucose", kind: .assessment, title: "Glucose", result: .number(unit: "mmol/L"), measurement: .glucose,
             schedule: .daily(occurrences: 1, start: monday))
         let pain = try painScale()
-        try await store.plan.load(Plan(title: "Test", timeZone: vienna, activities: [pressure, glucose, pain]), effectiveFrom: monday, device: "test")
+        try await store.core.plan.load(Plan(title: "Test", timeZone: vienna, activities: [pressure, glucose, pain]), effectiveFrom: monday, device: "test")
     }
 
     /// `hour`:00 on `day` in Vienna.

@@ -13,7 +13,7 @@ struct CompletionRollbackTests {
 
     @Test func aCompletionThatFailsHalfWayIsUndoneAloneInItsBatch() async throws {
         let store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.plan.addActivity(intervention("apple", times: ["08:00", "12:00", "20:00"]), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple", times: ["08:00", "12:00", "20:00"]), effectiveFrom: monday, device: "t")
         // On the writer's connection only: answering message "boom" fails.
         try await store.pool.write { db in
             try db.execute(sql: """

@@ -8,7 +8,7 @@ struct CursorTests {
 
     @Test func aCursorStartsAtZeroMovesOnlyForwardAndIsNotAChange() async throws {
         let store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
         let revision = try await store.revision()
         #expect(try await store.measurements.cursor("fhir-export http://a/") == nil)
         try await store.core.cursors.advance("fhir-export http://a/", to: 5)

@@ -10,12 +10,12 @@ struct EventStoreTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
-        try await store.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
-        try await store.plan.addActivity(painScale(resettable: true), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple", times: ["08:00", "13:00", "19:00"]), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(painScale(resettable: true), effectiveFrom: monday, device: "t")
         let weekly = try Activity(
             identifier: "weight", kind: .assessment, title: "Weight", result: .number(unit: "kg"),
             schedule: .weekly([0, 1, 0, 0, 1, 0, 0], start: monday))
-        try await store.plan.addActivity(weekly, effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(weekly, effectiveFrom: monday, device: "t")
     }
 
     @Test func eventsOfADayByKind() async throws {

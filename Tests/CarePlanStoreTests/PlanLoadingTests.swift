@@ -20,7 +20,7 @@ struct PlanLoadingTests {
     }
 
     @Test func loadingTwiceChangesNothing() async throws {
-        let first = try await store.plan.load(plan(), effectiveFrom: loadDay, device: "t")
+        let first = try await store.core.plan.load(plan(), effectiveFrom: loadDay, device: "t")
         #expect(first.added.count == 9)
         #expect(first.contactsSaved == ["dr-ruiz", "rick"])
         let info = try await store.plan.info()
@@ -28,7 +28,7 @@ struct PlanLoadingTests {
         #expect(info.timeZone?.identifier == "Europe/Vienna")
         #expect(info.start == CalendarDay("2026-11-01"))
         #expect(!info.planID.isEmpty)
-        let second = try await store.plan.load(plan(), effectiveFrom: loadDay.adding(days: 5), device: "t")
+        let second = try await store.core.plan.load(plan(), effectiveFrom: loadDay.adding(days: 5), device: "t")
         #expect(!second.changedAnything)
         #expect(second.unchanged.count == 9)
         #expect(second.revision == first.revision)
@@ -36,7 +36,7 @@ struct PlanLoadingTests {
     }
 
     @Test func anEditedPlanVersionsOnlyWhatChanged() async throws {
-        try await store.plan.load(plan(), effectiveFrom: loadDay, device: "t")
+        try await store.core.plan.load(plan(), effectiveFrom: loadDay, device: "t")
         var edited = try plan()
         let appleIndex = try #require(edited.activities.firstIndex { $0.identifier == "golden-apple" })
         edited.activities[appleIndex].schedule.times = [TimeOfDay("09:00")!, TimeOfDay("14:00")!, TimeOfDay("20:00")!]
@@ -44,7 +44,7 @@ struct PlanLoadingTests {
         edited.activities.append(try intervention("walk", times: ["17:00"]))
         edited.contacts.removeAll { $0.identifier == "rick" }
         let editDay = loadDay.adding(days: 3)
-        let report = try await store.plan.load(edited, effectiveFrom: editDay, device: "t")
+        let report = try await store.core.plan.load(edited, effectiveFrom: editDay, device: "t")
         #expect(report.updated == ["golden-apple"])
         #expect(report.ended == ["garlic-tonic"])
         #expect(report.added == ["walk"])
@@ -58,7 +58,7 @@ struct PlanLoadingTests {
     }
 
     @Test func aPlanTheStoreRefusesWritesNothing() async throws {
-        try await store.plan.load(plan(), effectiveFrom: loadDay, device: "t")
+        try await store.core.plan.load(plan(), effectiveFrom: loadDay, device: "t")
         let before = try await store.revision()
         var edited = try plan()
         edited.title = "Renamed"
@@ -67,7 +67,7 @@ struct PlanLoadingTests {
         let index = try #require(edited.activities.firstIndex { $0.identifier == "pain" })
         edited.activities[index] = try intervention("pain")
         await #expect(throws: CarePlanStoreError.kindChanged("pain", from: .assessment, to: .intervention)) {
-            try await store.plan.load(edited, effectiveFrom: loadDay.adding(days: 1), device: "t")
+            try await store.core.plan.load(edited, effectiveFrom: loadDay.adding(days: 1), device: "t")
         }
         #expect(try await store.revision() == before)
         #expect(try await store.plan.info().title == "ZombieCare")
@@ -93,26 +93,26 @@ struct ContactOriginTests {
     @Test func aPlanRemovesOnlyItsOwnContacts() async throws {
         let doctor = try Contact(identifier: "doctor", kind: .careTeam, givenName: "Maria")
         let neighbour = try Contact(identifier: "neighbour", kind: .personal, givenName: "Anna")
-        try await store.plan.load(plan(contacts: [doctor]), effectiveFrom: loadDay, device: "t")
-        #expect(try await store.plan.saveContacts([neighbour], device: "cli") == [true])
-        #expect(try await store.plan.saveContacts([neighbour], device: "cli") == [false])
+        try await store.core.plan.load(plan(contacts: [doctor]), effectiveFrom: loadDay, device: "t")
+        #expect(try await store.core.plan.saveContacts([neighbour], device: "cli") == [true])
+        #expect(try await store.core.plan.saveContacts([neighbour], device: "cli") == [false])
         // The document without its doctor: the doctor goes, the neighbour stays.
-        let report = try await store.plan.load(plan(contacts: []), effectiveFrom: loadDay, device: "t")
+        let report = try await store.core.plan.load(plan(contacts: []), effectiveFrom: loadDay, device: "t")
         #expect(report.contactsRemoved == ["doctor"])
         #expect(try await store.plan.contacts().map(\.identifier) == ["neighbour"])
         #expect(try await store.plan.contact("doctor") == nil)
         // A document that lists the neighbour makes it the plan's, to remove with the document.
-        try await store.plan.load(plan(contacts: [neighbour]), effectiveFrom: loadDay, device: "t")
-        #expect(try await store.plan.load(plan(contacts: []), effectiveFrom: loadDay, device: "t").contactsRemoved == ["neighbour"])
+        try await store.core.plan.load(plan(contacts: [neighbour]), effectiveFrom: loadDay, device: "t")
+        #expect(try await store.core.plan.load(plan(contacts: []), effectiveFrom: loadDay, device: "t").contactsRemoved == ["neighbour"])
     }
 
     @Test func editingAPlansContactLeavesItThePlans() async throws {
         let doctor = try Contact(identifier: "doctor", kind: .careTeam, givenName: "Maria")
-        try await store.plan.load(plan(contacts: [doctor]), effectiveFrom: loadDay, device: "t")
+        try await store.core.plan.load(plan(contacts: [doctor]), effectiveFrom: loadDay, device: "t")
         var edited = doctor
         edited.email = "maria@example.org"
-        try await store.plan.saveContact(edited, device: "cli")
+        try await store.core.plan.saveContact(edited, device: "cli")
         #expect(try await store.plan.contact("doctor")?.email == "maria@example.org")
-        #expect(try await store.plan.load(plan(contacts: []), effectiveFrom: loadDay, device: "t").contactsRemoved == ["doctor"])
+        #expect(try await store.core.plan.load(plan(contacts: []), effectiveFrom: loadDay, device: "t").contactsRemoved == ["doctor"])
     }
 }

@@ -24,7 +24,7 @@ struct ReceiptMigrationTests {
             }
         }
         let store = try await CarePlanStore(path: path)
-        try await store.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple"), effectiveFrom: monday, device: "t")
         let key = EventKey(activityID: "apple", day: monday, occurrence: 0)
         let revision = try await store.revision()
         let outcome = Outcome(state: .notCompleted, recordedAt: monday.date(at: TimeOfDay("09:00")!, in: .gmt), device: "watch")

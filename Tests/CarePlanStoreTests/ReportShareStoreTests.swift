@@ -13,7 +13,7 @@ struct ReportShareStoreTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [try intervention("apple")]), effectiveFrom: monday, device: "test")
+        try await store.core.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [try intervention("apple")]), effectiveFrom: monday, device: "test")
     }
 
     /// Pairs a device of `role` under fingerprint `id`.

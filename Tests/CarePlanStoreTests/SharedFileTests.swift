@@ -13,7 +13,7 @@ struct SharedFileTests {
         let path = scratch.path("shared.sqlite")
         let first = try await CarePlanStore(path: path)
         let second = try await CarePlanStore(path: path)
-        try await first.plan.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "a")
+        try await first.core.plan.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "a")
         let days = 20
         try await withThrowingTaskGroup(of: [Int].self) { group in
             for (index, store) in [first, second].enumerated() {

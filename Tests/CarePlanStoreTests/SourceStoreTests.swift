@@ -25,9 +25,9 @@ struct SourceStoreTests {
     }
 
     @Test func setReadAndReplaceASource() async throws {
-        try await store.plan.addActivity(pill("rx-1"), effectiveFrom: day, device: "t")
+        try await store.core.plan.addActivity(pill("rx-1"), effectiveFrom: day, device: "t")
         #expect(try await store.sources.source(of: "rx-1") == nil)
-        let stored = try await store.sources.setSource(source("MedicationRequest/1", #"{"id":"1"}"#), for: "rx-1")
+        let stored = try await store.core.sources.setSource(source("MedicationRequest/1", #"{"id":"1"}"#), for: "rx-1")
         #expect(stored.activityID == "rx-1")
         #expect(stored.updatedAt == clock.now)
         let read = try #require(try await store.sources.source(of: "rx-1"))
@@ -35,17 +35,17 @@ struct SourceStoreTests {
         #expect(read.subject == "Patient/p1")
         #expect(String(decoding: read.payload, as: UTF8.self) == #"{"id":"1"}"#)
         clock.advance(by: 60)
-        try await store.sources.setSource(source("MedicationRequest/1", #"{"id":"1","status":"stopped"}"#), for: "rx-1")
+        try await store.core.sources.setSource(source("MedicationRequest/1", #"{"id":"1","status":"stopped"}"#), for: "rx-1")
         #expect(try await store.sources.source(of: "rx-1")?.payload == Data(#"{"id":"1","status":"stopped"}"#.utf8))
         #expect(try await store.sources.source(of: "rx-1")?.updatedAt == clock.now)
         #expect(try await store.sources.all(system: "fhir").count == 1)
     }
 
     @Test func sourcesBySystem() async throws {
-        for id in ["b", "a", "c"] { try await store.plan.addActivity(pill(id), effectiveFrom: day, device: "t") }
-        try await store.sources.setSource(source("MedicationRequest/b"), for: "b")
-        try await store.sources.setSource(source("MedicationRequest/a"), for: "a")
-        try await store.sources.setSource(ActivitySource(system: "other", reference: "x/1", payload: Data()), for: "c")
+        for id in ["b", "a", "c"] { try await store.core.plan.addActivity(pill(id), effectiveFrom: day, device: "t") }
+        try await store.core.sources.setSource(source("MedicationRequest/b"), for: "b")
+        try await store.core.sources.setSource(source("MedicationRequest/a"), for: "a")
+        try await store.core.sources.setSource(ActivitySource(system: "other", reference: "x/1", payload: Data()), for: "c")
         #expect(try await store.sources.all(system: "fhir").map(\.activityID) == ["a", "b"])
         #expect(try await store.sources.all(system: "other").map(\.reference) == ["x/1"])
         #expect(try await store.sources.all(system: "none").isEmpty)
@@ -53,7 +53,7 @@ struct SourceStoreTests {
 
     @Test func aSourceNeedsItsActivity() async throws {
         await #expect(throws: CarePlanStoreError.unknownActivity("ghost")) {
-            try await store.sources.setSource(source("MedicationRequest/9"), for: "ghost")
+            try await store.core.sources.setSource(source("MedicationRequest/9"), for: "ghost")
         }
     }
 
@@ -63,12 +63,12 @@ struct SourceStoreTests {
             SourcedActivity(activityID: "b", activity: try pill("b"), firstDay: day, source: source("MedicationRequest/b")),
             SourcedActivity(activityID: "gone", activity: nil, firstDay: day, source: source("MedicationRequest/gone")),
         ]
-        let report = try await store.sources.applySourced(first, effectiveFrom: day.adding(days: 3), device: "t")
+        let report = try await store.core.sources.apply(first, effectiveFrom: day.adding(days: 3), device: "t")
         #expect(report.added == ["a", "b"])
         #expect(report.ended.isEmpty)
         #expect(try await store.plan.versions(of: "a").first?.effectiveFrom == day)
         #expect(try await store.sources.source(of: "gone") == nil)
-        let again = try await store.sources.applySourced(first, effectiveFrom: day.adding(days: 3), device: "t")
+        let again = try await store.core.sources.apply(first, effectiveFrom: day.adding(days: 3), device: "t")
         #expect(again.unchanged == ["a", "b"])
         #expect(again.revision == report.revision)
         let later = day.adding(days: 5)
@@ -76,13 +76,13 @@ struct SourceStoreTests {
             SourcedActivity(activityID: "a", activity: try pill("a", times: ["09:00"]), firstDay: day, source: source("MedicationRequest/a")),
             SourcedActivity(activityID: "b", activity: nil, firstDay: day, source: source("MedicationRequest/b", #"{"status":"stopped"}"#)),
         ]
-        let changed = try await store.sources.applySourced(second, effectiveFrom: later, device: "t")
+        let changed = try await store.core.sources.apply(second, effectiveFrom: later, device: "t")
         #expect(changed.updated == ["a"])
         #expect(changed.ended == ["b"])
         #expect(try await store.plan.versions(of: "a").map(\.effectiveFrom) == [day, later])
         #expect(try await store.plan.activities().map(\.activity.identifier) == ["a"])
         #expect(try await store.sources.source(of: "b")?.payload == Data(#"{"status":"stopped"}"#.utf8))
-        #expect(try await store.sources.applySourced(second, effectiveFrom: later, device: "t").unchanged == ["a", "b"])
+        #expect(try await store.core.sources.apply(second, effectiveFrom: later, device: "t").unchanged == ["a", "b"])
     }
 
     @Test func oneBadActivityWritesNothing() async throws {
@@ -92,7 +92,7 @@ struct SourceStoreTests {
             SourcedActivity(activityID: "ok", activity: try pill("ok"), firstDay: day, source: source("MedicationRequest/ok")),
             SourcedActivity(activityID: "bad", activity: bad, firstDay: day, source: source("MedicationRequest/bad")),
         ]
-        await #expect(throws: CarePlanStoreError.self) { try await store.sources.applySourced(items, effectiveFrom: day, device: "t") }
+        await #expect(throws: CarePlanStoreError.self) { try await store.core.sources.apply(items, effectiveFrom: day, device: "t") }
         #expect(try await store.plan.activities().isEmpty)
         #expect(try await store.sources.all(system: "fhir").isEmpty)
         #expect(try await store.revision() == 0)
@@ -102,8 +102,8 @@ struct SourceStoreTests {
         let prn = try Activity(
             identifier: "prn", kind: .intervention, title: "Ibuprofen",
             schedule: .daily(occurrences: 3, start: day, asNeeded: true))
-        try await store.plan.addActivity(prn, effectiveFrom: day, device: "t")
-        try await store.plan.addActivity(pill("daily"), effectiveFrom: day, device: "t")
+        try await store.core.plan.addActivity(prn, effectiveFrom: day, device: "t")
+        try await store.core.plan.addActivity(pill("daily"), effectiveFrom: day, device: "t")
         try await store.record(
             Outcome(state: .completed, recordedAt: clock.now, device: "t"), for: EventKey(activityID: "prn", day: day, occurrence: 1))
         let events = try await store.outcomes.events(on: day)

@@ -15,7 +15,7 @@ struct StoreChangeFeedTests {
 
     init() async throws {
         store = try await CarePlanStore(path: scratch.path("store.sqlite"))
-        try await store.plan.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "t")
+        try await store.core.plan.addActivity(intervention("apple", times: (0..<24).map { String(format: "%02d:00", $0) }), effectiveFrom: monday, device: "t")
     }
 
     /// Runs `feed` while `body` runs, then stops it.

@@ -25,7 +25,7 @@ struct ReportFixture {
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let plan = try PlanDocument.load(
             path: Self.repository.appendingPathComponent("Examples/zombiecare-plan.json").path, defaultStart: Self.days.lowerBound)
-        try await store.plan.load(plan, effectiveFrom: Self.days.lowerBound, device: "test")
+        try await store.core.plan.load(plan, effectiveFrom: Self.days.lowerBound, device: "test")
         func done(_ id: String, _ day: Int, _ occurrence: Int, _ values: [OutcomeValue] = []) async throws {
             let key = EventKey(activityID: id, day: CalendarDay(year: 2026, month: 11, day: day)!, occurrence: occurrence)
             _ = try await store.record(Outcome(state: .completed, values: values, recordedAt: Self.now, device: "test"), for: key)

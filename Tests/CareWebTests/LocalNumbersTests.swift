@@ -16,7 +16,7 @@ struct LocalNumbersTests {
             identifier: "weight", kind: .assessment, title: "Weight", result: .number(unit: "kg"), schedule: .daily(occurrences: 1, start: day))
         let dizzy = try Activity(
             identifier: "dizzy", kind: .assessment, title: "Dizzy", result: .boolean, schedule: .daily(occurrences: 1, start: day))
-        for activity in [pressure, weight, dizzy] { try await web.store.plan.addActivity(activity, effectiveFrom: day, device: "test") }
+        for activity in [pressure, weight, dizzy] { try await web.store.core.plan.addActivity(activity, effectiveFrom: day, device: "test") }
         let record = { (id: String, values: [OutcomeValue]) in
             _ = try await web.store.record(
                 Outcome(state: .completed, values: values, recordedAt: web.clock.now, device: "test"), for: EventKey(activityID: id, day: day, occurrence: 0))

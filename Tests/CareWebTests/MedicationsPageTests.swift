@@ -67,7 +67,7 @@ struct MedicationLinkTests {
         let syrup = try Activity(
             identifier: id, kind: .intervention, title: "Cough syrup", tags: ["medication"],
             schedule: .daily(times: [TimeOfDay("08:00")!], start: WebFixture.day))
-        try await web.store.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
+        try await web.store.core.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
         try await web.signIn()
         let list = try await web.request(.GET, "/medications").body
         let link = try #require(list.firstMatch(of: /<a href="(\/medications\/[^"]*)">Cough syrup<\/a>/).map { String($0.1) }, "\(list)")
@@ -89,7 +89,7 @@ struct DoseEntryTests {
         let syrup = try Activity(
             identifier: "syrup", kind: .intervention, title: "Syrup", tags: ["medication"],
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: WebFixture.day))
-        try await web.store.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
+        try await web.store.core.plan.addActivity(syrup, effectiveFrom: WebFixture.day, device: "test")
         let morning = EventKey(activityID: "syrup", day: WebFixture.day, occurrence: 0)
         try await web.store.record(Outcome(state: .completed, recordedAt: web.clock.now, device: "test"), for: morning)
         web.clock.advance(by: 2 * 86_400 + 3_600)  // Thursday 26 November, 10:00

@@ -116,7 +116,7 @@ struct RecordingTests {
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: day))
         let pain = try Activity(
             identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: day))
-        try await web.store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain, pressure]), effectiveFrom: day, device: "test")
+        try await web.store.core.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain, pressure]), effectiveFrom: day, device: "test")
         let card = try await web.signIn()
         let token = try #require(WebFixture.field("csrf", in: card))
         func post(_ fields: [(String, String)]) async throws -> WebFixture.Reply {
@@ -152,8 +152,8 @@ struct RecordingTests {
         let pressure = try Self.pressure()
         let weight = try Activity(
             identifier: "weight", kind: .assessment, title: "Gewicht", result: .number(unit: "kg"), schedule: .daily(occurrences: 1, start: day))
-        try await web.store.plan.addActivity(pressure, effectiveFrom: day, device: "test")
-        try await web.store.plan.addActivity(weight, effectiveFrom: day, device: "test")
+        try await web.store.core.plan.addActivity(pressure, effectiveFrom: day, device: "test")
+        try await web.store.core.plan.addActivity(weight, effectiveFrom: day, device: "test")
         let card = try await web.signIn()
         let token = try #require(WebFixture.field("csrf", in: card))
         func post(_ activity: String, _ values: String...) async throws -> WebFixture.Reply {

@@ -55,7 +55,7 @@ final class WebFixture: Sendable {
             schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: Self.day))
         let pain = try Activity(
             identifier: "pain", kind: .assessment, title: "Pain", result: .scale(min: 0, max: 10), schedule: .daily(occurrences: 1, start: Self.day))
-        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain]), effectiveFrom: Self.day, device: "test")
+        try await store.core.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [tablets, pain]), effectiveFrom: Self.day, device: "test")
         let logger = Logger(label: "web-test")
         let feed = StoreChangeFeed(store: store, safetyNet: .milliseconds(20), logger: logger)
         var configuration = WebConfiguration()

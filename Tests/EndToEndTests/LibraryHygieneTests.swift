@@ -120,7 +120,7 @@ struct LibraryHygieneTests {
                 }
             }
         }
-        #expect(operations["OutcomeStore", default: 0] >= 5 && operations["PlanStore", default: 0] >= 10)
+        #expect(operations["OutcomeStore", default: 0] >= 5 && operations["PlanStore", default: 0] >= 7)
         let large = operations.filter { $0.value > 15 }
         #expect(large.isEmpty, "store types with more than 15 operations: \(large)")
     }

@@ -30,7 +30,7 @@ struct MissedDoseMonitorTests {
 
     /// Loads a plan of `activities` (each daily from Saturday) with the plan's grace period.
     func load(_ activities: [Activity], graceMinutes: Int = 60) async throws {
-        try await store.plan.load(
+        try await store.core.plan.load(
             Plan(title: "T", timeZone: zone, activities: activities, missedDose: MissedDosePolicy(graceMinutes: graceMinutes)),
             effectiveFrom: saturday, device: "t")
     }
@@ -111,7 +111,7 @@ struct MissedDoseMonitorTests {
         try await load([try daily("dose", at: ["08:00"])])
         let monitor = MissedDoseMonitor(store: store)
         _ = try await monitor.step(at: at(0, "09:00"))
-        try await store.plan.endActivity("dose", from: saturday, device: "t")
+        try await store.core.plan.endActivity("dose", from: saturday, device: "t")
         let cleared = try await monitor.step(at: at(0, "10:00")).alerts
         #expect(cleared.map(\.kind) == [.cleared])
         #expect(cleared.first?.outcome == nil)

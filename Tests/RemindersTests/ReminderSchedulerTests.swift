@@ -24,7 +24,7 @@ struct ReminderSchedulerTests {
         ]
         // The plan's routine gives a single daily dose at noon: the untimed tonic is due then.
         let routine = try DailyRoutine(dosesPerDay: [1: [TimeOfDay("12:00")!]])
-        try await store.plan.load(Plan(title: "T", timeZone: zone, routine: routine, activities: activities), effectiveFrom: monday, device: "t")
+        try await store.core.plan.load(Plan(title: "T", timeZone: zone, routine: routine, activities: activities), effectiveFrom: monday, device: "t")
     }
 
     func at(_ day: Int, _ time: String) -> Date {
@@ -72,7 +72,7 @@ struct ReminderSchedulerTests {
         let many = try (0..<20).map {
             try Activity(identifier: "m\($0)", kind: .intervention, title: "M\($0)", schedule: .daily(times: times, start: monday))
         }
-        try await store.plan.load(Plan(title: "T", timeZone: zone, activities: many), effectiveFrom: monday, device: "t")
+        try await store.core.plan.load(Plan(title: "T", timeZone: zone, activities: many), effectiveFrom: monday, device: "t")
         let scheduler = ReminderScheduler(store: store)
         try await scheduler.replan(at: at(0, "00:00"))
         #expect(try await store.reminders.all().count == 64)

@@ -94,7 +94,7 @@ import Testing
         let today = CalendarDay.containing(Date(), in: .gmt)
         for n in 0..<10 {
             let activity = try Activity(identifier: "pear-\(n)", kind: .intervention, title: "Pear \(n)", schedule: .daily(occurrences: 3, start: today))
-            try await primary.store.plan.addActivity(activity, effectiveFrom: today, device: "test")
+            try await primary.store.core.plan.addActivity(activity, effectiveFrom: today, device: "test")
         }
         let directory = scratch.path("companion")
         let watch = try await primary.pairedCompanion(.watch, stateDirectory: directory, contextWriteDelay: .seconds(3600))

@@ -33,7 +33,7 @@ import Clocks
             if receipt.superseded { superseded += 1 }
             if step == 12 {
                 let contact = try Contact(identifier: "gp", kind: .careTeam, givenName: "Ada")
-                _ = try await store.plan.saveContact(contact, device: "test")
+                _ = try await store.core.plan.saveContact(contact, device: "test")
             }
             let changes = try await store.history(after: revision)
             // One change at a time on odd steps, as the feed may deliver them, else all together.
@@ -98,7 +98,7 @@ import Clocks
         #expect(try await publisher.variant(for: .widget).today == today)
         let revision = try await store.revision()
         let title = try await store.plan.info().title ?? ""
-        try await store.plan.configure(title: title, timeZone: try #require(TimeZone(identifier: "Pacific/Kiritimati")), device: "test")
+        try await store.core.plan.configure(title: title, timeZone: try #require(TimeZone(identifier: "Pacific/Kiritimati")), device: "test")
         let configured = try await store.history(after: revision)
         let key = EventKey(activityID: "apple", day: today, occurrence: 0)
         let before = try await store.revision()

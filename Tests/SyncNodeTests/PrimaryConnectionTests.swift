@@ -25,7 +25,7 @@ final class PrimaryConnectionTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let apple = try Activity(identifier: "apple", kind: .intervention, title: "Apple", schedule: .daily(occurrences: 2, start: today))
-        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [apple]), effectiveFrom: today, device: "test")
+        try await store.core.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [apple]), effectiveFrom: today, device: "test")
         try await store.core.access.openPairingCode("7K3MQ9XA", role: .watch, mayRecord: true, expiresAt: Date().addingTimeInterval(60))
         let code = try #require(try await store.devices.pairingCandidates().first)
         _ = try await store.core.access.redeemPairing(codeID: code.id, deviceID: watch, name: "Watch", role: .watch).get()

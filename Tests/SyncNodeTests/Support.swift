@@ -35,7 +35,7 @@ final class TestPrimary: Sendable {
         let activity = try Activity(
             identifier: activityID, kind: .intervention, title: "Apple",
             schedule: .daily(occurrences: 3, start: today.adding(days: -30)))
-        try await store.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
+        try await store.core.plan.load(Plan(title: "Test", timeZone: .gmt, activities: [activity]), effectiveFrom: today.adding(days: -30), device: "test")
         var configuration = PrimaryConfiguration(identity: try NodeIdentity.create(name: "Test primary", now: Date()))
         configuration.port = 0
         // The deadlines wait on a clock that only the test moves: a machine busy with the whole

@@ -1,7 +1,7 @@
 import CareCore
 import CarePlan
 import CarePlanDocument
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import NIOPosix
 import SyncProtocol

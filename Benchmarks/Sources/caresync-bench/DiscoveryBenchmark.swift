@@ -1,6 +1,7 @@
 import ArgumentParser
+import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Discovery
 import Foundation
 import Logging
@@ -35,7 +36,7 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let today = CalendarDay.containing(Date(), in: .gmt)
-        try await store.plan.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
+        try await CareCore(store: store).plan.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
 
         let identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")

@@ -1,6 +1,7 @@
 import ArgumentParser
+import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import NIOPosix
 import NodeIdentity
@@ -60,7 +61,7 @@ struct FleetBenchmark: AsyncParsableCommand {
             + " \(SyncBenchmark.activities)-activity plan, \(SyncBenchmark.activities * occurrences) events today")
         let setUp = ContinuousClock.now
         let store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
-        try await store.plan.load(SyncBenchmark.plan(occurrences: occurrences, start: today), effectiveFrom: today, device: "bench")
+        try await CareCore(store: store).plan.load(SyncBenchmark.plan(occurrences: occurrences, start: today), effectiveFrom: today, device: "bench")
         let keys = try await store.outcomes.events(on: today).map(\.key)
         let clients = try await registerCompanions(in: store)
         report("set-up: plan, identities, devices registered", duration(setUp.duration(to: .now).inSeconds))

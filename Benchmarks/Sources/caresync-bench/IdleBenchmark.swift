@@ -1,6 +1,7 @@
 import ArgumentParser
+import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import NIOPosix
 import Clocks
@@ -56,7 +57,7 @@ struct IdleBenchmark: AsyncParsableCommand {
         print("caresync-bench idle: windows of \(duration(seconds)), nothing happening in them")
         let today = CalendarDay.containing(Date(), in: .gmt)
         let store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
-        try await store.plan.load(SyncBenchmark.plan(occurrences: 4, start: today), effectiveFrom: today, device: "bench")
+        try await CareCore(store: store).plan.load(SyncBenchmark.plan(occurrences: 4, start: today), effectiveFrom: today, device: "bench")
         var clients: [FleetClient] = []
         for index in 0..<companions { clients.append(try await FleetClient.registered(index: index, in: store)) }
 

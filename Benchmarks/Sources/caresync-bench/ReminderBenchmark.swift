@@ -1,7 +1,7 @@
 import ArgumentParser
 import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import Reminders
 
@@ -31,7 +31,7 @@ struct ReminderBenchmark: AsyncParsableCommand {
             try Activity(identifier: String(format: "r%04d", $0), kind: .intervention, title: "R\($0)",
                          schedule: .daily(times: times, start: today))
         })
-        try await store.plan.load(plan, effectiveFrom: today, device: "bench")
+        try await CareCore(store: store).plan.load(plan, effectiveFrom: today, device: "bench")
         let scheduler = ReminderScheduler(store: store)
         let morning = today.start(in: zone)
 

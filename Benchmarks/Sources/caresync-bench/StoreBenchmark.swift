@@ -75,16 +75,16 @@ struct StoreBenchmark: AsyncParsableCommand {
         var stores: [CarePlanStore] = []
         let load = try await Samples.measure(5) { run in
             let store = try await CarePlanStore(path: path + ".\(run)")
-            try await store.plan.load(plan, effectiveFrom: today, device: "bench")
+            try await CareCore(store: store).plan.load(plan, effectiveFrom: today, device: "bench")
             stores.append(store)
         }
         report("plan load, \(planActivities) activities (new store)", "median \(duration(load.median))  max \(duration(load.percentile(100)))")
-        let reload = try await Samples.measure(5) { _ in try await stores[0].plan.load(plan, effectiveFrom: today, device: "bench") }
+        let reload = try await Samples.measure(5) { _ in try await CareCore(store: stores[0]).plan.load(plan, effectiveFrom: today, device: "bench") }
         report("plan reload, nothing changed", "median \(duration(reload.median))")
     }
 
     private func generateHistory(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) async throws {
-        try await store.plan.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
+        try await CareCore(store: store).plan.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
         var generator = SystemRandomNumberGenerator()
         var batch: [(key: EventKey, outcome: Outcome)] = []
         var written = 0
@@ -200,7 +200,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         for (id, start) in [("recent", today.adding(days: -1)), ("old", today.adding(days: -3652))] {
             let activity = try Activity(identifier: id, kind: .intervention, title: id,
                                         schedule: .weekly([1, 2, 3, 2, 1, 2, 1], start: start, totalCount: 1_000_000))
-            try await store.plan.addActivity(activity, effectiveFrom: start, device: "bench")
+            try await CareCore(store: store).plan.addActivity(activity, effectiveFrom: start, device: "bench")
         }
         for id in ["recent", "old"] {
             let query = try await Samples.measure(repetitions) { _ in _ = try await store.outcomes.events(of: id, on: today) }

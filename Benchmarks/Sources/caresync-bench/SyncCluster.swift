@@ -1,5 +1,6 @@
+import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import NodeIdentity
 import SyncNode
@@ -34,7 +35,7 @@ final class Cluster {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
-            try await store.plan.load(plan, effectiveFrom: today, device: "bench")
+            try await CareCore(store: store).plan.load(plan, effectiveFrom: today, device: "bench")
             keys = try await store.outcomes.events(on: today).map(\.key)
             identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         } catch {

@@ -25,15 +25,15 @@ struct ExportFixture {
         directory = scratch.url.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
-        try await store.plan.configure(title: "Test", timeZone: vienna, device: "setup")
+        try await store.core.plan.configure(title: "Test", timeZone: vienna, device: "setup")
         for id in ["amlo", "walk"] {
             // amlo is the order's, tagged as an import tags it: a medication's dose may carry what was taken.
-            try await store.plan.addActivity(
+            try await store.core.plan.addActivity(
                 Activity(identifier: id, kind: .intervention, title: id, tags: id == "amlo" ? ["medication"] : [],
                          schedule: .daily(times: [TimeOfDay("08:00")!, TimeOfDay("20:00")!], start: monday)),
                 effectiveFrom: monday, device: "setup")
         }
-        try await store.sources.setSource(
+        try await store.core.sources.setSource(
             ActivitySource(system: "fhir", reference: "MedicationRequest/rx-1", subject: subject, payload: Data(order.utf8)),
             for: "amlo")
     }
