@@ -1,6 +1,6 @@
 @testable import CareBackup
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import Synchronization
 import TestSupport

@@ -1,7 +1,7 @@
 import CareFHIR
 import CareLanguage
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import TestSupport
 

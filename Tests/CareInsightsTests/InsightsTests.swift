@@ -1,7 +1,7 @@
 import CareInsights
 import CareLanguage
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import TestSupport
 import Testing

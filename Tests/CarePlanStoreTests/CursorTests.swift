@@ -1,5 +1,5 @@
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Testing
 
 /// Named cursors into the change log.

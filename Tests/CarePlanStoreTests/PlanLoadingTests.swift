@@ -1,6 +1,6 @@
 import CarePlan
 import CarePlanDocument
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import Testing
 

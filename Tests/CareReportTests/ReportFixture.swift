@@ -1,7 +1,7 @@
 import CareLanguage
 import CarePlan
 import CarePlanDocument
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import CareReport
 import Foundation
 import TestSupport

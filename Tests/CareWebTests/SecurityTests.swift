@@ -1,6 +1,6 @@
 @testable import CareWeb
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import NodeIdentity
 import Synchronization

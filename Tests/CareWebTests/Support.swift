@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 @testable import CareWeb
 import Foundation
 import HTTPTypes

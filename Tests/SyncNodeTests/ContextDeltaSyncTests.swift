@@ -1,4 +1,4 @@
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import CarePlan
 import Foundation
 import GRDB

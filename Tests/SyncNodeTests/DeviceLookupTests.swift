@@ -1,5 +1,5 @@
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import SyncProtocol
 import Testing

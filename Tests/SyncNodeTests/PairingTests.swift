@@ -1,6 +1,6 @@
 import CareCore
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import NodeIdentity
 import SyncNode

@@ -1,6 +1,6 @@
 import CareBackup
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 @_exported import TestSupport
 import NIOCore

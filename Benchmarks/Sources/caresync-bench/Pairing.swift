@@ -1,4 +1,5 @@
-@_spi(CareCore) import CarePlanStore
+import CareCore
+import CarePlanStore
 import Foundation
 import NodeIdentity
 import SyncNode

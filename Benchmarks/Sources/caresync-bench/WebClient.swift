@@ -1,5 +1,6 @@
 import AsyncHTTPClient
-@_spi(CareCore) import CarePlanStore
+import CareCore
+import CarePlanStore
 import Foundation
 import NIOCore
 import Synchronization

@@ -1,6 +1,6 @@
 import CareFHIR
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import Foundation
 import TestSupport
 

@@ -1,6 +1,6 @@
 @testable import CareFHIR
 import CarePlan
-@_spi(CareCore) import CarePlanStore
+import CarePlanStore
 import FHIRTestServer
 import Foundation
 import Logging
