@@ -7,14 +7,12 @@ import Testing
 
 /// Each of ``AccessRules``' rules, on a store in a scratch file.
 struct AccessRulesTests {
-    let scratch = Scratch()
-    let clock = ManualClock()
-    let store: CarePlanStore
+    let empty: ScratchStore
+    var store: CarePlanStore { empty.store }
+    var clock: ManualClock { empty.clock }
     var access: DeviceAccess { store.core.access }
 
-    init() async throws {
-        store = try await CarePlanStore(path: scratch.path("store.sqlite"), clock: clock)
-    }
+    init() async throws { empty = try await ScratchStore() }
 
     /// Opens a pairing code and redeems it as the device `id` would, once its proof matched.
     func pair(
