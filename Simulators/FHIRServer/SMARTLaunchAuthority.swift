@@ -3,34 +3,6 @@ import Foundation
 import Hummingbird
 import Clocks
 
-/// The app a ``FHIRTestServer`` lets patients sign in to (SMART App Launch, standalone): its
-/// client id and the redirect URIs registered for it, and the patients who may sign in.
-public struct SMARTLaunchRegistration: Sendable {
-    public var clientID: String
-    /// The exact redirect URIs a launch may name.
-    public var redirectURIs: [String]
-    /// The patients' logins: user name → (password, patient id).
-    public var users: [String: (password: String, patient: String)]
-    /// Whether the server lists SMART v2 scopes (else only v1's).
-    public var v2Scopes = true
-    /// How long an access token lasts, and a code, in seconds.
-    public var tokenLifetime = 300
-    public var codeLifetime = 60
-    /// For a confidential client, its key (with the same client id): every token request and
-    /// revocation must carry an assertion signed with it (`private_key_jwt`). `nil`: a public
-    /// client, known by its id alone.
-    public var clientKey: SMARTClientRegistration?
-    /// Members of the discovery document given other values (`"token_endpoint": "http://…"`):
-    /// a server that sends the sign-in elsewhere, for what a client accepts.
-    public var announced: [String: String] = [:]
-
-    public init(clientID: String, redirectURIs: [String], users: [String: (password: String, patient: String)]) {
-        self.clientID = clientID
-        self.redirectURIs = redirectURIs
-        self.users = users
-    }
-}
-
 /// SMART App Launch's authorization server for a standalone patient launch: the login and
 /// consent pages, codes bound to the client, the redirect URI and the PKCE challenge, access
 /// and refresh tokens with the patient's context, revocation, and the refusals a real one
@@ -80,25 +52,6 @@ struct SMARTLaunchAuthority: Sendable {
         assertions = registration.clientKey.map { ClientAssertionCheck(registration: $0, clock: clock) }
     }
 
-    /// Adds the members of the SMART configuration a standalone launch needs.
-    func describe(in configuration: inout SMARTConfiguration, base: String) {
-        let v2 = ["patient/MedicationRequest.rs", "patient/Medication.rs", "patient/Patient.rs", "patient/Observation.c",
-                  "patient/Device.c", "patient/MedicationAdministration.c"]
-        let v1 = ["patient/MedicationRequest.read", "patient/MedicationOrder.read", "patient/Medication.read", "patient/Patient.read",
-                  "patient/Observation.write", "patient/Device.write", "patient/MedicationAdministration.write"]
-        configuration.authorizationEndpoint = base + Self.authorizePath
-        configuration.revocationEndpoint = base + Self.revokePath
-        configuration.codeChallengeMethodsSupported = ["S256"]
-        configuration.scopesSupported = SMARTConfiguration.union(
-            configuration.scopesSupported, ["launch/patient", "openid", "fhirUser", "offline_access"] + (registration.v2Scopes ? v2 : v1))
-        configuration.capabilities = SMARTConfiguration.union(configuration.capabilities, [
-            "launch-standalone", registration.clientKey == nil ? "client-public" : "client-confidential-asymmetric",
-            "context-standalone-patient", "permission-patient", "permission-offline", registration.v2Scopes ? "permission-v2" : "permission-v1",
-        ])
-        configuration.tokenEndpointAuthMethodsSupported = SMARTConfiguration.union(
-            configuration.tokenEndpointAuthMethodsSupported, registration.clientKey == nil ? ["none"] : ["private_key_jwt"])
-    }
-
     /// Forgets the token `form` names, once a confidential client's assertion passes
     /// (`audience`: the token endpoint's URL, which the assertion names).
     mutating func revoke(_ form: OAuthDocument.TokenForm, audience: String) -> Response {
@@ -142,46 +95,41 @@ struct SMARTLaunchAuthority: Sendable {
     /// The login page of an authorization request, or where it is refused.
     mutating func authorize(_ query: OAuthDocument.AuthorizeQuery, fhirBase: String) -> Response {
         // A wrong client or redirect URI is told to the person, never redirected to.
-        guard query.clientID == registration.clientID else { return Self.page(400, "Unknown app", "No app is registered as this client.") }
+        guard query.clientID == registration.clientID else { return LaunchPages.message(400, "Unknown app", "No app is registered as this client.") }
         guard let redirect = query.redirectURI, registration.redirectURIs.contains(redirect) else {
-            return Self.page(400, "Unknown return address", "The redirect URI is not one registered for this app.")
+            return LaunchPages.message(400, "Unknown return address", "The redirect URI is not one registered for this app.")
         }
         let state = query.state ?? ""
-        guard query.responseType == "code" else { return Self.redirect(redirect, ["error": "unsupported_response_type", "state": state]) }
+        guard query.responseType == "code" else { return LaunchPages.redirect(redirect, ["error": "unsupported_response_type", "state": state]) }
         guard query.codeChallengeMethod == "S256", let challenge = query.codeChallenge, !challenge.isEmpty else {
-            return Self.redirect(redirect, ["error": "invalid_request", "error_description": "PKCE with S256 is required", "state": state])
+            return LaunchPages.redirect(redirect, ["error": "invalid_request", "error_description": "PKCE with S256 is required", "state": state])
         }
         guard query.aud == fhirBase else {
-            return Self.redirect(redirect, ["error": "invalid_request", "error_description": "aud must be \(fhirBase)", "state": state])
+            return LaunchPages.redirect(redirect, ["error": "invalid_request", "error_description": "aud must be \(fhirBase)", "state": state])
         }
         let id = randomHex()
         requests[id] = Request(redirectURI: redirect, state: state, challenge: challenge, scope: query.scope ?? "")
-        return Self.loginPage(request: id, wrong: false)
+        return LaunchPages.login(request: id, wrong: false)
     }
 
     /// The consent page once the patient's login is right, else the login page again.
     mutating func login(_ form: OAuthDocument.LoginForm) -> Response {
-        guard let id = form.request, var request = requests[id] else { return Self.page(400, "Expired", "Start signing in again from the app.") }
+        guard let id = form.request, var request = requests[id] else { return LaunchPages.message(400, "Expired", "Start signing in again from the app.") }
         guard let user = registration.users[form.username ?? ""], user.password == form.password else {
-            return Self.loginPage(request: id, wrong: true)
+            return LaunchPages.login(request: id, wrong: true)
         }
         request.patient = user.patient
         requests[id] = request
-        let scopes = request.scope.split(separator: " ").map { "<li><code>\(Self.escaped(String($0)))</code></li>" }.joined()
-        return Self.html(200, "Allow access?", """
-            <p>The app <strong>\(Self.escaped(registration.clientID))</strong> asks for access to your record:</p><ul id="scopes">\(scopes)</ul>
-            <form method="post" action="\(Self.consentPath)"><input type="hidden" name="request" value="\(id)">
-            <button name="decision" value="allow" id="allow">Allow</button> <button name="decision" value="deny" id="deny">Deny</button></form>
-            """)
+        return LaunchPages.consent(client: registration.clientID, scope: request.scope, request: id)
     }
 
     /// The redirect back to the app: with a code if the patient allowed, else the refusal.
     mutating func consent(_ form: OAuthDocument.ConsentForm) -> Response {
         guard let id = form.request, let request = requests.removeValue(forKey: id), let patient = request.patient else {
-            return Self.page(400, "Expired", "Start signing in again from the app.")
+            return LaunchPages.message(400, "Expired", "Start signing in again from the app.")
         }
         guard form.decision == "allow" else {
-            return Self.redirect(request.redirectURI, ["error": "access_denied", "error_description": "the patient denied access", "state": request.state])
+            return LaunchPages.redirect(request.redirectURI, ["error": "access_denied", "error_description": "the patient denied access", "state": request.state])
         }
         let code = randomHex()
         secrets.append(code)
@@ -190,7 +138,7 @@ struct SMARTLaunchAuthority: Sendable {
         codes[code] = Code(
             redirectURI: request.redirectURI, challenge: request.challenge, scope: scope, patient: patient,
             expires: clock.now.addingTimeInterval(TimeInterval(registration.codeLifetime)))
-        return Self.redirect(request.redirectURI, ["code": code, "state": request.state])
+        return LaunchPages.redirect(request.redirectURI, ["code": code, "state": request.state])
     }
 
     private mutating func exchange(_ form: OAuthDocument.TokenForm) -> Response {
@@ -247,43 +195,6 @@ struct SMARTLaunchAuthority: Sendable {
     }
 
     static func challenge(of verifier: String) -> String { Base64URL.encode(SHA256.hash(data: Data(verifier.utf8))) }
-
-    private static func redirect(_ uri: String, _ parameters: [String: String]) -> Response {
-        var components = URLComponents(string: uri)
-        let existing = components?.queryItems ?? []
-        components?.queryItems = existing + parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        return .body(302, Data(), contentType: "text/plain", headers: [.location: components?.string ?? uri])
-    }
-
-    private static func loginPage(request: String, wrong: Bool) -> Response {
-        html(200, "Sign in to your health record", """
-            \(wrong ? "<p id=\"wrong\" role=\"alert\">Wrong user name or password.</p>" : "")
-            <form method="post" action="\(loginPath)"><input type="hidden" name="request" value="\(request)">
-            <label>User name <input name="username" id="username" autocomplete="username"></label>
-            <label>Password <input name="password" id="password" type="password" autocomplete="current-password"></label>
-            <button id="sign-in">Sign in</button></form>
-            """)
-    }
-
-    private static func page(_ status: Int, _ title: String, _ text: String) -> Response {
-        html(status, title, "<p>\(escaped(text))</p>")
-    }
-
-    private static func html(_ status: Int, _ title: String, _ body: String) -> Response {
-        let page = """
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>\(escaped(title))</title><style>body{font:16px system-ui;margin:2em auto;max-width:30em;padding:0 1em}
-            label{display:block;margin:.8em 0}input{display:block;font:inherit;padding:.4em;width:100%}button{font:inherit;padding:.5em 1.2em}
-            header{background:#1d4e89;color:#fff;padding:.6em 1em;margin:-2em -1em 1em}</style></head>
-            <body><header>Test Health Record</header><h1>\(escaped(title))</h1>\(body)</body></html>
-            """
-        return .body(status, Data(page.utf8), contentType: "text/html; charset=utf-8", headers: [.cacheControl: "no-store"])
-    }
-
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }
 
 /// 128 random bits in hexadecimal: a code, a token, a request's id.
