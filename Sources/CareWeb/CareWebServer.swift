@@ -80,7 +80,9 @@ public final class CareWebServer: Service, Sendable {
 
     /// What every request passes through, then its route.
     private func frontDoor() -> WebFrontDoor<RouterResponder<WebContext>> {
-        WebFrontDoor(server: self, routes: routes().buildResponder())
+        WebFrontDoor(
+            routes: routes().buildResponder(), store: store, access: core.access, backupHealth: configuration.backupHealth, acceptedHosts: acceptedHosts,
+            isSecure: isSecure, logger: logger)
     }
 
     private var bindAddress: BindAddress {

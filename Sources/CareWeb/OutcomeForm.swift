@@ -62,25 +62,30 @@ enum OutcomeForm {
 
     /// The longest reason kept for a dose not taken.
     static let maximumReason = 200
+
+    /// A prefix for the ids of one event's controls, unique on the page.
+    static func fieldID(_ key: EventKey) -> String {
+        "e-\(key.activityID)-\(key.occurrence)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.reduce(into: "") { $0.append($1) }
+    }
 }
 
-extension CareWebServer {
+extension CareCardController {
     /// Records an outcome through the care core (the judgement a companion's completion gets:
     /// its message id, the grant, the day, the values, the conflict rule and the history),
     /// then goes back to the page it came from.
     func recordOutcome(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, submitted) = try await recordingForm(request, context)
+        let (signedIn, submitted) = try await forms.recording(request, context)
         let form = try submitted.decode(OutcomeForm.Fields.self)
         let (key, state) = (form.key, form.state)
         let recorder = Recorder.browser(sessionID: signedIn.session.shortID, mayRecord: signedIn.session.access.mayRecord)
         let outcome = Outcome(
             state: state, values: state == .completed ? try await values(form.values, for: key, words: context.words) : [],
-            recordedAt: configuration.clock.now, device: recorder.device, reason: state == .notCompleted ? form.reason : nil)
-        let receipt = try await core.outcomes.record(outcome, for: key, messageID: "web:\(form.message)", by: recorder)
+            recordedAt: calendar.clock.now, device: recorder.device, reason: state == .notCompleted ? form.reason : nil)
+        let receipt = try await outcomes.record(outcome, for: key, messageID: "web:\(form.message)", by: recorder)
         if let rejection = receipt.rejection {
             // A day to come is named as every channel names it: the day, and today where the plan is.
             let zone = try await store.plan.timeZone()
-            let today = CalendarDay.containing(configuration.clock.now, in: zone)
+            let today = CalendarDay.containing(calendar.clock.now, in: zone)
             throw WebFailure.refused(context.words.refusal(rejection, values: [
                 "day": context.words.date(key.day), "today": context.words.date(today), "zone": zone.identifier,
             ]))
@@ -96,7 +101,7 @@ extension CareWebServer {
     private func values(_ values: [String], for key: EventKey, words: WebWords) async throws -> [OutcomeValue] {
         let texts = values.map { words.readableNumber($0.trimmingCharacters(in: .whitespaces)) }
         do {
-            return try await core.outcomes.values(texts, for: key)
+            return try await outcomes.values(texts, for: key)
         } catch let error as ResultError {
             throw WebFailure.refused(words.refusal(error))
         }

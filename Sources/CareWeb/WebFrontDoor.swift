@@ -1,3 +1,5 @@
+import CareBackup
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
@@ -11,15 +13,24 @@ import Logging
 struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context == WebContext {
     static var languageCookie: String { "caresync_lang" }
 
-    let server: CareWebServer
     let routes: Routes
+    let store: CarePlanStore
+    /// The care core's part that knows the sessions.
+    let access: DeviceAccess
+    /// How the scheduled backups stand (``WebConfiguration/backupHealth``).
+    let backupHealth: BackupHealth?
+    /// The hosts a request's `Host` may name (``WebConfiguration/servedHosts()``).
+    let acceptedHosts: Set<String>
+    /// Whether pages are served over TLS (and cookies marked Secure).
+    let isSecure: Bool
+    let logger: Logger
 
     /// What every page says while the scheduled backups fail: since when, why (the cause in
     /// the page's language; the system's own words stay in the log), when they are tried
     /// again and how old the newest is, in the plan's time zone.
     private func backupAlert(_ words: WebWords) async throws -> String? {
-        guard let trouble = server.configuration.backupHealth?.status.trouble else { return nil }
-        let zone = try await server.store.plan.timeZone()
+        guard let trouble = backupHealth?.status.trouble else { return nil }
+        let zone = try await store.plan.timeZone()
         let when = { (date: Date) in words.moment(date, in: zone) }
         return words["backups", "failing", values: [
             "since": when(trouble.since), "reason": words["backups", "causes", trouble.cause.rawValue], "retry": when(trouble.retryAt),
@@ -64,7 +75,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         let query = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("lang=") }.joined(separator: "&")
         var response = Response.seeOther(request.uri.path + (query.isEmpty ? "" : "?" + query))
         response.setCookie(Cookie(
-            name: Self.languageCookie, value: words.code, maxAge: 365 * 24 * 3600, path: "/", secure: server.isSecure,
+            name: Self.languageCookie, value: words.code, maxAge: 365 * 24 * 3600, path: "/", secure: isSecure,
             httpOnly: true, sameSite: .strict))
         return response
     }
@@ -73,7 +84,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
     /// site that resolves here (DNS rebinding) is refused.
     private func checkHost(_ request: Request) throws(WebFailure) {
         guard let authority = request.head.authority, let host = Self.host(of: authority),
-              server.acceptedHosts.contains(host.lowercased()) else { throw .wrongHost }
+              acceptedHosts.contains(host.lowercased()) else { throw .wrongHost }
     }
 
     /// The host of an authority, without its port (and an IPv6 address without brackets).
@@ -90,13 +101,13 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
     private func checkOrigin(_ request: Request) throws(WebFailure) {
         guard request.method != .get, request.method != .head, let origin = request.headers[.origin] else { return }
         let host = request.head.authority ?? ""
-        guard origin == (server.isSecure ? "https://" : "http://") + host else { throw .forgedRequest }
+        guard origin == (isSecure ? "https://" : "http://") + host else { throw .forgedRequest }
     }
 
     /// The valid session the cookie names, if any.
     private func signedIn(_ request: Request) async throws -> SignedIn? {
         guard let cookie = request.cookies[SessionSecret.cookieName], let secret = SessionSecret(cookie: cookie.value),
-              let session = try await server.core.access.session(secret.sessionID) else { return nil }
+              let session = try await access.session(secret.sessionID) else { return nil }
         return SignedIn(session: session, secret: secret)
     }
 
@@ -113,7 +124,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         case let refused as CarePlanStoreError where Rejection(refused) != nil:
             failure = .refused(context.words.refusal(Rejection(refused)!))
         default:
-            server.logger.error("a web request failed", metadata: [
+            logger.error("a web request failed", metadata: [
                 "path": "\(request.uri.path)", "method": "\(request.method)", "error": "\(error)",
             ])
             return page(status: .internalServerError, code: "failed", message: context.words["errors", "failed"], request, context)
@@ -158,7 +169,7 @@ struct WebFrontDoor<Routes: HTTPResponder>: HTTPResponder where Routes.Context =
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "same-origin"
         response.headers[.frameOptions] = "DENY"
-        if server.isSecure { response.headers[.strictTransportSecurity] = "max-age=31536000" }
+        if isSecure { response.headers[.strictTransportSecurity] = "max-age=31536000" }
         return response
     }
 }

@@ -3,48 +3,53 @@ import HTTPTypes
 import Hummingbird
 
 extension CareWebServer {
-    /// Every page and form of the app. Pages answer GET; whatever changes something is a
-    /// form POSTed with the session's CSRF token, answered by a redirect (or by the page again
-    /// with what was wrong), so that every action works without JavaScript.
+    /// Every page and form of the app, one controller per page family, each given only what it
+    /// uses. Pages answer GET; whatever changes something is a form POSTed with the session's
+    /// CSRF token, answered by a redirect (or by the page again with what was wrong), so that
+    /// every action works without JavaScript.
     func routes() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.get("/sign-in") { _, context in self.signInPage(context) }
-        router.post("/sign-in") { request, context in try await self.signIn(request, context) }
-        router.post("/sign-out") { request, context in try await self.signOut(request, context) }
-        router.get("/") { request, context in try await self.careCard(request, context) }
-        router.get("/symptoms") { request, context in try await self.symptoms(request, context) }
-        router.get("/medications") { request, context in try await self.medications(request, context) }
-        router.get("/medications/:id") { request, context in try await self.medication(request, context) }
-        router.get("/insights") { request, context in try await self.insights(request, context) }
-        router.get("/report.html") { request, context in try await self.report(request, context, pdf: false) }
-        router.get("/report.pdf") { request, context in try await self.report(request, context, pdf: true) }
-        router.get("/connect") { request, context in try await self.connect(request, context) }
-        router.get("/devices") { request, context in try await self.devices(request, context) }
-        router.post("/devices/code") { request, context in try await self.makeCode(request, context) }
-        router.post("/devices/revoke") { request, context in try await self.revokeDevice(request, context) }
-        router.post("/devices/sign-out") { request, context in try await self.signOutBrowser(request, context) }
-        router.post("/outcomes") { request, context in try await self.recordOutcome(request, context) }
-        router.get("/live") { _, context in try self.liveStream(context) }
-        router.get("/health-record") { request, context in try await self.healthRecord(request, context) }
-        router.post("/health-record/connect") { request, context in try await self.connectHealthRecord(request, context) }
-        router.get(RouterPath(HealthRecordApp.callbackPath)) { request, context in try await self.healthRecordCallback(request, context) }
-        router.post("/health-record/refresh") { request, context in try await self.refreshHealthRecord(request, context) }
-        router.post("/health-record/disconnect") { request, context in try await self.disconnectHealthRecord(request, context) }
+        let forms = SignedInForms(limit: configuration.maximumBodyBytes)
+        let calendar = PlanCalendar(store: store, clock: configuration.clock)
+        let clock = configuration.clock
+        SignInController(
+            access: core.access, throttle: signInThrottle, live: live, forms: forms, clock: clock, logger: logger,
+            sessionLifetime: configuration.sessionLifetime, isSecure: isSecure
+        ).addRoutes(to: router)
+        CareCardController(store: store, outcomes: core.outcomes, calendar: calendar, forms: forms, logger: logger).addRoutes(to: router)
+        SymptomsController(store: store, calendar: calendar).addRoutes(to: router)
+        MedicationsController(store: store, calendar: calendar).addRoutes(to: router)
+        InsightsController(store: store, calendar: calendar, printQueue: printQueue).addRoutes(to: router)
+        ConnectController(store: store, offersHealthRecord: configuration.healthRecord != nil).addRoutes(to: router)
+        DevicesController(store: store, access: core.access, live: live, forms: forms, clock: clock, logger: logger).addRoutes(to: router)
+        LiveController(
+            store: store, access: core.access, changes: changes, live: live, limit: configuration.maximumLiveStreams,
+            perSession: configuration.maximumLiveStreamsPerSession, heartbeat: configuration.liveHeartbeat, logger: logger
+        ).addRoutes(to: router)
+        HealthRecordController(settings: configuration.healthRecord, store: store, forms: forms, clock: clock, logger: logger)
+            .addRoutes(to: router)
         return router
     }
+}
+
+/// Reads the form of a signed-in request, once its CSRF token is this session's: what every
+/// controller that changes something checks first.
+struct SignedInForms: Sendable {
+    /// The largest body read (``WebConfiguration/maximumBodyBytes``).
+    let limit: Int
 
     /// The form of a request that changes something: its session may record, and its CSRF
     /// token is the session's.
-    func recordingForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, SubmittedForm) {
-        let (signedIn, form) = try await signedInForm(request, context)
+    func recording(_ request: Request, _ context: WebContext) async throws -> (SignedIn, SubmittedForm) {
+        let (signedIn, form) = try await signedIn(request, context)
         guard signedIn.session.access.mayRecord else { throw WebFailure.readOnly }
         return (signedIn, form)
     }
 
     /// The form of a signed-in request, once its CSRF token is this session's.
-    func signedInForm(_ request: Request, _ context: WebContext) async throws -> (SignedIn, SubmittedForm) {
+    func signedIn(_ request: Request, _ context: WebContext) async throws -> (SignedIn, SubmittedForm) {
         let signedIn = try context.session()
-        let form = try await SubmittedForm.read(request, limit: configuration.maximumBodyBytes)
+        let form = try await SubmittedForm.read(request, limit: limit)
         let token = try form.decode(CSRFField.self).csrf ?? request.headers[.csrfToken] ?? ""
         guard signedIn.secret.accepts(csrfToken: token) else { throw WebFailure.forgedRequest }
         return (signedIn, form)

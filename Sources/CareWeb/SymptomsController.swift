@@ -1,19 +1,25 @@
 import CarePlan
+import CarePlanStore
 import Foundation
 import Hummingbird
 import Markup
 
-extension CareWebServer {
+/// The symptom tracker (`/symptoms`); its answers go to the care card's `/outcomes`.
+struct SymptomsController: Sendable {
+    let store: CarePlanStore, calendar: PlanCalendar
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/symptoms") { request, context in try await symptoms(request, context) }
+    }
+
     /// The symptom tracker: the day's assessments, each occurrence a form with the control
     /// its result asks for (a scale's labelled choices, numbers with their unit and
     /// components, yes or no, text), checked by the store as a companion's answer is.
     func symptoms(_ request: Request, _ context: WebContext) async throws -> Response {
-        let signedIn = try context.session()
+        let (signedIn, words) = (try context.session(), context.words)
         let revision = try await store.revision()
-        let today = try await self.today()
-        let day = try requestedDay(request) ?? today
+        let (today, day) = try await calendar.shownDay(request)
         let events = try await store.outcomes.events(on: day, kind: .assessment)
-        let words = context.words
         let page = WebPage(title: words["symptoms", "title"], section: .symptoms, context: context, revision: revision)
         return page.response { main in
             DayNavigation(day: day, today: today, path: "/symptoms", words: words).write(to: &main)
@@ -25,9 +31,9 @@ extension CareWebServer {
                 for event in events {
                     list.element("li", ["class": "card state-\(event.state.rawValue)", "data-event": event.key.description]) { card in
                         let time = event.time.map { " · \($0)" } ?? ""
-                        card.element("h2", ["id": "\(Self.fieldID(event.key))-title"], text: event.activity.title + time)
+                        card.element("h2", ["id": "\(OutcomeForm.fieldID(event.key))-title"], text: event.activity.title + time)
                         if let question = event.activity.text {
-                            card.element("p", ["class": "question", "id": "\(Self.fieldID(event.key))-question"], text: question)
+                            card.element("p", ["class": "question", "id": "\(OutcomeForm.fieldID(event.key))-question"], text: question)
                         }
                         if let instructions = event.activity.instructions {
                             card.element("p", ["class": "instructions"], text: instructions)
@@ -52,7 +58,7 @@ extension CareWebServer {
     private func answerForm(
         _ event: Event, result: ResultKind, signedIn: SignedIn, words: WebWords, path: String, into card: inout Markup
     ) {
-        let id = Self.fieldID(event.key)
+        let id = OutcomeForm.fieldID(event.key)
         let recorded = event.outcome?.state == .completed ? event.outcome?.values ?? [] : []
         card.element("form", ["method": "post", "action": "/outcomes", "aria-labelledby": "\(id)-title"]) { form in
             form.csrf(signedIn)
@@ -107,10 +113,5 @@ extension CareWebServer {
             }
             span.element("label", ["for": id], text: label)
         }
-    }
-
-    /// A prefix for the ids of one event's controls, unique on the page.
-    static func fieldID(_ key: EventKey) -> String {
-        "e-\(key.activityID)-\(key.occurrence)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }.reduce(into: "") { $0.append($1) }
     }
 }

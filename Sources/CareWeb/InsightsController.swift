@@ -1,10 +1,21 @@
 import CarePlan
+import CarePlanStore
 import CareReport
 import Foundation
 import Hummingbird
 import Markup
 
-extension CareWebServer {
+/// Insights (`/insights`) and the care report to download (`/report.html`, `/report.pdf`,
+/// printed one at a time through the print queue).
+struct InsightsController: Sendable {
+    let store: CarePlanStore, calendar: PlanCalendar, printQueue: PrintQueue
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/insights") { request, context in try await insights(request, context) }
+        router.get("/report.html") { request, context in try await report(request, context, pdf: false) }
+        router.get("/report.pdf") { request, context in try await report(request, context, pdf: true) }
+    }
+
     /// The periods the insights page offers, in days up to today.
     static let insightPeriods = [7, 14, 28]
 
@@ -14,7 +25,7 @@ extension CareWebServer {
         _ = try context.session()
         let revision = try await store.revision()
         let days = try await period(request)
-        let report = try await CareReport.read(from: store, days: days, now: configuration.clock.now, language: context.words.language)
+        let report = try await CareReport.read(from: store, days: days, now: calendar.clock.now, language: context.words.language)
         let words = context.words
         let count = days.lowerBound.distance(to: days.upperBound) + 1
         let page = WebPage(title: words["insights", "title"], section: .insights, context: context, revision: revision)
@@ -41,7 +52,7 @@ extension CareWebServer {
     func report(_ request: Request, _ context: WebContext, pdf: Bool) async throws -> Response {
         _ = try context.session()
         let days = try await period(request)
-        let report = try await CareReport.read(from: store, days: days, now: configuration.clock.now, language: context.words.language)
+        let report = try await CareReport.read(from: store, days: days, now: calendar.clock.now, language: context.words.language)
         let name = "care-report-\(days.lowerBound)-\(days.upperBound)"
         let body: ByteBuffer
         if pdf {
@@ -70,7 +81,7 @@ extension CareWebServer {
         guard let count = Int(text), Self.insightPeriods.contains(count) else {
             throw WebFailure.badForm("\"days\" must be 7, 14 or 28, not \"\(text)\"")
         }
-        let today = try await self.today()
+        let today = try await calendar.today()
         return today.adding(days: 1 - count)...today
     }
 }

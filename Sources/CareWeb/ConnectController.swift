@@ -1,8 +1,18 @@
 import CarePlan
+import CarePlanStore
 import Hummingbird
 import Markup
 
-extension CareWebServer {
+/// The contacts page (`/connect`), with the way to the health record where one can be connected.
+struct ConnectController: Sendable {
+    let store: CarePlanStore
+    /// Whether the primary can connect a health record (``WebConfiguration/healthRecord``).
+    let offersHealthRecord: Bool
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/connect") { request, context in try await connect(request, context) }
+    }
+
     /// The contacts, care team first: each with a call, a message and an email link; and the
     /// way to the health record, when the primary can connect one.
     func connect(_ request: Request, _ context: WebContext) async throws -> Response {
@@ -11,7 +21,7 @@ extension CareWebServer {
         let contacts = try await store.plan.contacts()
         let words = context.words
         let page = WebPage(title: words["connect", "title"], section: .connect, context: context, revision: revision)
-        let healthRecord = configuration.healthRecord != nil
+        let healthRecord = offersHealthRecord
         return page.response { main in
             if healthRecord {
                 main.element("p") {

@@ -1,11 +1,28 @@
+import CareCore
 import CarePlan
 import CarePlanStore
 import Foundation
+import Clocks
 import Hummingbird
+import Logging
 import Markup
 import NodeIdentity
 
-extension CareWebServer {
+/// The devices page (`/devices`): the paired devices and signed-in browsers, the codes made
+/// for more, and the forms that revoke a device or sign a browser out.
+struct DevicesController: Sendable {
+    /// What it reads, the care core's part that opens codes and revokes devices and sessions,
+    /// and the live streams, ended with the session of a browser signed out here.
+    let store: CarePlanStore, access: DeviceAccess, live: LiveStreams
+    let forms: SignedInForms, clock: any WallClock, logger: Logger
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/devices") { request, context in try await devices(request, context) }
+        router.post("/devices/code") { request, context in try await makeCode(request, context) }
+        router.post("/devices/revoke") { request, context in try await revokeDevice(request, context) }
+        router.post("/devices/sign-out") { request, context in try await signOutBrowser(request, context) }
+    }
+
     /// The paired devices and signed-in browsers, with when each was last seen; a caregiver
     /// may revoke them and make a pairing or sign-in code.
     /// A code made here is shown on `/devices?code=HANDLE` while it is open, to the session
@@ -16,7 +33,7 @@ extension CareWebServer {
         let revision = try await store.revision()
         let zone = try await store.plan.timeZone()
         let devices = try await store.devices.all()
-        let sessions = try await store.webSessions.all().filter { $0.isValid(at: configuration.clock.now) }
+        let sessions = try await store.webSessions.all().filter { $0.isValid(at: clock.now) }
         let words = context.words
         let when = { (date: Date) in words.moment(date, in: zone) }
         let lastSeen = { (date: Date?) in date.map { words["devices", "lastSeen", values: ["time": when($0)]] } ?? words["devices", "neverSeen"] }
@@ -88,17 +105,17 @@ extension CareWebServer {
 
     /// Makes a pairing or sign-in code and shows it, large, with its expiry.
     func makeCode(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await recordingForm(request, context)
+        let (signedIn, form) = try await forms.recording(request, context)
         guard let kind = CodeKind(rawValue: try form.decode(CodeForm.self).kind) else { throw WebFailure.badForm("\"kind\" names no kind of code") }
         let code = PairingCode.random()
-        let expiresAt = configuration.clock.now.addingTimeInterval(CodeKind.lifetime)
+        let expiresAt = clock.now.addingTimeInterval(CodeKind.lifetime)
         let maker = signedIn.session.id
         let handle = switch kind {
         case .watch, .widget, .household, .householdRecording:
-            try await core.access.openPairingCode(
+            try await access.openPairingCode(
                 code.characters, role: kind.role!, mayRecord: kind == .householdRecording, shownTo: maker, expiresAt: expiresAt)
         case .browser, .householdBrowser:
-            try await core.access.openSignInCode(
+            try await access.openSignInCode(
                 code.characters, access: kind == .browser ? .caregiver : .household, shownTo: maker, expiresAt: expiresAt)
         }
         logger.notice("a code was made from the web", metadata: ["kind": "\(kind.rawValue)", "session": "\(signedIn.session.shortID)"])
@@ -110,88 +127,29 @@ extension CareWebServer {
         guard signedIn.session.access.mayRecord, let text = request.uri.queryParameters["code"] else { return nil }
         let handle = String(text)
         guard handle.count == 32, handle.allSatisfy(\.isHexDigit) else { throw WebFailure.badForm("\"code\" names no code") }
-        guard let open = try await store.devices.openCode(handle, shownTo: signedIn.session.id, at: configuration.clock.now),
+        guard let open = try await store.devices.openCode(handle, shownTo: signedIn.session.id, at: clock.now),
               let code = PairingCode(open.code), let kind = CodeKind(open) else { return nil }
         return ShownCode(code: code, kind: kind, expiresAt: open.expiresAt)
     }
 
     /// Revokes a paired device; a running primary closes its connection at once.
     func revokeDevice(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await recordingForm(request, context)
+        let (signedIn, form) = try await forms.recording(request, context)
         let id = try form.decode(DeviceForm.self).device
         guard try await store.devices.device(id) != nil else { throw WebFailure.refused(context.words["devices", "unknown"]) }
-        _ = try await core.access.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
+        _ = try await access.revokeDevice(id, device: "browser:\(signedIn.session.shortID)")
         logger.notice("a device was revoked from the web", metadata: ["device": "\(id.prefix(16))", "session": "\(signedIn.session.shortID)"])
         return .seeOther("/devices")
     }
 
     /// Signs another browser out.
     func signOutBrowser(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, form) = try await recordingForm(request, context)
-        let ended = try await core.access.revokeWebSession(try form.decode(SessionForm.self).session)
+        let (signedIn, form) = try await forms.recording(request, context)
+        let ended = try await access.revokeWebSession(try form.decode(SessionForm.self).session)
         if let ended { live.end(session: ended.id) }
         logger.notice("a browser was signed out from the web", metadata: [
             "signedOut": "\(ended?.shortID ?? "already")", "session": "\(signedIn.session.shortID)",
         ])
         return .seeOther("/devices")
-    }
-}
-
-/// The field of the form that makes a code: what it is for (a ``CodeKind``).
-struct CodeForm: Decodable {
-    var kind: String
-}
-
-/// The field of the form that revokes a device: its id.
-struct DeviceForm: Decodable {
-    var device: String
-}
-
-/// The field of the form that signs another browser out: its session's short id.
-struct SessionForm: Decodable {
-    var session: String
-}
-
-/// What a code made on the devices page is for.
-enum CodeKind: String, CaseIterable {
-    case watch, widget, household, householdRecording = "household-recording", browser, householdBrowser = "household-browser"
-
-    /// How long a code made here stays valid.
-    static let lifetime: TimeInterval = 600
-
-    /// The kind of the open code `open`.
-    init?(_ open: OpenCode) {
-        switch open.role {
-        case DeviceRole.household.rawValue: self = open.mayRecord ? .householdRecording : .household
-        case WebAccess.caregiver.rawValue: self = .browser
-        case WebAccess.household.rawValue: self = .householdBrowser
-        default: self.init(rawValue: open.role)
-        }
-    }
-
-    /// The device role a pairing code names; `nil` for a browser's sign-in code.
-    var role: DeviceRole? {
-        switch self {
-        case .watch: .watch
-        case .widget: .widget
-        case .household, .householdRecording: .household
-        case .browser, .householdBrowser: nil
-        }
-    }
-}
-
-/// A code just made, shown large with what to do with it.
-struct ShownCode {
-    var code: PairingCode
-    var kind: CodeKind
-    var expiresAt: Date
-
-    func write(to markup: inout Markup, words: WebWords, zone: TimeZone) {
-        markup.element("section", ["class": "shown-code", "aria-labelledby": "shown-code-title"]) { section in
-            section.element("h2", ["id": "shown-code-title"], text: words["devices", "codeTitle", values: ["kind": words["devices", "kinds", kind.rawValue]]])
-            section.element("p", ["class": "big-code", "data-code": code.description], text: code.description)
-            let until = TimeOfDay.containing(expiresAt, in: zone).description
-            section.element("p", text: words["devices", kind.role == nil ? "codeUseBrowser" : "codeUseDevice", values: ["time": until]])
-        }
     }
 }

@@ -1,9 +1,26 @@
+import CareCore
 import CarePlanStore
+import Clocks
 import Foundation
 import Hummingbird
+import Logging
 import NodeIdentity
 
-extension CareWebServer {
+/// Signing in with a one-time code (`/sign-in`, throttled by source) and out (`/sign-out`).
+struct SignInController: Sendable {
+    /// The care core's part that redeems sign-in codes and ends sessions, the wrong codes
+    /// counted by source, and the live streams, ended with the session that signs out.
+    let access: DeviceAccess, throttle: SignInThrottle, live: LiveStreams
+    let forms: SignedInForms, clock: any WallClock, logger: Logger
+    /// How long a sign-in lasts, and whether its cookie is marked Secure (served over TLS).
+    let sessionLifetime: TimeInterval, isSecure: Bool
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/sign-in") { _, context in signInPage(context) }
+        router.post("/sign-in") { request, context in try await signIn(request, context) }
+        router.post("/sign-out") { request, context in try await signOut(request, context) }
+    }
+
     /// The sign-in form: a one-time code made on the primary and, optionally, a name for this
     /// browser as the devices page will list it.
     func signInPage(_ context: WebContext, refusal: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
@@ -29,10 +46,10 @@ extension CareWebServer {
 
     /// Redeems a sign-in code: a session cookie and the care card, or the form again with why.
     func signIn(_ request: Request, _ context: WebContext) async throws -> Response {
-        let submitted = try await SubmittedForm.read(request, limit: configuration.maximumBodyBytes)
+        let submitted = try await SubmittedForm.read(request, limit: forms.limit)
         let words = context.words
-        let now = configuration.clock.now
-        if let until = signInThrottle.refusedUntil(context.source, at: now) {
+        let now = clock.now
+        if let until = throttle.refusedUntil(context.source, at: now) {
             logger.notice("a sign-in was refused: too many wrong codes from its source", metadata: ["source": "\(context.source)"])
             return throttled(context, until: until, now: now)
         }
@@ -42,20 +59,20 @@ extension CareWebServer {
         }
         let secret = SessionSecret.random()
         let name = String((form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
-        let result = try await core.access.signIn(
+        let result = try await access.signIn(
             code: code.characters, sessionID: secret.sessionID, name: name.isEmpty ? words["signIn", "defaultName"] : name,
-            lifetime: configuration.sessionLifetime)
+            lifetime: sessionLifetime)
         switch result {
         case .success(let session):
             logger.notice("a browser signed in", metadata: ["session": "\(session.shortID)", "access": "\(session.access.rawValue)"])
             var response = Response.seeOther("/")
-            response.setCookie(sessionCookie(secret.text, maxAge: Int(configuration.sessionLifetime)))
+            response.setCookie(sessionCookie(secret.text, maxAge: Int(sessionLifetime)))
             return response
         case .failure(var refusal):
             logger.notice("a sign-in was refused", metadata: ["reason": "\(refusal)", "source": "\(context.source)"])
             if case .wrongCode(let left) = refusal {
-                let sourceLeft = signInThrottle.recordFailure(context.source, at: now)
-                if sourceLeft == 0, let until = signInThrottle.refusedUntil(context.source, at: now) {
+                let sourceLeft = throttle.recordFailure(context.source, at: now)
+                if sourceLeft == 0, let until = throttle.refusedUntil(context.source, at: now) {
                     return throttled(context, until: until, now: now)
                 }
                 refusal = .wrongCode(attemptsLeft: min(left, sourceLeft))
@@ -75,8 +92,8 @@ extension CareWebServer {
 
     /// Ends this browser's session and forgets its cookie.
     func signOut(_ request: Request, _ context: WebContext) async throws -> Response {
-        let (signedIn, _) = try await signedInForm(request, context)
-        try await core.access.endWebSession(signedIn.session.id)
+        let (signedIn, _) = try await forms.signedIn(request, context)
+        try await access.endWebSession(signedIn.session.id)
         live.end(session: signedIn.session.id)
         var response = Response.seeOther("/sign-in")
         response.setCookie(sessionCookie("", maxAge: 0))

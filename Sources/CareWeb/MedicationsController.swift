@@ -6,7 +6,16 @@ import Foundation
 import Hummingbird
 import Markup
 
-extension CareWebServer {
+/// The medications (`/medications`) and each one's doses and adherence (`/medications/ID`);
+/// its doses are recorded through the care card's `/outcomes`.
+struct MedicationsController: Sendable {
+    let store: CarePlanStore, calendar: PlanCalendar
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/medications") { request, context in try await medications(request, context) }
+        router.get("/medications/:id") { request, context in try await medication(request, context) }
+    }
+
     /// The medications (activities tagged `medication`) with instructions written in the
     /// page's language from each order's dosage, and the prescriber's own text beside.
     func medications(_ request: Request, _ context: WebContext) async throws -> Response {
@@ -76,7 +85,7 @@ extension CareWebServer {
         guard let id = try context.parameters.require("id").removingPercentEncoding else { throw WebFailure.notFound }
         let revision = try await store.revision()
         let zone = try await store.plan.timeZone()
-        let today = try await self.today()
+        let today = try await calendar.today()
         let versions = try await store.plan.versions(of: id)
         guard let latest = versions.last, latest.activity.tags.contains("medication") else { throw WebFailure.notFound }
         let grouping = request.uri.queryParameters["group"].flatMap { DayGrouping(rawValue: String($0)) } ?? .week
@@ -123,66 +132,6 @@ extension CareWebServer {
         case .week: WeekStrip.days(around: today)[0].adding(days: -7 * 11)
         case .month: CalendarDay(year: today.year - (today.month == 12 ? 0 : 1), month: today.month % 12 + 1, day: 1)!
         case .year: CalendarDay(year: today.year - 4, month: 1, day: 1)!
-        }
-    }
-}
-
-/// One dose: when it was due, what was recorded, and the forms that record it (taken; not
-/// taken, with a reason; undo).
-private struct DoseRow {
-    var dose: Event
-    var today: CalendarDay
-    var zone: TimeZone
-    var signedIn: SignedIn
-    var words: WebWords
-    var path: String
-
-    func write(to list: inout Markup) {
-        list.element("li", ["class": "dose state-\(dose.state.rawValue)", "data-event": dose.key.description]) { item in
-            let due = InsightWording(language: words.language).label(dose.key.day) + (dose.time.map { " · \($0)" } ?? "")
-            item.element("span", ["class": "due"], text: due)
-            item.element("span", ["class": "status"], text: status)
-            guard signedIn.session.access.mayRecord, dose.key.day <= today else { return }
-            item.element("div", ["class": "actions"]) { actions in
-                if dose.state != .completed { form(state: .completed, label: words["medications", "taken"], into: &actions) }
-                if dose.state != .notCompleted { notTakenForm(into: &actions) }
-                if dose.state != .initial { form(state: .initial, label: words["medications", "undo"], secondary: true, into: &actions) }
-            }
-        }
-    }
-
-    private var status: String {
-        guard let outcome = dose.outcome, outcome.state != .initial else {
-            return dose.key.day < today ? words["medications", "nothingRecorded"] : words["medications", "due"]
-        }
-        // The record knows when an outcome was entered, not when the dose was taken: say so,
-        // and name the day when it was entered on another than the dose's.
-        let recorded = CalendarDay.containing(outcome.recordedAt, in: zone) == dose.key.day
-            ? words["medications", "recordedAt", values: ["time": TimeOfDay.containing(outcome.recordedAt, in: zone).description]]
-            : words["medications", "recordedLater", values: ["time": words.moment(outcome.recordedAt, in: zone)]]
-        if outcome.state == .completed { return words["medications", "takenRecorded", values: ["recorded": recorded]] }
-        return outcome.reason.map { words["medications", "notTakenBecause", values: ["recorded": recorded, "reason": $0]] }
-            ?? words["medications", "notTakenRecorded", values: ["recorded": recorded]]
-    }
-
-    private func form(state: EventState, label: String, secondary: Bool = false, into markup: inout Markup) {
-        markup.element("form", ["method": "post", "action": "/outcomes"]) { form in
-            form.csrf(signedIn)
-            OutcomeForm.hiddenFields(dose.key, returnTo: path, into: &form)
-            form.empty("input", ["type": "hidden", "name": "state", "value": state.rawValue])
-            form.element("button", secondary ? ["type": "submit", "class": "secondary"] : ["type": "submit"], text: label)
-        }
-    }
-
-    private func notTakenForm(into markup: inout Markup) {
-        let id = "reason-" + CareWebServer.fieldID(dose.key) + "-\(dose.key.day)"
-        markup.element("form", ["method": "post", "action": "/outcomes", "class": "not-taken"]) { form in
-            form.csrf(signedIn)
-            OutcomeForm.hiddenFields(dose.key, returnTo: path, into: &form)
-            form.empty("input", ["type": "hidden", "name": "state", "value": EventState.notCompleted.rawValue])
-            form.element("label", ["for": id], text: words["medications", "reason"])
-            form.empty("input", ["type": "text", "id": id, "name": "reason", "maxlength": "\(OutcomeForm.maximumReason)", "autocomplete": "off"])
-            form.element("button", ["type": "submit", "class": "secondary"], text: words["medications", "notTaken"])
         }
     }
 }

@@ -1,9 +1,23 @@
+import CareCore
 import CarePlan
+import CarePlanStore
 import Foundation
 import Hummingbird
+import Logging
 import Markup
 
-extension CareWebServer {
+/// The care card (`/`) and the form every recording button posts (`/outcomes`), which the
+/// symptoms and medications pages share.
+struct CareCardController: Sendable {
+    /// What it reads, and the care core's part that judges and records outcomes.
+    let store: CarePlanStore, outcomes: OutcomeRecording
+    let calendar: PlanCalendar, forms: SignedInForms, logger: Logger
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/") { request, context in try await careCard(request, context) }
+        router.post("/outcomes") { request, context in try await recordOutcome(request, context) }
+    }
+
     /// The care card: the day's interventions with a button per occurrence (done, or undo),
     /// and a week strip with each day's adherence ring to move between days.
     func careCard(_ request: Request, _ context: WebContext) async throws -> Response {
@@ -11,8 +25,7 @@ extension CareWebServer {
         // Read before the events: a change committed in between makes the page older than
         // its events, and a live update then fetches it again (never the reverse).
         let revision = try await store.revision()
-        let today = try await self.today()
-        let day = try requestedDay(request) ?? today
+        let (today, day) = try await calendar.shownDay(request)
         let events = try await store.outcomes.events(on: day, kind: .intervention)
         // Doses the primary has alerted as missed (its rule, after the grace period), still open.
         let missed = try await store.reminders.missedDoseKeys(from: day).filter { $0.day == day }
@@ -43,27 +56,6 @@ extension CareWebServer {
                 }
             }
         }
-    }
-
-    /// Today in the plan's time zone, on the injected clock.
-    func today() async throws -> CalendarDay {
-        CalendarDay.containing(configuration.clock.now, in: try await store.plan.timeZone())
-    }
-
-    /// Where a day lies from today: its events are history, today's, or still to come.
-    enum DayPlace {
-        case past, today, future
-
-        init(_ day: CalendarDay, today: CalendarDay) {
-            self = day < today ? .past : day > today ? .future : .today
-        }
-    }
-
-    /// The day a `?day=YYYY-MM-DD` names, if the query has one.
-    func requestedDay(_ request: Request) throws(WebFailure) -> CalendarDay? {
-        guard let text = request.uri.queryParameters["day"] else { return nil }
-        guard let day = CalendarDay(String(text)) else { throw .noSuchDay(String(text.prefix(40))) }
-        return day
     }
 
     /// One button per occurrence: a form that records it done (or undoes it). A household

@@ -1,9 +1,22 @@
+import CareCore
 import CarePlanStore
 import Hummingbird
+import Logging
 import NIOCore
 import Synchronization
 
-extension CareWebServer {
+/// The live updates every page follows (`/live`), bounded as ``LiveStreams`` bounds them.
+struct LiveController: Sendable {
+    /// What it reads, the care core's part that knows whether a session is still valid, and the streams.
+    let store: CarePlanStore, access: DeviceAccess, changes: StoreChangeFeed, live: LiveStreams
+    /// The most streams open at once and for one session, and how often each hears from the app.
+    let limit: Int, perSession: Int, heartbeat: Duration
+    let logger: Logger
+
+    func addRoutes(to router: some RouterMethods<WebContext>) {
+        router.get("/live") { _, context in try liveStream(context) }
+    }
+
     /// `/live`: the store's newest revision as Server-Sent Events (`event: revision`), at
     /// once and after every commit, by this process or another, while the session is valid;
     /// a comment every heartbeat keeps the stream open. It ends when the connection closes,
@@ -14,11 +27,9 @@ extension CareWebServer {
         let sessionID = session.id
         let tasks = StreamTasks()
         let (stream, continuation) = try live.open(
-            session: sessionID, readOnly: !session.access.mayRecord, limit: configuration.maximumLiveStreams,
-            perSession: configuration.maximumLiveStreamsPerSession
+            session: sessionID, readOnly: !session.access.mayRecord, limit: limit, perSession: perSession
         ) { tasks.end() }
         context.connectionClosed.whenComplete { _ in continuation.finish() }
-        let (store, access, changes, heartbeat, logger) = (store, core.access, changes, configuration.liveHeartbeat, logger)
         /// Whether the session still lets its page in; if not, the page is told and the stream
         /// ends. A store that cannot answer just now says nothing about the session.
         @Sendable func stillSignedIn() async -> Bool {
