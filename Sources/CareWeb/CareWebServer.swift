@@ -49,19 +49,12 @@ public final class CareWebServer: Service, Sendable {
     /// ``HTTPServing`` (Hummingbird's server without its `Application` and its timer): the
     /// `Date` header is made when a response needs it (``HTTPDate``).
     public func run() async throws {
-        let (door, dates, logger, address) = (frontDoor(), HTTPDate(clock: configuration.clock), logger, address)
+        let (responder, logger, address) = (self.responder(), logger, address)
         let builder = try serverBuilder()
         defer { address.fail("the care app stopped") }
         try await withGracefulShutdownHandler {
             try await HTTPServing.run(builder, on: bindAddress, logger: logger) { request, channel in
-                var response: Response
-                do {
-                    response = try await door.respond(to: request, context: WebContext(source: .init(channel: channel, logger: logger)))
-                } catch {
-                    response = Response(status: .internalServerError)  // the front door turns every refusal into a page
-                }
-                response.headers[.date] = dates.now
-                return response
+                try await responder.respond(to: request, context: WebContext(source: .init(channel: channel, logger: logger)))
             } onRunning: { channel in
                 address.set(channel.localAddress)
             }
@@ -71,18 +64,22 @@ public final class CareWebServer: Service, Sendable {
     }
 
     /// The app as a Hummingbird application, with `services` run beside it: what tests drive
-    /// through HummingbirdTesting without a socket (``run()`` serves the same front door).
-    func application(services: [any Service] = []) throws -> Application<WebFrontDoor<RouterResponder<WebContext>>> {
+    /// through HummingbirdTesting without a socket, answering with ``run()``'s responder.
+    func application(services: [any Service] = []) throws -> Application<AppResponder> {
         Application(
-            responder: frontDoor(), server: try serverBuilder(), configuration: .init(address: bindAddress, serverName: nil), services: services,
+            responder: responder(), server: try serverBuilder(), configuration: .init(address: bindAddress, serverName: nil), services: services,
             onServerRunning: { [address] channel in address.set(channel.localAddress) }, logger: logger)
     }
 
-    /// What every request passes through, then its route.
-    private func frontDoor() -> WebFrontDoor<RouterResponder<WebContext>> {
-        WebFrontDoor(
+    typealias AppResponder = DatedResponder<WebFrontDoor<RouterResponder<WebContext>>>
+
+    /// The one assembly of what answers a request, served and tested alike: the front door,
+    /// then the controllers' routes, and the `Date` header on every answer.
+    func responder() -> AppResponder {
+        let door = WebFrontDoor(
             routes: routes().buildResponder(), store: store, access: core.access, backupHealth: configuration.backupHealth, acceptedHosts: acceptedHosts,
             isSecure: isSecure, logger: logger)
+        return DatedResponder(inner: door, dates: HTTPDate(clock: configuration.clock))
     }
 
     private var bindAddress: BindAddress {

@@ -1,6 +1,7 @@
-import Foundation
-import Synchronization
 import Clocks
+import Foundation
+import Hummingbird
+import Synchronization
 
 /// The `Date` header's text (RFC 9110's IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`) on
 /// `clock`, made when a response needs it and kept for the rest of that second.
@@ -32,5 +33,24 @@ final class HTTPDate: Sendable {
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
+
+/// `inner`, each answer given the `Date` header on `dates`' clock: the last stage of what the
+/// app serves, so that tests through the router get the header production sends. A failure
+/// is answered 500 (the front door turns every refusal into a page).
+struct DatedResponder<Inner: HTTPResponder>: HTTPResponder {
+    let inner: Inner
+    let dates: HTTPDate
+
+    func respond(to request: Request, context: Inner.Context) async throws -> Response {
+        var response: Response
+        do {
+            response = try await inner.respond(to: request, context: context)
+        } catch {
+            response = Response(status: .internalServerError)
+        }
+        response.headers[.date] = dates.now
+        return response
     }
 }

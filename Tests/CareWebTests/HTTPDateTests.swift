@@ -1,5 +1,6 @@
 @testable import CareWeb
 import Foundation
+import NIOHTTP1
 import Testing
 
 /// The `Date` header the served app sends, made without a timer.
@@ -27,6 +28,19 @@ struct HTTPDateTests {
         let answer = try await web.raw("GET /sign-in HTTP/1.1\nHost: 127.0.0.1:\(web.port)")
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
         #expect(answer.lowercased().contains("\r\ndate: tue, 24 nov 2026 09:00:00 gmt\r\n"), "\(answer.prefix(400))")
+        try await web.stop()
+    }
+
+    /// Tests through the router get the answer the listening app gives, its `Date` header
+    /// among it: on a page and on a refusal alike.
+    @Test func theRouterSendsItToo() async throws {
+        let web = try await WebFixture(.router)
+        let page = try await web.request(.GET, "/sign-in")
+        #expect(page.status == 200)
+        #expect(page.headers["Date"] == ["Tue, 24 Nov 2026 09:00:00 GMT"], "\(page.headers)")
+        let refused = try await web.request(.GET, "/no-such-page")
+        #expect(refused.status == 404)
+        #expect(refused.headers["Date"] == ["Tue, 24 Nov 2026 09:00:00 GMT"], "\(refused.headers)")
         try await web.stop()
     }
 }
