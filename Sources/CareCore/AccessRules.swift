@@ -22,13 +22,13 @@ import Foundation
 enum AccessRules {
     /// Rule 2: a wrong attempt at a code of `family`, which locks at `limit`.
     static func wrongAttempt(_ record: RecordTransaction, at family: CodeFamily, limit: Int) throws -> PairingRefusal {
-        guard let most = try record.mostWrongAttempts(amongOpen: family) else {
-            return try record.newestCodeIsLocked(of: family) ? .locked : .noOpenCode
+        guard let most = try record.access.mostWrongAttempts(amongOpen: family) else {
+            return try record.access.newestCodeIsLocked(of: family) ? .locked : .noOpenCode
         }
-        try record.countWrongAttempt(amongOpen: family)
+        try record.access.countWrongAttempt(amongOpen: family)
         let failures = most + 1
         guard failures >= limit else { return .wrongCode(attemptsLeft: limit - failures) }
-        try record.lockOpenCodes(of: family)
+        try record.access.lockOpenCodes(of: family)
         return .locked
     }
 
@@ -44,37 +44,37 @@ enum AccessRules {
     static func pair(
         _ record: RecordTransaction, codeID: Int?, deviceID: String, name: String, role: DeviceRole
     ) throws -> Result<PairedDevice, PairingRefusal> {
-        if try record.device(deviceID)?.isRevoked == true { return .failure(.revoked) }
-        guard let codeID, let code = try record.code(codeID), let codeRole = DeviceRole(rawValue: code.role) else {
+        if try record.access.device(deviceID)?.isRevoked == true { return .failure(.revoked) }
+        guard let codeID, let code = try record.access.code(codeID), let codeRole = DeviceRole(rawValue: code.role) else {
             return .failure(try wrongAttempt(record, at: .pairing, limit: DeviceAccess.pairingAttempts))
         }
         if let refusal = spent(code, now: record.now) { return .failure(refusal) }
         guard codeRole == role else { return .failure(.wrongRole(codeRole: codeRole, deviceRole: role)) }
-        try record.useCode(codeID, by: deviceID)
-        return .success(try record.keepPaired(deviceID, name: name, role: role, mayRecord: code.mayRecord, standby: code.standby))
+        try record.access.useCode(codeID, by: deviceID)
+        return .success(try record.access.keepPaired(deviceID, name: name, role: role, mayRecord: code.mayRecord, standby: code.standby))
     }
 
     /// Rules 2 and 3 for a browser signing in with `code`.
     static func signIn(
         _ record: RecordTransaction, code: String, sessionID: String, name: String, lifetime: TimeInterval
     ) throws -> Result<WebSession, PairingRefusal> {
-        guard let issued = try record.newestCode(code, of: .signIn), let access = WebAccess(rawValue: issued.role) else {
+        guard let issued = try record.access.newestCode(code, of: .signIn), let access = WebAccess(rawValue: issued.role) else {
             return .failure(try wrongAttempt(record, at: .signIn, limit: DeviceAccess.signInAttempts))
         }
         if let refusal = spent(issued, now: record.now) { return .failure(refusal) }
-        try record.useCode(issued.id, by: sessionID)
-        return .success(try record.keepWebSession(sessionID, access: access, name: name, expiresAt: record.now.addingTimeInterval(lifetime)))
+        try record.access.useCode(issued.id, by: sessionID)
+        return .success(try record.sessions.keep(sessionID, access: access, name: name, expiresAt: record.now.addingTimeInterval(lifetime)))
     }
 
     /// Rule 6 for the browser session whose id starts with `prefix`.
     static func revokeWebSession(_ record: RecordTransaction, _ prefix: String) throws -> WebSession? {
         let prefix = prefix.lowercased()
         guard prefix.count >= 6, prefix.allSatisfy(\.isHexDigit) else { throw CarePlanStoreError.unknownWebSession(prefix) }
-        let sessions = try record.webSessions(startingWith: prefix)
+        let sessions = try record.sessions.sessions(startingWith: prefix)
         guard let session = sessions.first else { throw CarePlanStoreError.unknownWebSession(prefix) }
         guard sessions.count == 1 else { throw CarePlanStoreError.ambiguousDevice(prefix, matches: sessions.map(\.shortID)) }
         guard session.revokedAt == nil else { return nil }
-        try record.keepEnded(webSession: session.id)
+        try record.sessions.keepEnded(session.id)
         return session
     }
 

@@ -27,7 +27,7 @@ struct AnsweredAssessments {
         guard let zone else { return nil }
         let slot = DayAndType(day: CalendarDay.containing(measurement.start, in: zone), type: measurement.type)
         if open[slot] == nil {
-            open[slot] = try record.events(on: slot.day, kind: .assessment)
+            open[slot] = try record.outcomes.events(on: slot.day, kind: .assessment)
                 .filter { $0.activity.measurement == measurement.type && $0.outcome == nil }
         }
         guard let event = open[slot]?.first else { return nil }

@@ -21,7 +21,7 @@ public struct DeviceAccess: Sendable {
         _ code: String, role: DeviceRole, mayRecord: Bool, standby: Bool = false, shownTo: String? = nil, expiresAt: Date
     ) async throws(CarePlanStoreError) -> String {
         try await store.transaction { record in
-            try record.keepCode(
+            try record.access.keepCode(
                 code, role: role.rawValue, mayRecord: mayRecord || role != .household, standby: standby && role == .household,
                 shownTo: shownTo, expiresAt: expiresAt)
         }
@@ -44,8 +44,8 @@ public struct DeviceAccess: Sendable {
     @discardableResult
     public func revokeDevice(_ id: String, device: String) async throws(CarePlanStoreError) -> StoreChange? {
         try await store.transaction { record in
-            guard let paired = try record.device(id) else { throw CarePlanStoreError.unknownDevice(id) }
-            return paired.isRevoked ? nil : try record.keepRevoked(id, device: device)
+            guard let paired = try record.access.device(id) else { throw CarePlanStoreError.unknownDevice(id) }
+            return paired.isRevoked ? nil : try record.access.keepRevoked(id, device: device)
         }
     }
 
@@ -55,8 +55,8 @@ public struct DeviceAccess: Sendable {
         guard !seen.isEmpty else { return }
         try await store.transaction { record in
             for (id, instant) in seen {
-                guard let device = try record.device(id), device.lastSeen.map({ instant > $0 }) ?? true else { continue }
-                try record.keepSeen(device: id, at: instant)
+                guard let device = try record.access.device(id), device.lastSeen.map({ instant > $0 }) ?? true else { continue }
+                try record.access.keepSeen(device: id, at: instant)
             }
         }
     }
@@ -67,7 +67,7 @@ public struct DeviceAccess: Sendable {
     @discardableResult
     public func openSignInCode(_ code: String, access: WebAccess, shownTo: String? = nil, expiresAt: Date) async throws(CarePlanStoreError) -> String {
         try await store.transaction { record in
-            try record.keepCode(code, role: access.rawValue, mayRecord: access.mayRecord, standby: false, shownTo: shownTo, expiresAt: expiresAt)
+            try record.access.keepCode(code, role: access.rawValue, mayRecord: access.mayRecord, standby: false, shownTo: shownTo, expiresAt: expiresAt)
         }
     }
 
@@ -86,7 +86,7 @@ public struct DeviceAccess: Sendable {
         let now = store.now()
         guard let session = try await store.webSessions.session(id), session.isValid(at: now) else { return nil }
         if session.lastSeen.map({ now.timeIntervalSince($0) >= AccessRules.sessionSeenInterval }) ?? true {
-            try await store.transaction { record in try record.keepSeen(webSession: id) }
+            try await store.transaction { record in try record.sessions.keepSeen(id) }
         }
         return session
     }
@@ -94,8 +94,8 @@ public struct DeviceAccess: Sendable {
     /// Ends the browser session `id` (signing out); nothing happens if it had ended.
     public func endWebSession(_ id: String) async throws(CarePlanStoreError) {
         try await store.transaction { record in
-            guard try record.webSession(id)?.revokedAt == nil else { return }
-            try record.keepEnded(webSession: id)
+            guard try record.sessions.session(id)?.revokedAt == nil else { return }
+            try record.sessions.keepEnded(id)
         }
     }
 

@@ -15,7 +15,7 @@ public struct MeasurementRecording: Sendable {
         _ measurements: [MeasurementSample], sources: [MeasurementSource], device: String
     ) async throws(CarePlanStoreError) -> MeasurementReceipt {
         try await store.transaction { record in
-            for source in sources { try record.keep(source, from: device) }
+            for source in sources { try record.measurements.keep(source, from: device) }
             var receipt = MeasurementReceipt()
             var assessments = try AnsweredAssessments(record)
             for measurement in measurements {
@@ -25,11 +25,11 @@ public struct MeasurementRecording: Sendable {
                     receipt.refused.append((measurement.id, error))
                     continue
                 }
-                guard try record.hasSource(measurement.sourceID) else {
+                guard try record.measurements.hasSource(measurement.sourceID) else {
                     receipt.refused.append((measurement.id, .unknownSource(measurement.sourceID)))
                     continue
                 }
-                guard try record.keep(measurement, from: device) else {
+                guard try record.measurements.keep(measurement, from: device) else {
                     receipt.duplicates.append(measurement.id)
                     continue
                 }

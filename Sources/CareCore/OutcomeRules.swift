@@ -24,22 +24,22 @@ enum OutcomeRules {
     static func judge(
         _ record: RecordTransaction, _ outcome: Outcome, for key: EventKey, messageID: String, futureDays: FutureDays
     ) throws -> CompletionReceipt {
-        if let answered = try record.answer(to: messageID) { return answered }
+        if let answered = try record.outcomes.answer(to: messageID) { return answered }
         let receipt: CompletionReceipt
         do {
             let change = try keep(record, outcome, for: key, messageID: messageID, futureDays: futureDays)
             let superseded = change.kind == .outcomeSuperseded
             receipt = CompletionReceipt(
                 messageID: messageID, status: .accepted, revision: change.revision, superseded: superseded,
-                currentState: superseded ? try record.outcome(of: key)?.state ?? .initial : outcome.state)
+                currentState: superseded ? try record.outcomes.outcome(of: key)?.state ?? .initial : outcome.state)
         } catch let error as CarePlanStoreError {
             guard let rejection = Rejection(error) else { throw error }
             receipt = CompletionReceipt(
                 messageID: messageID, status: .rejected,
-                currentState: rejection == .unknownActivity ? .initial : try record.outcome(of: key)?.state ?? .initial,
+                currentState: rejection == .unknownActivity ? .initial : try record.outcomes.outcome(of: key)?.state ?? .initial,
                 rejection: rejection, detail: error.description)
         }
-        try record.keep(receipt)
+        try record.outcomes.keep(receipt)
         return receipt
     }
 
@@ -50,15 +50,15 @@ enum OutcomeRules {
     static func keep(
         _ record: RecordTransaction, _ outcome: Outcome, for key: EventKey, messageID: String?, futureDays: FutureDays
     ) throws -> StoreChange {
-        let version = try record.version(governing: key)
+        let version = try record.outcomes.version(governing: key)
         try checkDay(of: key, in: record, futureDays: futureDays)
         try checkResult(outcome, for: key, of: version.activity)
-        let current = try record.outcome(of: key)
+        let current = try record.outcomes.outcome(of: key)
         var outcome = outcome
         let clock = outcome.clock ?? .next(after: current?.clock, now: record.now, node: outcome.device)
         outcome.clock = clock
         let stands = current?.clock.map { clock > $0 } ?? true
-        return try record.keep(outcome, for: key, version: version.version, messageID: messageID, stands: stands)
+        return try record.outcomes.keep(outcome, for: key, version: version.version, messageID: messageID, stands: stands)
     }
 
     /// Rule 3: the event's day is not after today where the patient lives.

@@ -10,8 +10,8 @@ public struct ReaderCursors: Sendable {
     /// Records that `name` has processed up to `revision` (ignored if it had got further).
     public func advance(_ name: String, to revision: Int) async throws(CarePlanStoreError) {
         try await store.transaction { record in
-            guard try record.cursor(name).map({ revision > $0 }) ?? true else { return }
-            try record.keepCursor(name, at: revision)
+            guard try record.measurements.cursor(name).map({ revision > $0 }) ?? true else { return }
+            try record.measurements.keepCursor(name, at: revision)
         }
     }
 }

@@ -22,9 +22,9 @@ public struct ReminderKeeping: Sendable {
     @discardableResult
     public func settle(_ reminder: Reminder, as status: ReminderStatus, at instant: Date) async throws(CarePlanStoreError) -> Bool {
         try await store.transaction { record in
-            let current = try record.reminderStatus(of: reminder.key)
+            let current = try record.reminders.status(of: reminder.key)
             if status != .snoozed, current == .fired || current == .missed { return false }
-            try record.keep(reminder, as: status, decidedAt: instant)
+            try record.reminders.keep(reminder, as: status, decidedAt: instant)
             return true
         }
     }
@@ -32,8 +32,8 @@ public struct ReminderKeeping: Sendable {
     /// Withdraws the reminder of `key` if it still waits (rule 2).
     public func withdraw(_ key: EventKey) async throws(CarePlanStoreError) {
         try await store.transaction { record in
-            guard let status = try record.reminderStatus(of: key), status == .pending || status == .snoozed else { return }
-            try record.forgetReminder(of: key)
+            guard let status = try record.reminders.status(of: key), status == .pending || status == .snoozed else { return }
+            try record.reminders.forget( key)
         }
     }
 
@@ -41,11 +41,11 @@ public struct ReminderKeeping: Sendable {
     public func replacePending(with window: [Reminder], keepingDueBefore instant: Date) async throws(CarePlanStoreError) {
         try await store.transaction { record in
             let planned = Set(window.map(\.key))
-            for key in try record.pendingReminderKeys(dueFrom: instant) where !planned.contains(key) {
-                try record.forgetReminder(of: key)
+            for key in try record.reminders.pendingKeys(dueFrom: instant) where !planned.contains(key) {
+                try record.reminders.forget( key)
             }
-            for reminder in window where try record.reminderStatus(of: reminder.key).map({ $0 == .pending }) ?? true {
-                try record.keep(reminder, as: .pending, decidedAt: nil)
+            for reminder in window where try record.reminders.status(of: reminder.key).map({ $0 == .pending }) ?? true {
+                try record.reminders.keep(reminder, as: .pending, decidedAt: nil)
             }
         }
     }
@@ -56,7 +56,7 @@ public struct ReminderKeeping: Sendable {
         guard !alerts.isEmpty else { return [] }
         return try await store.transaction { record in
             var kept: [DoseAlert] = []
-            for alert in alerts where try !record.alertRaised(alert.kind, for: alert.key) { kept.append(try record.keep(alert)) }
+            for alert in alerts where try !record.reminders.alertRaised(alert.kind, for: alert.key) { kept.append(try record.reminders.keep(alert)) }
             return kept
         }
     }
@@ -64,6 +64,6 @@ public struct ReminderKeeping: Sendable {
     /// Forgets alerts raised before `instant`; returns how many.
     @discardableResult
     public func forgetAlerts(raisedBefore instant: Date) async throws(CarePlanStoreError) -> Int {
-        try await store.transaction { record in try record.forgetAlerts(raisedBefore: instant) }
+        try await store.transaction { record in try record.reminders.forgetAlerts(raisedBefore: instant) }
     }
 }

@@ -10,7 +10,7 @@ public struct ReportSharing: Sendable {
     /// Records that the report `share` describes was shared.
     @discardableResult
     public func recordShare(_ share: ReportShare, device: String) async throws(CarePlanStoreError) -> StoreChange {
-        try await store.transaction { record in try record.keep(share, device: device) }
+        try await store.transaction { record in try record.shares.keep(share, device: device) }
     }
 
     /// Keeps a report for a household device until it has it, and records the share. A
@@ -22,14 +22,14 @@ public struct ReportSharing: Sendable {
     @discardableResult
     public func share(_ delivery: ReportDelivery, device: String) async throws(CarePlanStoreError) -> StoreChange {
         try await store.transaction { record in
-            guard let recipient = try record.device(delivery.device) else { throw CarePlanStoreError.unknownDevice(delivery.device) }
+            guard let recipient = try record.access.device(delivery.device) else { throw CarePlanStoreError.unknownDevice(delivery.device) }
             guard recipient.role == .household else {
                 throw CarePlanStoreError.cannotReceiveReports(recipient.name, reason: "it is paired as a \(recipient.role.rawValue)")
             }
             guard !recipient.isRevoked else { throw CarePlanStoreError.cannotReceiveReports(recipient.name, reason: "it was revoked") }
-            let change = try record.keep(
+            let change = try record.shares.keep(
                 ReportShare(recipient: .device(recipient.id), address: recipient.name, days: delivery.days), device: device)
-            try record.keep(delivery, for: recipient.id, revision: change.revision)
+            try record.shares.keep(delivery, for: recipient.id, revision: change.revision)
             return change
         }
     }
@@ -39,8 +39,8 @@ public struct ReportSharing: Sendable {
     @discardableResult
     public func delivered(revision: Int, to device: String) async throws(CarePlanStoreError) -> Bool {
         try await store.transaction { record in
-            guard try record.reportWaits(revision: revision, for: device) else { return false }
-            try record.keepDelivered(revision: revision, to: device)
+            guard try record.shares.reportWaits(revision: revision, for: device) else { return false }
+            try record.shares.keepDelivered(revision: revision, to: device)
             return true
         }
     }

@@ -10,8 +10,8 @@ extension MeasurementStore {
     }
 }
 
-/// Readers' cursors as the care core reads and keeps them.
-extension RecordTransaction {
+/// Readers' cursors, one of the record's measurement parts.
+extension RecordMeasurements {
     /// How far the reader `name` has got, `nil` if it has not started.
     public func cursor(_ name: String) throws -> Int? {
         try db.value(Int.self, "SELECT revision FROM cursor WHERE name = ?", arguments: [name])

@@ -32,8 +32,12 @@ import GRDB
     var roles: String { self == .pairing ? DeviceStore.deviceRoles : WebSessionStore.signInRoles }
 }
 
-/// Codes, paired devices and browser sessions as the care core reads and keeps them.
-extension RecordTransaction {
+/// Pairing and sign-in codes and paired devices, as one ``RecordTransaction`` reads and keeps them.
+@_spi(CareCore) public struct RecordAccess: RecordPart {
+    let record: RecordTransaction
+}
+
+extension RecordAccess {
     /// Keeps a new code and returns its handle: 32 random hex digits that name it to
     /// ``DeviceStore/openCode(_:shownTo:at:)`` for the session `shownTo` and nobody else.
     public func keepCode(

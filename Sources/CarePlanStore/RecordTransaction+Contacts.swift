@@ -13,10 +13,8 @@ import GRDB
 }
 
 /// The plan's contacts, as one ``RecordTransaction`` reads and keeps them.
-@_spi(CareCore) public struct RecordContacts {
+@_spi(CareCore) public struct RecordContacts: RecordPart {
     let record: RecordTransaction
-    var db: Database { record.db }
-    var now: Date { record.now }
 }
 
 extension RecordContacts {

@@ -2,12 +2,12 @@ import CarePlan
 import Foundation
 import GRDB
 
-extension RecordTransaction {
-    /// Events of `kind` on `day`, with their outcomes, in the order of the day.
-    public func events(on day: CalendarDay, kind: ActivityKind) throws -> [Event] {
-        try store.outcomes.events(db, on: day, kind: kind)
-    }
+/// Measurements, their sources and readers' cursors, as one ``RecordTransaction`` reads and keeps them.
+@_spi(CareCore) public struct RecordMeasurements: RecordPart {
+    let record: RecordTransaction
+}
 
+extension RecordMeasurements {
     /// Keeps `source` as `device` delivered it (its details updated when they changed).
     public func keep(_ source: MeasurementSource, from device: String) throws {
         try db.run("""

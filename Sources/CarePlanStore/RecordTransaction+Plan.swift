@@ -13,24 +13,8 @@ import GRDB
 }
 
 /// The plan's settings and activities, as one ``RecordTransaction`` reads and keeps them.
-@_spi(CareCore) public struct RecordPlan {
+@_spi(CareCore) public struct RecordPlan: RecordPart {
     let record: RecordTransaction
-    var db: Database { record.db }
-    var now: Date { record.now }
-}
-
-extension RecordTransaction {
-    /// The plan's settings and activities.
-    public var plan: RecordPlan { RecordPlan(record: self) }
-    /// The plan's contacts.
-    public var contacts: RecordContacts { RecordContacts(record: self) }
-    /// Where sourced activities came from, and the records held for review.
-    public var sources: RecordSources { RecordSources(record: self) }
-
-    /// The store's revision: the newest change's.
-    public func revision() throws -> Int {
-        try CarePlanStore.revision(db)
-    }
 }
 
 extension RecordPlan {

@@ -2,10 +2,14 @@ import CarePlan
 import Foundation
 import GRDB
 
-/// Reminders and missed-dose alerts as the care core reads and keeps them.
-extension RecordTransaction {
+/// Reminders and missed-dose alerts, as one ``RecordTransaction`` reads and keeps them.
+@_spi(CareCore) public struct RecordReminders: RecordPart {
+    let record: RecordTransaction
+}
+
+extension RecordReminders {
     /// Where the reminder of the event `key` stands, if the store holds one.
-    public func reminderStatus(of key: EventKey) throws -> ReminderStatus? {
+    public func status(of key: EventKey) throws -> ReminderStatus? {
         try db.value(
             String.self, "SELECT status FROM reminder WHERE activity_id = ? AND day = ? AND occurrence = ?",
             arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence]
@@ -28,13 +32,13 @@ extension RecordTransaction {
     }
 
     /// Forgets the reminder of the event `key`.
-    public func forgetReminder(of key: EventKey) throws {
+    public func forget(_ key: EventKey) throws {
         try db.run("DELETE FROM reminder WHERE activity_id = ? AND day = ? AND occurrence = ?",
                    arguments: [key.activityID, key.day.daysSinceEpoch, key.occurrence])
     }
 
     /// The events with a pending reminder due at or after `instant`.
-    public func pendingReminderKeys(dueFrom instant: Date) throws -> [EventKey] {
+    public func pendingKeys(dueFrom instant: Date) throws -> [EventKey] {
         try db.rows(
             "SELECT activity_id, day, occurrence FROM reminder WHERE status = 'pending' AND due_at >= ?",
             arguments: [instant.timeIntervalSince1970]

@@ -1,8 +1,12 @@
 import Foundation
 import GRDB
 
-/// Shared care reports as the care core reads and keeps them.
-extension RecordTransaction {
+/// Shared care reports and their deliveries, as one ``RecordTransaction`` reads and keeps them.
+@_spi(CareCore) public struct RecordShares: RecordPart {
+    let record: RecordTransaction
+}
+
+extension RecordShares {
     /// Keeps in the history that `share` was made (`device` made it).
     public func keep(_ share: ReportShare, device: String) throws -> StoreChange {
         try StoreChange(kind: .reportShared, share: share, device: device, committedAt: now).append(to: db)

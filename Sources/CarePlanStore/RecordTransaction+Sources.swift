@@ -3,10 +3,8 @@ import GRDB
 
 /// Where sourced activities came from, and the records held for review, as one
 /// ``RecordTransaction`` reads and keeps them.
-@_spi(CareCore) public struct RecordSources {
+@_spi(CareCore) public struct RecordSources: RecordPart {
     let record: RecordTransaction
-    var db: Database { record.db }
-    var now: Date { record.now }
 }
 
 extension RecordSources {

@@ -1,17 +1,36 @@
-import CarePlan
 import Foundation
 import GRDB
 
 /// One write transaction of the record, as the care core holds it: what the core's rules
 /// read, and the writes they decide, committed together or not at all. The store reads and
 /// keeps; the core decides. Only the core opens one (``CarePlanStore/transaction(_:)``,
-/// ``CarePlanStore/commitTogether(_:then:)``).
+/// ``CarePlanStore/commitTogether(_:then:)``). What it keeps is in parts, one per kind of
+/// data (``outcomes``, ``plan``, ``access`` …), each in a file of its own.
 @_spi(CareCore) public struct RecordTransaction {
     let db: Database
     let store: CarePlanStore
 
     /// The instant now on the store's clock.
     public var now: Date { store.now() }
+
+    /// Outcomes, their events and the answers given to completion messages.
+    public var outcomes: RecordOutcomes { RecordOutcomes(record: self) }
+    /// The plan's settings and activities.
+    public var plan: RecordPlan { RecordPlan(record: self) }
+    /// The plan's contacts.
+    public var contacts: RecordContacts { RecordContacts(record: self) }
+    /// Where sourced activities came from, and the records held for review.
+    public var sources: RecordSources { RecordSources(record: self) }
+    /// Pairing and sign-in codes, and paired devices.
+    public var access: RecordAccess { RecordAccess(record: self) }
+    /// The care app's browser sessions.
+    public var sessions: RecordSessions { RecordSessions(record: self) }
+    /// Shared care reports and their deliveries.
+    public var shares: RecordShares { RecordShares(record: self) }
+    /// Reminders and missed-dose alerts.
+    public var reminders: RecordReminders { RecordReminders(record: self) }
+    /// Measurements, their sources and readers' cursors.
+    public var measurements: RecordMeasurements { RecordMeasurements(record: self) }
 
     /// The plan's time zone, if a plan is loaded: its name by a cached statement, the zone
     /// itself made once per name (read with every completion).
@@ -24,37 +43,22 @@ import GRDB
         }
     }
 
-    /// The version of the plan that governs the event `key`'s day, once it is known to have
-    /// the event.
-    ///
-    /// - Throws: ``CarePlanStoreError/unknownActivity(_:)``, ``CarePlanStoreError/outsideSchedule(_:)``
-    ///   or ``CarePlanStoreError/noSuchOccurrence(_:occurrences:)`` when there is no such event.
-    public func version(governing key: EventKey) throws -> ActivityVersion {
-        try store.outcomes.governingVersion(db, for: key)
+    /// The store's revision: the newest change's.
+    public func revision() throws -> Int {
+        try CarePlanStore.revision(db)
     }
+}
 
-    /// The outcome that stands for the event `key`, if it has one.
-    public func outcome(of key: EventKey) throws -> Outcome? {
-        try store.outcomes.currentOutcome(db, key)
-    }
+/// One part of a ``RecordTransaction``: the database and the clock of the transaction it
+/// belongs to.
+protocol RecordPart {
+    var record: RecordTransaction { get }
+}
 
-    /// The answer already given to the message `messageID`, if it came before.
-    public func answer(to messageID: String) throws -> CompletionReceipt? {
-        try CompletionReceipt.fetch(messageID, in: db)
-    }
-
-    /// Keeps `outcome` (with its clock) for the event `key` in the change log, under
-    /// `messageID` if a message brought it, and as the event's outcome if it `stands`.
-    public func keep(
-        _ outcome: Outcome, for key: EventKey, version: Int, messageID: String?, stands: Bool
-    ) throws -> StoreChange {
-        try store.outcomes.keep(db, outcome, for: key, version: version, messageID: messageID, stands: stands)
-    }
-
-    /// Keeps the answer to a message, so that the message sent again gets it again.
-    public func keep(_ receipt: CompletionReceipt) throws {
-        try receipt.insert(into: db)
-    }
+extension RecordPart {
+    var db: Database { record.db }
+    var now: Date { record.now }
+    var store: CarePlanStore { record.store }
 }
 
 extension CarePlanStore {

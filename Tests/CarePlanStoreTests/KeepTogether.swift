@@ -8,8 +8,8 @@ extension CarePlanStore {
     func keepTogether(_ outcomes: [(key: EventKey, outcome: Outcome)]) async throws {
         try await transaction { record in
             for (key, outcome) in outcomes {
-                let version = try record.version(governing: key).version
-                _ = try record.keep(outcome, for: key, version: version, messageID: nil, stands: true)
+                let version = try record.outcomes.version(governing: key).version
+                _ = try record.outcomes.keep(outcome, for: key, version: version, messageID: nil, stands: true)
             }
         }
     }

@@ -176,7 +176,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         try await store.transaction { record in
             for (key, var outcome) in outcomes {
                 outcome.clock = .next(after: nil, now: outcome.recordedAt, node: outcome.device)  // as a recorded outcome has
-                _ = try record.keep(outcome, for: key, version: try record.version(governing: key).version, messageID: nil, stands: true)
+                _ = try record.outcomes.keep(outcome, for: key, version: try record.outcomes.version(governing: key).version, messageID: nil, stands: true)
             }
             return outcomes.count
         }
