@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "CareBackup",
             dependencies: [
-                "CarePlanStore", "PrivateFiles", "Clocks", "Waiting",
+                "CarePlan", "CarePlanStore", "PrivateFiles", "Clocks", "Waiting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

@@ -1,19 +1,10 @@
+import CarePlan
 import CarePlanStore
 import Foundation
 import PrivateFiles
 
-/// What stops the backups, in terms a person can act on: the care app says it in the page's
-/// language, while the log and household devices keep the system's own reason.
-public enum BackupFailureCause: String, Sendable, Hashable, CaseIterable {
-    /// The disk, or the quota on it, is full.
-    case diskFull
-    /// CareSync may not write where backups go: permissions, or a read-only disk.
-    case notPermitted
-    /// The backup folder, or one above it, does not exist.
-    case folderMissing
-    /// Anything else: the primary's log says what.
-    case other
-
+/// How module CareBackup tells the cause (a plain value of module CarePlan) of a failure.
+extension BackupFailureCause {
     /// The cause of `error`, thrown by a backup round.
     public init(of error: any Error) {
         switch error {

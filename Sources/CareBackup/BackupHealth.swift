@@ -1,3 +1,4 @@
+import CarePlan
 import Foundation
 import Synchronization
 import Clocks
@@ -6,44 +7,10 @@ import Waiting
 /// How the primary's scheduled backups stand, for the people who must hear when they fail:
 /// the care app shows it on every page, household devices are sent it (protocol section 24).
 public final class BackupHealth: Sendable {
-    /// Backups failing: since the first failure in a row, the last reason (the system's
-    /// words, and the cause a person acts on), the next try.
-    public struct Trouble: Sendable, Hashable {
-        public var since: Date
-        public var reason: String
-        public var cause: BackupFailureCause
-        public var retryAt: Date
-        /// The newest backup made, if any was.
-        public var lastMade: Date?
-
-        public init(since: Date, reason: String, cause: BackupFailureCause, retryAt: Date, lastMade: Date?) {
-            self.since = since
-            self.reason = reason
-            self.cause = cause
-            self.retryAt = retryAt
-            self.lastMade = lastMade
-        }
-    }
-
+    /// Backups failing: since the first failure in a row, the last reason, the next try.
+    public typealias Trouble = BackupTrouble
     /// The last round's outcome.
-    public enum Status: Sendable, Hashable {
-        /// The last round made a backup (`nil`: no round yet).
-        case working(lastMade: Date?)
-        case failing(Trouble)
-
-        /// What is wrong, if anything.
-        public var trouble: Trouble? {
-            if case .failing(let trouble) = self { trouble } else { nil }
-        }
-
-        /// When the newest backup was made, if any was.
-        public var lastMade: Date? {
-            switch self {
-            case .working(let lastMade): lastMade
-            case .failing(let trouble): trouble.lastMade
-            }
-        }
-    }
+    public typealias Status = BackupStatus
 
     private let state = Mutex(Status.working(lastMade: nil))
     private let watchers = Broadcast<Status>()

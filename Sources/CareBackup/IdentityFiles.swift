@@ -1,17 +1,10 @@
+import CarePlan
 import Crypto
 import Foundation
 
-/// The files of a primary's identity directory that a backup or a standby copy takes: its key
-/// and certificates and its health record sign-in, not its locks, launches in progress or a
-/// crash's leftovers.
-public struct IdentityFiles: Sendable, Hashable {
-    /// Contents by file name.
-    public let files: [String: [UInt8]]
-
-    public init(_ files: [String: [UInt8]]) {
-        self.files = files
-    }
-
+/// What module CareBackup adds to the identity files (a plain value of module CarePlan):
+/// reading them from a directory, and their digest.
+extension IdentityFiles {
     /// The files in `directory` now.
     public static func read(from directory: String) throws(BackupError) -> IdentityFiles {
         let names: [String]
@@ -30,9 +23,6 @@ public struct IdentityFiles: Sendable, Hashable {
         }
         return IdentityFiles(files)
     }
-
-    /// The names in order.
-    public var names: [String] { files.keys.sorted() }
 
     /// SHA-256 over every name and content, in name order: equal digests, equal files.
     public var digest: [UInt8] {

@@ -1,3 +1,4 @@
+import CarePlan
 import Crypto
 import Foundation
 import PrivateFiles

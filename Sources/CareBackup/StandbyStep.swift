@@ -1,49 +1,9 @@
+import CarePlan
 import Crypto
 import Foundation
 
-/// What a primary sends a standby copy to bring it to a newer image: the pages that differ
-/// from the image the copy holds (`baseSHA256`), the new image's size and digest, and the
-/// primary's identity files when the copy's differ.
-public struct StandbyStep: Sendable, Hashable {
-    /// A page of the image, numbered from 1 as SQLite numbers them.
-    public struct Page: Sendable, Hashable {
-        public var number: Int
-        public var data: [UInt8]
-
-        public init(number: Int, data: [UInt8]) {
-            self.number = number
-            self.data = data
-        }
-    }
-
-    /// The SHA-256 of the image the pages apply to; empty for a copy that holds none.
-    public var baseSHA256: [UInt8]
-    public var revision: Int
-    public var pageSize: Int
-    public var pageCount: Int
-    public var pages: [Page]
-    /// The SHA-256 of the image the step makes.
-    public var sha256: [UInt8]
-    /// When the oldest change the step brings was committed, on the primary's clock (`nil`:
-    /// unknown, from before the primary started), for the copy's lag.
-    public var committedAt: Date?
-    /// The primary's identity files, when the copy does not hold these.
-    public var identity: IdentityFiles?
-
-    public init(
-        baseSHA256: [UInt8], revision: Int, pageSize: Int, pageCount: Int, pages: [Page], sha256: [UInt8], committedAt: Date?,
-        identity: IdentityFiles?
-    ) {
-        self.baseSHA256 = baseSHA256
-        self.revision = revision
-        self.pageSize = pageSize
-        self.pageCount = pageCount
-        self.pages = pages
-        self.sha256 = sha256
-        self.committedAt = committedAt
-        self.identity = identity
-    }
-
+/// What module CareBackup adds to a step (a plain value of module CarePlan): making the image.
+extension StandbyStep {
     /// The image the step makes of `base` (the bytes the copy holds), checked against the
     /// digests; why not, otherwise.
     public func apply(to base: [UInt8], baseSHA256 held: [UInt8]) throws(StandbyError) -> [UInt8] {

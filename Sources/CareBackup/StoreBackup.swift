@@ -1,3 +1,4 @@
+import CarePlan
 import CarePlanStore
 import Crypto
 import Foundation

@@ -1,3 +1,4 @@
+import CarePlan
 import CarePlanStore
 import Foundation
 import Crypto
@@ -55,23 +56,8 @@ public struct StoreImage: Sendable {
     }
 }
 
-/// What a standby copy holds, as it tells its primary at each connection: the revision, each
-/// page's digest, the whole image's and the identity's. An empty copy holds nothing.
-public struct StandbyHeld: Sendable, Hashable {
-    public var revision: Int
-    public var pageSize: Int
-    public var pageDigests: [UInt8]
-    public var sha256: [UInt8]
-    public var identityDigest: [UInt8]
-
-    public init(revision: Int = 0, pageSize: Int = 0, pageDigests: [UInt8] = [], sha256: [UInt8] = [], identityDigest: [UInt8] = []) {
-        self.revision = revision
-        self.pageSize = pageSize
-        self.pageDigests = pageDigests
-        self.sha256 = sha256
-        self.identityDigest = identityDigest
-    }
-
+/// What module CareBackup adds to what a copy holds (a plain value of module CarePlan).
+extension StandbyHeld {
     /// What a copy holds once it has `image` (and identity files of `identityDigest`).
     init(_ image: StoreImage, identityDigest: [UInt8]) {
         self.init(

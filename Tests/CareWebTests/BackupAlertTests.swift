@@ -1,4 +1,5 @@
 import CareBackup
+import CarePlan
 @testable import CareWeb
 import Foundation
 import Testing

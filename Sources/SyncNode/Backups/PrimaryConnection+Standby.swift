@@ -1,4 +1,5 @@
 import CareBackup
+import CarePlan
 import Foundation
 import Logging
 import NIOCore

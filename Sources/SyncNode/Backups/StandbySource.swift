@@ -1,4 +1,5 @@
 import CareBackup
+import CarePlan
 import CarePlanStore
 import Foundation
 import Logging

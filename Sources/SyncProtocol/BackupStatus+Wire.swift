@@ -1,9 +1,12 @@
-import CareBackup
+import CarePlan
 import Foundation
-import SyncProtocol
 
-extension BackupHealth.Status {
-    var wire: Caresync_V1_BackupStatus {
+/// How backups stand, as the BackupStatus message says it (protocol section 24). The status
+/// is a plain value of module CarePlan (module CareBackup's `BackupHealth` keeps it, as
+/// `BackupHealth.Status`): CareBackup depends on the store, and this module must not.
+extension BackupStatus {
+    /// The status as the message carries it: the cause of a failure stays on the primary.
+    public var wire: Caresync_V1_BackupStatus {
         .with {
             switch self {
             case .working(let lastMade):
@@ -19,13 +22,13 @@ extension BackupHealth.Status {
 
     /// The status a BackupStatus message gives (protocol section 24): its reason in the
     /// primary's words, which the message does not classify.
-    init(wire: Caresync_V1_BackupStatus) {
+    public init(wire: Caresync_V1_BackupStatus) {
         let lastMade = wire.lastMadeMs == 0 ? nil : Self.date(wire.lastMadeMs)
         guard wire.failingSinceMs != 0 else {
             self = .working(lastMade: lastMade)
             return
         }
-        self = .failing(BackupHealth.Trouble(
+        self = .failing(BackupTrouble(
             since: Self.date(wire.failingSinceMs), reason: wire.failure, cause: .other, retryAt: Self.date(wire.retryAtMs), lastMade: lastMade))
     }
 
@@ -34,5 +37,6 @@ extension BackupHealth.Status {
 }
 
 extension Caresync_V1_Envelope {
-    static func backupStatus(_ status: BackupHealth.Status) -> Self { .with { $0.backupStatus = status.wire } }
+    /// How the primary's backups stand, for a household device that asked (`backup-status`).
+    public static func backupStatus(_ status: BackupStatus) -> Self { .with { $0.backupStatus = status.wire } }
 }

@@ -1,9 +1,15 @@
-import CareBackup
+import CarePlan
 import Foundation
-import SyncProtocol
+
+// A standby copy's messages (protocol section 23): what it holds (StandbyHeld), the steps
+// that bring it up to date (StandbyPages, a step in pieces) and what it has applied
+// (StandbyApplied). The values they carry, `StandbyHeld` and `StandbyStep`, are plain values
+// of module CarePlan: module CareBackup, which makes and applies them, depends on the store,
+// and this module must not; so the values moved down rather than the protocol up.
 
 extension StandbyHeld {
-    var wire: Caresync_V1_StandbyHeld {
+    /// What a copy holds, as StandbyHeld says it.
+    public var wire: Caresync_V1_StandbyHeld {
         .with {
             $0.revision = UInt64(revision)
             $0.pageSize = UInt32(pageSize)
@@ -14,7 +20,9 @@ extension StandbyHeld {
     }
 
     /// What a copy says it holds, checked: digests of 32 bytes, a page size for each.
-    init(wire: Caresync_V1_StandbyHeld) throws(ProtocolError) {
+    ///
+    /// - Throws: `MALFORMED_FRAME` otherwise.
+    public init(wire: Caresync_V1_StandbyHeld) throws(ProtocolError) {
         guard wire.pageDigests.count % 32 == 0, [0, 32].contains(wire.imageSha256.count), [0, 32].contains(wire.identitySha256.count),
               wire.pageDigests.isEmpty || wire.pageSize > 0
         else { throw .malformed("a standby_held with digests that are not 32 bytes each") }
@@ -27,7 +35,7 @@ extension StandbyHeld {
 extension StandbyStep {
     /// The step as StandbyPages messages, each within half of `maximumFrameBytes` (at least
     /// one page each), the identity in the first, `last` set on the last (protocol section 23).
-    func pieces(maximumFrameBytes: Int) -> [Caresync_V1_Envelope] {
+    public func pieces(maximumFrameBytes: Int) -> [Caresync_V1_Envelope] {
         let budget = maximumFrameBytes / 2
         var groups: [[Page]] = [[]]
         var size = identity?.files.values.reduce(0) { $0 + $1.count + 64 } ?? 0
@@ -61,11 +69,16 @@ extension StandbyStep {
 
 /// Puts a step together from its StandbyPages pieces, checking that each continues the
 /// step under way (protocol section 23).
-struct StandbyAssembly {
+public struct StandbyAssembly: Sendable {
     private var partial: StandbyStep?
 
+    public init() {}
+
     /// The whole step once `piece` is its last; `nil` while more are to come.
-    mutating func add(_ piece: Caresync_V1_StandbyPages) throws(ProtocolError) -> StandbyStep? {
+    ///
+    /// - Throws: `MALFORMED_FRAME` for a piece that does not continue the step under way, or
+    ///   an identity file whose name is not a plain file name.
+    public mutating func add(_ piece: Caresync_V1_StandbyPages) throws(ProtocolError) -> StandbyStep? {
         let pages = piece.pages.map { StandbyStep.Page(number: Int($0.number), data: Array($0.data)) }
         if var step = partial {
             guard piece.identity.isEmpty, Array(piece.baseSha256) == step.baseSHA256, Int(clamping: piece.revision) == step.revision,
@@ -94,9 +107,11 @@ struct StandbyAssembly {
 }
 
 extension Caresync_V1_Envelope {
-    static func standbyHeld(_ held: StandbyHeld) -> Self { .with { $0.standbyHeld = held.wire } }
+    /// What a household device's standby copy holds, its first message about the copy.
+    public static func standbyHeld(_ held: StandbyHeld) -> Self { .with { $0.standbyHeld = held.wire } }
 
-    static func standbyApplied(revision: Int, sha256: [UInt8]) -> Self {
+    /// The step to `revision`, whose image has SHA-256 `sha256`, is on the device's disk.
+    public static func standbyApplied(revision: Int, sha256: [UInt8]) -> Self {
         .with { $0.standbyApplied = .with { $0.revision = UInt64(revision); $0.imageSha256 = Data(sha256) } }
     }
 }
