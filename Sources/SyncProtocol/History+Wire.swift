@@ -55,3 +55,20 @@ extension HistoryPage {
         }
     }
 }
+
+/// A household device's request for a page of the change log (protocol section 6), as the
+/// primary reads it.
+public struct HistoryRequest: Sendable {
+    /// The revision after which the page begins (a revision beyond any reads as the last).
+    public var after: Int
+    /// The most entries asked for, as sent (the primary answers 1 to 500).
+    public var limit: Int
+    /// The id the page, or the Error refusing it, answers.
+    public var requestID: String
+
+    public init(wire: Caresync_V1_HistoryRequest) {
+        after = Int(clamping: wire.afterRevision)
+        limit = Int(wire.limit)
+        requestID = wire.requestID
+    }
+}

@@ -59,23 +59,6 @@ extension Caresync_V1_Envelope {
         }
     }
 
-    /// The primary's acceptance of a pairing, proving it holds the code too.
-    public static func pairAccept(
-        version: UInt32, nodeID: String, displayName: String, planID: String, role: DeviceRole, mayRecord: Bool, proof: Data
-    ) -> Self {
-        .with {
-            $0.pairAccept = .with {
-                $0.protocolVersion = version
-                $0.nodeID = nodeID
-                $0.displayName = displayName
-                $0.planID = planID
-                $0.role = role.wire
-                $0.mayRecord = mayRecord
-                $0.proof = proof
-            }
-        }
-    }
-
     /// A completion, from the companion's outbox.
     public static func completion(_ completion: Caresync_V1_Completion) -> Self {
         .with { $0.completion = completion }

@@ -1,6 +1,10 @@
 import NIOCore
 import SyncProtocol
 
+/// An edge of SyncNode, where frames are read and written: it decodes each frame, hands a
+/// completion to the ``CompletionJudge`` as a ``CompletionMessage`` and writes the
+/// ``CompletionJudgement`` it gets back as a frame, so that the wire types stay here.
+///
 /// Answers a connection's completions on its event loop: from the frame straight to the
 /// store's group commit, and the reply written when the commit hands it back, with no task
 /// in between; and its pings, with a pong at once. Every other frame goes on to the
@@ -79,7 +83,7 @@ final class CompletionIntake: ChannelDuplexHandler, RemovableChannelHandler {
             let envelope = judge == nil ? nil : try? Frame.decode(frame)
             if let judge, case .completion(let completion) = envelope?.body {
                 let intake = NIOLoopBound(self, eventLoop: context.eventLoop)
-                judge.judge(completion, hop: { intake.eventLoop.execute($0) }) { reply in intake.value.answered(reply) }
+                judge.judge(CompletionMessage(wire: completion), hop: { intake.eventLoop.execute($0) }) { reply in intake.value.answered(reply) }
             } else if judge != nil, case .ping(let ping) = envelope?.body {
                 // A keepalive wakes no task: an idle primary with ten watches answers each
                 // ping on the thread that read it (`caresync-bench idle`).
@@ -98,9 +102,9 @@ final class CompletionIntake: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func answered(_ reply: Caresync_V1_Envelope) {
+    private func answered(_ judgement: CompletionJudgement) {
         guard let context else { return }
-        if let frame = try? Frame.encode(reply) { context.writeAndFlush(wrapOutboundOut(frame), promise: nil) }
+        if let frame = try? Frame.encode(.judgement(judgement)) { context.writeAndFlush(wrapOutboundOut(frame), promise: nil) }
         busy = false
         if !dispatching { next(context) }
     }

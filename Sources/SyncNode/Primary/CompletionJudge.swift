@@ -7,6 +7,10 @@ import SyncProtocol
 /// Answers one connection's completions (protocol section 11): what the wire asks first (a
 /// message id, a well-formed outcome, the primary's clock), then the care core's judgement
 /// (the grant, then the store's group commit), then the reply, counted in the primary's metrics.
+///
+/// It speaks domain values only: the completion as SyncProtocol's ``CompletionMessage`` (the
+/// decoded message behind it, read without a copy), its answer as a ``CompletionJudgement``,
+/// which ``CompletionIntake``, at the edge, writes as a frame.
 struct CompletionJudge: Sendable {
     let node: PrimaryNode
     let peer: PrimaryConnection.Peer
@@ -16,12 +20,12 @@ struct CompletionJudge: Sendable {
     /// at once if it is refused before the store, else through `hop` from the store's writer
     /// thread once committed (`hop` takes the rest off that thread, where the next commit waits).
     func judge(
-        _ completion: Caresync_V1_Completion, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-        then answer: @escaping @Sendable (Caresync_V1_Envelope) -> Void
+        _ completion: CompletionMessage, hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        then answer: @escaping @Sendable (CompletionJudgement) -> Void
     ) {
         let started = ContinuousClock.now
         let metrics = node.metrics
-        let finish: @Sendable (Caresync_V1_Envelope, String) -> Void = { reply, status in
+        let finish: @Sendable (CompletionJudgement, String) -> Void = { reply, status in
             metrics.completions[status]?.increment()
             metrics.completionTime.record(duration: started.duration(to: .now))
             answer(reply)
@@ -42,11 +46,11 @@ struct CompletionJudge: Sendable {
 
     private enum Check {
         /// Answered without the store, and how it went for the metrics.
-        case refused(Caresync_V1_Envelope, status: String)
+        case refused(CompletionJudgement, status: String)
         case record(EventKey, Outcome)
     }
 
-    private func check(_ completion: Caresync_V1_Completion) -> Check {
+    private func check(_ completion: CompletionMessage) -> Check {
         do throws(ProtocolError) {
             guard !completion.messageID.isEmpty else { throw ProtocolError.malformed("a completion without a message id") }
             var outcome = try completion.outcome(device: peer.nodeID)
@@ -59,21 +63,21 @@ struct CompletionJudge: Sendable {
             ])
             var refusal = error
             refusal.isFatal = false
-            return .refused(refusal.envelope(inReplyTo: completion.messageID), status: "refused")
+            return .refused(.refused(refusal, messageID: completion.messageID), status: "refused")
         }
     }
 
     /// The reply to a completion the store has judged (accepted or rejected) or could not
     /// record (then the companion sends it again later).
-    private func reply(to messageID: String, _ result: Result<CompletionReceipt, CarePlanStoreError>) -> (Caresync_V1_Envelope, String) {
+    private func reply(to messageID: String, _ result: Result<CompletionReceipt, CarePlanStoreError>) -> (CompletionJudgement, String) {
         switch result {
         case .success(let receipt):
             logger.debug("completion judged", metadata: [
                 "messageID": "\(messageID)", "status": "\(receipt.status)", "revision": "\(receipt.revision ?? 0)",
                 "reason": "\(receipt.rejection.map { "\($0)" } ?? "")",
             ])
-            let reply = Caresync_V1_Envelope.completionReply(
-                to: messageID, revision: receipt.revision, superseded: receipt.superseded,
+            let reply = CompletionJudgement.judged(
+                messageID: messageID, revision: receipt.revision, superseded: receipt.superseded,
                 state: receipt.currentState, rejection: receipt.rejection, detail: receipt.detail)
             return (reply, receipt.status == .accepted ? "accepted" : "rejected")
         case .failure(let error):
@@ -81,7 +85,7 @@ struct CompletionJudge: Sendable {
                 "messageID": "\(messageID)", "error": "\(error)",
             ])
             let failure = ProtocolError(.internal, "the store could not record it: \(error)", fatal: false)
-            return (failure.envelope(inReplyTo: messageID), "failed")
+            return (.refused(failure, messageID: messageID), "failed")
         }
     }
 }

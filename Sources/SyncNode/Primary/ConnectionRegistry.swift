@@ -5,6 +5,11 @@ import SyncProtocol
 
 /// The primary's open connections, so that it can send to companions of a role (reminders
 /// to watches), cut off a revoked device and say Goodbye to each when shutting down.
+///
+/// An edge of SyncNode, where frames are written: what it fans out is the message itself,
+/// made once by SyncProtocol's factories from domain values (a reminder, a revocation's
+/// Error, Goodbye) and handed as it is to each connection's channel, which frames it. Mapping
+/// it back to a domain value for each connection would only re-encode the same message.
 final class ConnectionRegistry: Sendable {
     /// Sends a last envelope, then closes the connection.
     typealias Close = @Sendable (Caresync_V1_Envelope) async -> Void

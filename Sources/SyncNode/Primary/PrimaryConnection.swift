@@ -10,6 +10,11 @@ import SyncProtocol
 
 /// One companion's connection to the primary: handshake (or pairing), then completions
 /// in and contexts out, until either side closes.
+///
+/// An edge of SyncNode, where frames are read and written: the primary's per-connection
+/// dispatch of frames. Each message is read into domain values here (by the mappings of
+/// module SyncProtocol), handed to the node, and its answer written back as a message; the
+/// node itself speaks domain values only.
 struct PrimaryConnection {
     /// Who is on the other end: the paired device its certificate names.
     struct Peer {
@@ -120,7 +125,7 @@ struct PrimaryConnection {
             try await exchange(
                 &frames, with: peer, outbound, reportsWaiting: reportsWaiting, alertsWaiting: alertsWaiting, close: close, logger: connected)
         } catch let error as ProtocolError {
-            node.metrics.closedWithError(error.code)
+            node.metrics.closedWithError(error)
             logger.notice("closing the connection with an Error", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
             await outbound.sendLast(error.envelope(), logger: logger)
         } catch let error as CarePlanStoreError where !Task.isCancelled {
@@ -201,7 +206,7 @@ struct PrimaryConnection {
         switch first.body {
         case .pairRequest(let request):
             let fingerprint = try certificate?.value ?? Self.fingerprintWithoutTLS()
-            try await outbound.send(try await node.pair(request, from: fingerprint))
+            try await outbound.send(.pairAccept(try await node.pair(try PairRequest(wire: request), from: fingerprint)))
             return nil
         case .hello(let hello):
             let version = try ProtocolVersion.negotiate(offered: hello.protocolVersions)
@@ -276,15 +281,19 @@ struct PrimaryConnection {
             case .pong:
                 continue
             case .snoozeReminder(let snooze):
-                if let refusal = await node.snooze(snooze, from: peer) { try await outbound.send(refusal) }
-            case .historyRequest(let request):
-                try await outbound.send(await node.history(request, for: peer))
+                if let refusal = await node.snooze(SnoozeRequest(wire: snooze), from: peer) { try await outbound.send(refusal.envelope()) }
+            case .historyRequest(let wire):
+                let request = HistoryRequest(wire: wire)
+                switch await node.history(request, for: peer) {
+                case .success(let page): try await outbound.send(.history(page, answering: request.requestID))
+                case .failure(let error): try await outbound.send(error.envelope(inReplyTo: request.requestID))
+                }
             case .contextRequest:
                 contextRequested()
             case .reportReceived(let received) where peer.reports:
                 await node.reportReceived(Int(clamping: received.reportRevision), by: peer, logger: logger)
             case .measurementBatch(let batch) where peer.measurements:
-                try await outbound.send(await node.record(batch, from: peer, logger: logger))
+                try await outbound.send(await answer(batch, from: peer, logger: logger))
             case .standbyHeld(let held) where peer.standby:
                 standby(.held(try StandbyHeld(wire: held)))
             case .standbyApplied(let applied) where peer.standby:
@@ -305,6 +314,21 @@ struct PrimaryConnection {
                  .historyPage, .reportChunk, .measurementReceipt, .doseAlerts, .standbyPages, .backupStatus:
                 throw ProtocolError.unexpected(envelope, "from a companion")
             }
+        }
+    }
+
+    /// The answer to a MeasurementBatch: the receipt once its samples are committed, or the
+    /// non-fatal Error that refuses it.
+    private func answer(_ batch: Caresync_V1_MeasurementBatch, from peer: Peer, logger: Logger) async -> Caresync_V1_Envelope {
+        let read: MeasurementBatch
+        do {
+            read = try MeasurementBatch(wire: batch)
+        } catch {
+            return error.envelope(inReplyTo: batch.batchID)
+        }
+        switch await node.record(read, from: peer, logger: logger) {
+        case .success(let result): return .measurementReceipt(result)
+        case .failure(let error): return error.envelope(inReplyTo: read.id)
         }
     }
 

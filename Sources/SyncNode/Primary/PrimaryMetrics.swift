@@ -12,8 +12,8 @@ struct PrimaryMetrics: Sendable {
         (role, Gauge(label: "caresync_primary_connections", dimensions: [("role", role.rawValue)]))
     })
     /// Connections closed with an Error (a refused handshake, a protocol violation), by code.
-    func closedWithError(_ code: Caresync_V1_ErrorCode) {
-        Counter(label: "caresync_primary_connections_closed_with_error_total", dimensions: [("code", "\(code)")]).increment()
+    func closedWithError(_ error: ProtocolError) {
+        Counter(label: "caresync_primary_connections_closed_with_error_total", dimensions: [("code", "\(error.code)")]).increment()
     }
 
     /// Completions answered, by how: accepted or rejected by the store, refused as a

@@ -3,19 +3,18 @@ import CarePlanStore
 import SyncProtocol
 
 extension PrimaryNode {
-    /// A page of the change log for a household device; other roles may not read it.
-    func history(_ request: Caresync_V1_HistoryRequest, for peer: PrimaryConnection.Peer) async -> Caresync_V1_Envelope {
+    /// A page of the change log for a household device, or the non-fatal error that answers
+    /// the request instead: other roles may not read it.
+    func history(_ request: HistoryRequest, for peer: PrimaryConnection.Peer) async -> Result<HistoryPage, ProtocolError> {
         guard peer.role == .household else {
-            return ProtocolError(.notPermitted, "only a household device may read the history", fatal: false)
-                .envelope(inReplyTo: request.requestID)
+            return .failure(ProtocolError(.notPermitted, "only a household device may read the history", fatal: false))
         }
-        let limit = Int(min(max(request.limit, 1), 500))
+        let limit = min(max(request.limit, 1), 500)
         do {
-            let changes = try await store.history(after: Int(request.afterRevision), limit: limit + 1)
-            let page = HistoryPage(entries: changes.prefix(limit).map(\.historyEntry), more: changes.count > limit)
-            return .history(page, answering: request.requestID)
+            let changes = try await store.history(after: request.after, limit: limit + 1)
+            return .success(HistoryPage(entries: changes.prefix(limit).map(\.historyEntry), more: changes.count > limit))
         } catch {
-            return ProtocolError(.internal, "could not read the history: \(error)", fatal: false).envelope(inReplyTo: request.requestID)
+            return .failure(ProtocolError(.internal, "could not read the history: \(error)", fatal: false))
         }
     }
 }

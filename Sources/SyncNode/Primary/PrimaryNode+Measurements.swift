@@ -9,13 +9,7 @@ extension PrimaryNode {
     /// committed: how many were stored and duplicates, and each refused with why (protocol
     /// section 21). A store that cannot record them answers a non-fatal `INTERNAL`, and the
     /// companion sends the batch again.
-    func record(_ wire: Caresync_V1_MeasurementBatch, from peer: PrimaryConnection.Peer, logger: Logger) async -> Caresync_V1_Envelope {
-        let batch: MeasurementBatch
-        do {
-            batch = try MeasurementBatch(wire: wire)
-        } catch {
-            return error.envelope(inReplyTo: wire.batchID)
-        }
+    func record(_ batch: MeasurementBatch, from peer: PrimaryConnection.Peer, logger: Logger) async -> Result<MeasurementBatchResult, ProtocolError> {
         do {
             let receipt = try await core.measurements.record(batch.samples, sources: batch.sources, device: peer.nodeID)
             // Measurements add nothing to the change log: what follows the store is told here.
@@ -29,13 +23,13 @@ extension PrimaryNode {
                     "batchID": "\(batch.id)", "refused": "\(refused.count)", "first": "\(refused[0].reason)",
                 ])
             }
-            return .measurementReceipt(MeasurementBatchResult(
+            return .success(MeasurementBatchResult(
                 batchID: batch.id, stored: receipt.stored.count, duplicates: receipt.duplicates.count, refused: refused))
         } catch {
             logger.error("the store could not record measurements; the companion will send them again", metadata: [
                 "batchID": "\(batch.id)", "error": "\(error)",
             ])
-            return ProtocolError(.internal, "the store could not record it: \(error)", fatal: false).envelope(inReplyTo: batch.id)
+            return .failure(ProtocolError(.internal, "the store could not record it: \(error)", fatal: false))
         }
     }
 }

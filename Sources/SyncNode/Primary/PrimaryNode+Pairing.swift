@@ -6,20 +6,17 @@ import Synchronization
 import SyncProtocol
 
 extension PrimaryNode {
-    /// Judges a PairRequest from the device whose certificate has `fingerprint`: a
-    /// PairAccept carrying the primary's own proof, or an Error PAIRING_FAILED.
+    /// Judges a request to pair from the device whose certificate has `fingerprint`: the
+    /// acceptance carrying the primary's own proof, or a thrown PAIRING_FAILED.
     ///
     /// A request without a common version or with a role that cannot pair is refused
-    /// first, at no cost. Of the others, at most ``PrimaryConfiguration/pairingAttemptsPerMinute``
-    /// are judged (``PairingThrottle``). The proof is checked against every code the store
+    /// first, at no cost, as it is read (``PairRequest/init(wire:)``). Of the others, at
+    /// most ``PrimaryConfiguration/pairingAttemptsPerMinute`` are judged (``PairingThrottle``). The proof is checked against every code the store
     /// may still recognize, off the store's write lock (each check costs a scrypt
     /// derivation); the store then decides, in one transaction, whether the matched code is
     /// open and counts a failure if not.
-    func pair(_ request: Caresync_V1_PairRequest, from fingerprint: String) async throws -> Caresync_V1_Envelope {
-        let version = try ProtocolVersion.negotiate(offered: request.protocolVersions)
-        guard let role = DeviceRole(wire: request.role) else {
-            throw ProtocolError(.notPermitted, "a node with role \(request.role) cannot pair with a primary")
-        }
+    func pair(_ request: PairRequest, from fingerprint: String) async throws -> PairAcceptance {
+        let role = request.role
         guard pairingThrottle.admit(at: configuration.clock.now) else {
             throw ProtocolError(.pairingFailed, "too many pairing attempts: try again in a minute")
         }
@@ -47,8 +44,8 @@ extension PrimaryNode {
             // The store pairs only with the code whose proof matched.
             guard let matched else { throw ProtocolError(.internal, "paired without a matching code") }
             let info = try await store.plan.info()
-            return .pairAccept(
-                version: version, nodeID: configuration.nodeID, displayName: configuration.name, planID: info.planID,
+            return PairAcceptance(
+                version: request.version, nodeID: configuration.nodeID, displayName: configuration.name, planID: info.planID,
                 role: device.role, mayRecord: device.mayRecord, proof: matched.proof.primary)
         }
     }

@@ -192,22 +192,21 @@ public final class PrimaryNode: Service, Sendable {
         }
     }
 
-    /// A watch's "snooze": no answer when done, an Error when it cannot be.
-    func snooze(_ request: Caresync_V1_SnoozeReminder, from peer: PrimaryConnection.Peer) async -> Caresync_V1_Envelope? {
+    /// A watch's "snooze": no answer (`nil`) when done, the non-fatal error to send when it cannot be.
+    func snooze(_ request: SnoozeRequest, from peer: PrimaryConnection.Peer) async -> ProtocolError? {
         guard let reminders, peer.role == .watch else {
-            return ProtocolError(.notPermitted, "only a watch may snooze, and only where reminders are kept", fatal: false).envelope()
+            return ProtocolError(.notPermitted, "only a watch may snooze, and only where reminders are kept", fatal: false)
         }
-        guard let day = CalendarDay(request.day), (1...24 * 60).contains(request.minutes) else {
-            return ProtocolError.malformed("snooze needs a YYYY-MM-DD day and 1 to 1440 minutes").withFatal(false).envelope()
+        guard let key = request.key, (1...24 * 60).contains(request.minutes) else {
+            return ProtocolError.malformed("snooze needs a YYYY-MM-DD day and 1 to 1440 minutes").withFatal(false)
         }
-        let key = EventKey(activityID: request.activityID, day: day, occurrence: Int(request.occurrence))
         do {
-            guard try await reminders.snooze(key, minutes: Int(request.minutes), at: configuration.clock.now) else {
-                return ProtocolError(.protocolViolation, "no reminder for \(key) to snooze", fatal: false).envelope()
+            guard try await reminders.snooze(key, minutes: request.minutes, at: configuration.clock.now) else {
+                return ProtocolError(.protocolViolation, "no reminder for \(key) to snooze", fatal: false)
             }
             return nil
         } catch {
-            return ProtocolError(.internal, "could not snooze: \(error)", fatal: false).envelope()
+            return ProtocolError(.internal, "could not snooze: \(error)", fatal: false)
         }
     }
 
