@@ -82,3 +82,18 @@ extension ApplicationContext.Day {
         }
     }
 }
+
+extension ApplicationContext {
+    /// The context in the frame payload it arrived in (a serialized Envelope), as a companion
+    /// keeps it between runs.
+    ///
+    /// - Throws: for bytes that are not an Envelope, or a context that cannot be read.
+    public init(serializedEnvelope bytes: Data) throws {
+        try self.init(wire: Caresync_V1_Envelope(serializedBytes: bytes).applicationContext)
+    }
+
+    /// The context as the frame payload that carries it whole (a serialized Envelope).
+    public func serializedEnvelope() throws -> Data {
+        try Caresync_V1_Envelope.context(self).serializedBytes()
+    }
+}

@@ -15,3 +15,15 @@ extension CompletionResult {
         }
     }
 }
+
+/// The primary's reply to a completion, as a companion reads it: the completion it answers,
+/// and what became of it.
+public struct CompletionReply: Sendable {
+    public var messageID: String
+    public var result: CompletionResult
+
+    public init(wire: Caresync_V1_CompletionReply) {
+        messageID = wire.messageID
+        result = CompletionResult(reply: wire)
+    }
+}

@@ -68,3 +68,13 @@ extension ContextDelta {
         }
     }
 }
+
+extension ContextDelta {
+    /// The delta in the frame payload it arrived in (a serialized Envelope), as a companion
+    /// keeps it between runs.
+    ///
+    /// - Throws: for bytes that are not an Envelope, or a delta that cannot be read.
+    public init(serializedEnvelope bytes: Data) throws {
+        try self.init(wire: Caresync_V1_Envelope(serializedBytes: bytes).contextDelta)
+    }
+}

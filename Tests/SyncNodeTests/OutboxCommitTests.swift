@@ -24,7 +24,7 @@ struct OutboxCommitTests {
     @Test func theSenderFindsTheCompletionBeforeItsRowCommits() async throws {
         let (state, directory) = try await state()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let entry = OutboxEntry(.with { $0.messageID = "m1" }, awaited: true)
+        let entry = OutboxEntry(CompletionMessage(wire: .with { $0.messageID = "m1" }), awaited: true)
         var seenAtWake: (oldest: String?, rows: Int)?
         let count = try await state.enqueue(entry) { seenAtWake = (state.oldest?.messageID, (try? rows(in: directory)) ?? -1) }
         #expect(seenAtWake?.oldest == "m1", "the sender is woken with the entry in the outbox")
@@ -43,7 +43,7 @@ struct OutboxCommitTests {
         try await DatabaseQueue(path: directory + "/" + CompanionState.fileName).write { db in
             try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'refused'); END")
         }
-        let entry = OutboxEntry(.with { $0.messageID = "m1" }, awaited: true)
+        let entry = OutboxEntry(CompletionMessage(wire: .with { $0.messageID = "m1" }), awaited: true)
         var woken = false
         await #expect(throws: DatabaseError.self) { try await state.enqueue(entry) { woken = true } }
         #expect(woken)

@@ -13,7 +13,7 @@ struct OutboxEntryTests {
     let never = ManualClock()
 
     func entry(awaited: Bool) -> OutboxEntry {
-        OutboxEntry(.with { $0.messageID = "m1" }, awaited: awaited)
+        OutboxEntry(CompletionMessage(wire: .with { $0.messageID = "m1" }), awaited: awaited)
     }
 
     @Test func theAnswerReachesAWaitingCallerAndIsNewsOnce() async throws {

@@ -17,8 +17,8 @@ extension CompanionNode {
         replies.expect(requestID)
         try current.send(.historyRequest(after: revision, limit: limit, requestID: requestID))
         switch await replies.wait(requestID, timeout: configuration.replyTimeout, clock: configuration.clock) {
-        case .history(let page): return try HistoryPage(wire: page)
-        case .refused(let code, let message): throw ProtocolError(code, message, fatal: false)
+        case .history(let page): return try page.get()
+        case .refused(let refusal): throw refusal
         case .retryLater(let message): throw ProtocolError(.internal, message, fatal: false)
         case .reply, .measurements, nil: throw ProtocolError(.notReachable, "the primary did not answer the history request")
         }

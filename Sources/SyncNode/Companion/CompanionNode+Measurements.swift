@@ -50,10 +50,10 @@ extension CompanionSession {
             let result: MeasurementBatchResult
             switch answer {
             case .measurements(let receipt):
-                result = MeasurementBatchResult(wire: receipt)
-            case .refused(let code, let message):
+                result = receipt
+            case .refused(let refusal):
                 // The batch itself can never succeed: each of its samples is refused with it.
-                let refused = batch.samples.map { RefusedMeasurement(id: $0.id, reason: "\(code): \(message)") }
+                let refused = batch.samples.map { RefusedMeasurement(id: $0.id, reason: "\(refusal.code): \(refusal.message)") }
                 result = MeasurementBatchResult(batchID: id, stored: 0, duplicates: 0, refused: refused)
             case .retryLater(let message):
                 retry += 1

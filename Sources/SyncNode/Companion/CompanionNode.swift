@@ -29,41 +29,25 @@ public final class CompanionNode: Service, Sendable {
     let eventSink: AsyncStream<CompanionEvent>.Continuation
     /// The one correlator of requests and their answers on the wire: completions (by message
     /// id), history requests (by request id) and measurement batches (by batch id).
-    let replies = Waiters<WireAnswer>()
+    let replies = Waiters<Answer>()
     let session = Mutex<SessionHandle?>(nil)
     /// TLS with the node's identity, unless measuring without it.
     let tls: TLSTransport?
     /// Raised when the node stops: ends ``run()``'s wait between connection attempts.
     private let stopped = Eventual<Void>()
 
-    /// What the sender learns about a completion it sent.
-    enum WireAnswer: Sendable {
-        case reply(Caresync_V1_CompletionReply)
+    /// What the sender learns about a request it sent, as the session read it from the wire.
+    enum Answer: Sendable {
+        /// The primary's judgement of a completion.
+        case reply(CompletionResult)
         /// The primary could not record it now (a full disk, say): keep it and retry.
         case retryLater(String)
-        /// The primary refused the message itself: it can never succeed.
-        case refused(code: Caresync_V1_ErrorCode, message: String)
-        /// A page of the history, for a household device.
-        case history(Caresync_V1_HistoryPage)
+        /// The primary refused the message itself (a non-fatal Error): it can never succeed.
+        case refused(ProtocolError)
+        /// A page of the history, for a household device, or why it cannot be read.
+        case history(Result<HistoryPage, ProtocolError>)
         /// The receipt for a batch of measurements.
-        case measurements(Caresync_V1_MeasurementReceipt)
-    }
-
-    /// The connection in progress: how to wake its senders (of completions, of
-    /// measurements), how to send on it (through its one writer) and how to end it.
-    struct SessionHandle: Sendable {
-        var wakeSender: AsyncStream<Void>.Continuation
-        var wakeMeasurements: AsyncStream<Void>.Continuation
-        var outgoing: AsyncStream<Caresync_V1_Envelope>.Continuation
-        var channel: any Channel
-
-        /// Queues `envelope` for the connection's writer.
-        /// - Throws: `ProtocolError` `NOT_REACHABLE` once the connection has ended.
-        func send(_ envelope: Caresync_V1_Envelope) throws(ProtocolError) {
-            if case .terminated = outgoing.yield(envelope) {
-                throw ProtocolError(.notReachable, "the connection to the primary has ended")
-            }
-        }
+        case measurements(MeasurementBatchResult)
     }
 
     /// Opens (creating if needed) the node's state and identity in its state directory (the
@@ -134,7 +118,7 @@ public final class CompanionNode: Service, Sendable {
         _ key: EventKey, state eventState: EventState = .completed, values: [OutcomeValue] = [], reason: String? = nil
     ) async throws -> CompletionResult {
         let now = configuration.clock.now
-        let completion = Caresync_V1_Completion(
+        let completion = CompletionMessage(
             messageID: UUID().uuidString.lowercased(), key: key, state: eventState, values: values, deviceTime: now,
             clock: clock.tick(now: now), reason: reason)
         let entry = OutboxEntry(completion, awaited: true)
@@ -153,9 +137,9 @@ public final class CompanionNode: Service, Sendable {
     /// Takes the primary's reply to a completion, wherever it was read (``ReplyIntake`` on the
     /// event loop, or the receiving task before the intake is armed): the sender waiting
     /// for it goes on, and the caller of `complete()` hears it at once.
-    func received(_ reply: Caresync_V1_CompletionReply) {
-        replies.resolve(reply.messageID, .reply(reply))
-        if let entry = state.entry(reply.messageID) { report(CompletionResult(reply: reply), for: entry) }
+    func received(_ reply: CompletionReply) {
+        replies.resolve(reply.messageID, .reply(reply.result))
+        if let entry = state.entry(reply.messageID) { report(reply.result, for: entry) }
     }
 
     /// Records the primary's answer to `entry` and reports it, the first time only.

@@ -8,6 +8,10 @@ import Synchronization
 import SyncProtocol
 
 /// One connection of a companion to its primary, from connect to close.
+///
+/// An edge of SyncNode, where frames are read and written: the companion's session reads
+/// each message into domain values (by the mappings of module SyncProtocol) for the node, and
+/// writes what the node sends (through ``CompanionNode/SessionHandle``, its one writer).
 struct CompanionSession: Sendable {
     /// The first reason a session ended.
     final class FirstEnd: Sendable {
@@ -196,14 +200,16 @@ struct CompanionSession: Sendable {
                 }
                 adopted(context, isDelta: true)
             case .completionReply(let reply):
-                node.received(reply)
+                node.received(CompletionReply(wire: reply))
             case .historyPage(let page):
-                node.replies.resolve(page.requestID, .history(page))
+                let read: Result<HistoryPage, ProtocolError>
+                do { read = .success(try HistoryPage(wire: page)) } catch { read = .failure(error) }
+                node.replies.resolve(page.requestID, .history(read))
             case .measurementReceipt(let receipt) where features.contains(ProtocolFeature.measurements):
-                node.replies.resolve(receipt.batchID, .measurements(receipt))
+                node.replies.resolve(receipt.batchID, .measurements(MeasurementBatchResult(wire: receipt)))
             case .error(let error) where !error.inReplyTo.isEmpty:
-                let answer: CompanionNode.WireAnswer = error.code == .internal
-                    ? .retryLater(error.message) : .refused(code: error.code, message: error.message)
+                let answer: CompanionNode.Answer = error.code == .internal
+                    ? .retryLater(error.message) : .refused(ProtocolError(error.code, error.message, fatal: false))
                 node.replies.resolve(error.inReplyTo, answer)
             case .error(let error):
                 node.eventSink.yield(.error(code: error.code.description, message: error.message))
@@ -280,9 +286,8 @@ struct CompanionSession: Sendable {
                 guard await wakeups.next() != nil else { break }
                 continue
             }
-            var completion = entry.completion
             // Nobody waits for it: it waited in the outbox (WatchConnectivity's transferUserInfo).
-            completion.queued = !entry.isAwaited
+            let completion = entry.completion.queued(!entry.isAwaited)
             node.replies.expect(completion.messageID)
             let sentAt = ContinuousClock.now
             try session.send(.completion(completion))
@@ -295,9 +300,9 @@ struct CompanionSession: Sendable {
             let result: CompletionResult
             switch answer {
             case .reply(let reply):
-                result = CompletionResult(reply: reply)
-            case .refused(let code, let message):
-                result = .refused(code: code.description, detail: message)
+                result = reply
+            case .refused(let refusal):
+                result = .refused(code: refusal.code.description, detail: refusal.message)
             case .history, .measurements:
                 throw ProtocolError(.protocolViolation, "completion \(completion.messageID) was answered with another message's reply")
             case .retryLater(let message):
@@ -364,5 +369,26 @@ struct CompanionSession: Sendable {
             try await outbound.send(envelope)
         }
         return End(reason: "stopped", wasEstablished: true)
+    }
+}
+
+extension CompanionNode {
+    /// The connection in progress: how to wake its senders (of completions, of
+    /// measurements), how to send on it (through its one writer) and how to end it. Kept
+    /// with the session, at the edge: what it queues are the messages themselves, made by
+    /// SyncProtocol's factories from domain values.
+    struct SessionHandle: Sendable {
+        var wakeSender: AsyncStream<Void>.Continuation
+        var wakeMeasurements: AsyncStream<Void>.Continuation
+        var outgoing: AsyncStream<Caresync_V1_Envelope>.Continuation
+        var channel: any Channel
+
+        /// Queues `envelope` for the connection's writer.
+        /// - Throws: `ProtocolError` `NOT_REACHABLE` once the connection has ended.
+        func send(_ envelope: Caresync_V1_Envelope) throws(ProtocolError) {
+            if case .terminated = outgoing.yield(envelope) {
+                throw ProtocolError(.notReachable, "the connection to the primary has ended")
+            }
+        }
     }
 }

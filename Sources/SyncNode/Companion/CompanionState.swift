@@ -9,6 +9,10 @@ import SyncProtocol
 import Clocks
 import Waiting
 
+/// An edge of SyncNode, where wire bytes are kept: contexts and deltas as the serialized
+/// Envelopes they arrived in, completions as the messages they are sent as (a stored format,
+/// read and written through SyncProtocol's mappings).
+///
 /// What a companion keeps between runs, in one SQLite file in its state directory: the
 /// primary it paired with, the last application context, the outbox of completions
 /// not yet answered, the measurements not yet answered (``MeasurementOutbox``) and the
@@ -96,9 +100,9 @@ final class CompanionState: Sendable {
             }
             var context: ApplicationContext?
             do {
-                context = try stored.context.map { try ApplicationContext(wire: Caresync_V1_Envelope(serializedBytes: $0).applicationContext) }
+                context = try stored.context.map { try ApplicationContext(serializedEnvelope: $0) }
                 for payload in stored.deltas {
-                    let delta = try ContextDelta(wire: Caresync_V1_Envelope(serializedBytes: payload).contextDelta)
+                    let delta = try ContextDelta(serializedEnvelope: payload)
                     guard let held = context, let next = delta.applied(to: held) else {
                         throw ProtocolError.malformed("a kept delta (revision \(delta.revision)) does not apply to the context before it")
                     }
@@ -110,7 +114,7 @@ final class CompanionState: Sendable {
                     "directory": "\(directory)", "error": "\(error)",
                 ])
             }
-            let outbox = try stored.outbox.map { OutboxEntry(try Caresync_V1_Completion(serializedBytes: $0), awaited: false) }
+            let outbox = try stored.outbox.map { OutboxEntry(try CompletionMessage(serializedBytes: $0), awaited: false) }
             return CompanionState(
                 queue: queue,
                 memory: Memory(
@@ -240,7 +244,7 @@ final class CompanionState: Sendable {
                     return (memory.unwritten, bytes > memory.deltaAllowance ? memory.context : nil)
                 }
                 if let whole {
-                    let payload: Data = try Caresync_V1_Envelope.context(whole).serializedBytes()
+                    let payload = try whole.serializedEnvelope()
                     try Self.replacingContext(with: payload)(db)
                     memory.withLock { ($0.deltaBytes, $0.deltaAllowance) = (0, Self.allowance(after: payload.count)) }
                 } else {

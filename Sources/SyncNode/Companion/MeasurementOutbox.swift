@@ -14,8 +14,8 @@ final class MeasurementOutbox: Sendable {
     struct Batch: Sendable {
         /// The sequence number of the last sample: the batch's samples are removed through it.
         var lastSequence: Int64
-        var samples: [Caresync_V1_Measurement]
-        var sources: [Caresync_V1_MeasurementSource]
+        var samples: [EncodedMeasurement]
+        var sources: [EncodedMeasurementSource]
     }
 
     private let queue: DatabaseQueue
@@ -36,8 +36,8 @@ final class MeasurementOutbox: Sendable {
     /// added again. Returns how many wait now.
     @discardableResult
     func add(_ samples: [MeasurementSample], sources: [MeasurementSource]) async throws -> Int {
-        let rows = try samples.map { ($0.id, try $0.wire.serializedBytes() as Data) }
-        let kept = try sources.map { ($0.id, try $0.wire.serializedBytes() as Data) }
+        let rows = try samples.map { ($0.id, try $0.serializedBytes()) }
+        let kept = try sources.map { ($0.id, try $0.serializedBytes()) }
         let added = try await queue.write { db in
             for (id, source) in kept {
                 try db.run(
@@ -61,13 +61,13 @@ final class MeasurementOutbox: Sendable {
         try await queue.read { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT sequence, sample FROM measurement_outbox ORDER BY sequence LIMIT ?", arguments: [maximumSamples])
-            var samples: [Caresync_V1_Measurement] = []
+            var samples: [EncodedMeasurement] = []
             var bytes = 0
             var last: Int64 = 0
             for row in rows {
                 let data: Data = row[1]
                 guard samples.isEmpty || bytes + data.count + 8 <= maximumBytes else { break }
-                samples.append(try Caresync_V1_Measurement(serializedBytes: data))
+                samples.append(try EncodedMeasurement(serializedBytes: data))
                 bytes += data.count + 8
                 last = row[0]
             }
@@ -76,7 +76,7 @@ final class MeasurementOutbox: Sendable {
             let sources = try Data.fetchAll(
                 db, sql: "SELECT source FROM measurement_source WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
                 arguments: StatementArguments(ids)
-            ).map { try Caresync_V1_MeasurementSource(serializedBytes: $0) }
+            ).map { try EncodedMeasurementSource(serializedBytes: $0) }
             return Batch(lastSequence: last, samples: samples, sources: sources)
         }
     }

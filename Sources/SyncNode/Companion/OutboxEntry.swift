@@ -9,7 +9,8 @@ import Waiting
 /// caller of `complete` still waits for its answer, and the answer once it came (reported
 /// once, even if a lost connection makes the sender deliver it again before its removal).
 final class OutboxEntry: Sendable {
-    let completion: Caresync_V1_Completion
+    /// The completion, kept as it goes on the wire (and as its row holds it).
+    let completion: CompletionMessage
     private let answer = Eventual<CompletionResult>()
     /// What its caller waits for: the answer, or `nil` once the connection it was sent on ended.
     private let settled = Eventual<CompletionResult?>()
@@ -18,7 +19,7 @@ final class OutboxEntry: Sendable {
 
     /// - Parameter awaited: whether a caller waits for the answer (not for entries read
     ///   back from disk at start, whose rows are written).
-    init(_ completion: Caresync_V1_Completion, awaited: Bool) {
+    init(_ completion: CompletionMessage, awaited: Bool) {
         self.completion = completion
         self.awaited = Atomic(awaited)
         if !awaited { _ = row.resolve(.success(())) }

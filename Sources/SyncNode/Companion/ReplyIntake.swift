@@ -7,11 +7,14 @@ import SyncProtocol
 /// primary's ``CompletionIntake`` does for the completion). Every other frame goes on to
 /// the task untouched, and so does every frame until the session arms the intake, after
 /// the handshake. What the two intakes buy together is measured at ``CompletionIntake``.
+///
+/// Like the session, it reads frames: the reply is handed on as SyncProtocol's
+/// ``CompletionReply``, a domain value.
 final class ReplyIntake: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
     /// Takes a reply, on the event loop: it must return quickly.
-    typealias Deliver = @Sendable (Caresync_V1_CompletionReply) -> Void
+    typealias Deliver = @Sendable (CompletionReply) -> Void
 
     /// How the session, on any thread, arms the intake.
     struct Control: Sendable {
@@ -39,7 +42,7 @@ final class ReplyIntake: ChannelInboundHandler, RemovableChannelHandler {
         let frame = unwrapInboundIn(data)
         if let deliver, frame.getInteger(at: frame.readerIndex, as: UInt8.self) == Self.replyTag,
            let envelope = try? Frame.decode(frame), case .completionReply(let reply) = envelope.body {
-            deliver(reply)
+            deliver(CompletionReply(wire: reply))
         } else {
             // Anything else, a malformed frame included, is the task's to handle.
             context.fireChannelRead(data)

@@ -3,6 +3,10 @@ import NIOCore
 import SyncProtocol
 
 /// A TCP connection carrying frames: inbound frame payloads, outbound framed bytes.
+///
+/// The framing is an edge of SyncNode, where messages become bytes and back: the
+/// `Caresync_V1_Envelope`s that ``PrimaryConnection``, ``CompanionSession`` and
+/// ``ConnectionRegistry`` hand it are encoded here, and read frames decoded.
 typealias FramedChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
 extension FramedChannel {

@@ -39,6 +39,33 @@ extension MeasurementBatchResult {
     }
 }
 
+/// A sample as a companion's outbox keeps it and sends it: its message, encoded once as it
+/// is kept (``MeasurementSample/serializedBytes()``) and sent as it was kept, so that a day's
+/// backlog is never read back into domain values only to be encoded again.
+public struct EncodedMeasurement: Sendable {
+    var wire: Caresync_V1_Measurement
+
+    /// The sample an outbox row keeps.
+    public init(serializedBytes bytes: Data) throws {
+        wire = try Caresync_V1_Measurement(serializedBytes: bytes)
+    }
+
+    /// The sample's id, which the primary's receipt names.
+    public var id: String { wire.id }
+    /// The id of the source that took it.
+    public var sourceID: String { wire.sourceID }
+}
+
+/// A source as a companion's outbox keeps it and sends it, like ``EncodedMeasurement``.
+public struct EncodedMeasurementSource: Sendable {
+    var wire: Caresync_V1_MeasurementSource
+
+    /// The source an outbox row keeps.
+    public init(serializedBytes bytes: Data) throws {
+        wire = try Caresync_V1_MeasurementSource(serializedBytes: bytes)
+    }
+}
+
 extension Caresync_V1_Envelope {
     /// Samples from a companion's outbox (kept as they go on the wire), with the sources they name.
     public static func measurementBatch(
@@ -51,6 +78,11 @@ extension Caresync_V1_Envelope {
                 $0.samples = samples
             }
         }
+    }
+
+    /// Samples from a companion's outbox, with the sources they name, as they were kept.
+    public static func measurementBatch(id: String, sources: [EncodedMeasurementSource], samples: [EncodedMeasurement]) -> Self {
+        measurementBatch(id: id, sources: sources.map(\.wire), samples: samples.map(\.wire))
     }
 
     /// The primary's receipt for a committed batch.
@@ -88,6 +120,11 @@ extension MeasurementType {
 }
 
 extension MeasurementSample {
+    /// The sample as an outbox row keeps it (read back as an ``EncodedMeasurement``).
+    public func serializedBytes() throws -> Data {
+        try wire.serializedBytes()
+    }
+
     /// The sample as it goes on the wire.
     public var wire: Caresync_V1_Measurement {
         .with {
@@ -116,6 +153,11 @@ extension MeasurementSample {
 }
 
 extension MeasurementSource {
+    /// The source as an outbox row keeps it (read back as an ``EncodedMeasurementSource``).
+    public func serializedBytes() throws -> Data {
+        try wire.serializedBytes()
+    }
+
     public var wire: Caresync_V1_MeasurementSource {
         .with {
             $0.id = id
