@@ -63,6 +63,26 @@ struct LibraryHygieneTests {
         }
     }
 
+    /// The protocol's wire types (`Caresync_V1_…`) appear in SyncNode only at its edges, where
+    /// frames are read, written and fanned out: the framing (Transport/), the primary's
+    /// per-connection dispatch, the companion's session and the primary's fan-out to its
+    /// connections. Everywhere else the node speaks domain types, and every mapping between the
+    /// two is module SyncProtocol's. Each edge says in its doc comment that it is one.
+    @Test func wireTypesStayAtSyncNodesEdges() throws {
+        let folder = CareSyncCommand.repository.appendingPathComponent("Sources/SyncNode")
+        let transport = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Transport").path)
+        let edges = Set(transport + ["PrimaryConnection.swift", "CompanionSession.swift", "ConnectionRegistry.swift"])
+        #expect(edges.count >= 6)
+        let uses = try Self.lines(in: folder, matching: #"\bCaresync_V1_"#)
+        #expect(uses.count >= 5, "the check finds no wire types in SyncNode at all")
+        let outside = uses.filter { !edges.contains(String($0.prefix { $0 != ":" })) }
+        #expect(outside.isEmpty, "wire types outside SyncNode's edges (map them in SyncProtocol):\n\(outside.joined(separator: "\n"))")
+        for file in Set(uses.map { String($0.prefix { $0 != ":" }) }).intersection(edges).sorted() {
+            let (url, _) = try Self.location(file + ":1:", in: folder)
+            #expect(try String(contentsOf: url, encoding: .utf8).contains("edge of SyncNode"), "\(file) does not say it is an edge")
+        }
+    }
+
     /// No public function of the store writes: every write is in a function only the core may
     /// call (`@_spi(CareCore)`) or in the store's internal plumbing.
     @Test func noPublicStoreFunctionWrites() throws {
