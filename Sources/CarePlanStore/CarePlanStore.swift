@@ -19,8 +19,6 @@ public final class CarePlanStore: Sendable {
     /// What stamps commits and judges expiries; tests move their own.
     let clock: any WallClock
     let definitions = DefinitionCache()
-    /// The plan's time zone as last read, so that judging a completion's day makes no zone anew.
-    let planZone = Mutex<TimeZone?>(nil)
     /// Completions' judgements, committed in groups (``commitTogether(_:then:)``).
     let completions = GroupCommit<CompletionJudgement, CompletionReceipt>()
     /// The change feeds' observers of this process's commits (see ``ChangeLogObserver``).
