@@ -154,7 +154,10 @@ public final class PrimaryNode: Service, Sendable {
             }
             watchers.cancelAll()
         }
-        await lastSeen.write(to: store, logger: logger)
+        // In a task of its own: a stop forced by cancellation (the service group's shutdown
+        // limit) would otherwise refuse this last write, and the times noted since the last
+        // one would be lost.
+        await Task { [lastSeen, store, logger] in await lastSeen.write(to: store, logger: logger) }.value
     }
 
     var logger: Logger { configuration.logger }
