@@ -16,15 +16,32 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // package-benchmark, for the micro-benchmarks of Benchmarks/: percentiles, allocations,
+        // thresholds. Its default RuntimeInterposer trait needs a package this machine lacks.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The plans and answers every benchmark measures with.
+        .target(name: "BenchmarkWorkloads", dependencies: [.product(name: "CarePlan", package: "CareSync")]),
+        // The care core's hot operations through public API, run by `swift package benchmark`.
+        .executableTarget(
+            name: "CareCoreBenchmarks",
+            dependencies: [
+                "BenchmarkWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CareCore", package: "CareSync"), .product(name: "CarePlan", package: "CareSync"),
+                .product(name: "CarePlanStore", package: "CareSync"),
+            ],
+            path: "Benchmarks/CareCoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // libmosquitto, loaded at run time by the peer comparison (the benchmark builds without it).
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         // Every benchmark, a subcommand each; it measures and prints figures, it judges nothing.
         .executableTarget(
             name: "caresync-bench",
             dependencies: [
-                "CMosquitto",
+                "BenchmarkWorkloads", "CMosquitto",
                 .product(name: "CareCore", package: "CareSync"), .product(name: "CareFHIR", package: "CareSync"),
                 .product(name: "CarePlan", package: "CareSync"), .product(name: "CarePlanStore", package: "CareSync"),
                 .product(name: "CarePlanDocument", package: "CareSync"), .product(name: "CareWeb", package: "CareSync"),

@@ -1,3 +1,4 @@
+import BenchmarkWorkloads
 import CareCore
 import CarePlan
 import CarePlanDocument
@@ -63,31 +64,11 @@ struct DayTraffic {
         }
         try await recorder.connect(port: primary.port, primary: primary.fingerprint, group: group)
         for event in events {
-            let result = try await recorder.complete(event.key, values: answer(to: event.activity.result))
+            let result = try await recorder.complete(event.key, values: Workloads.answer(to: event.activity.result))
             guard case .accepted(let revision, _, _) = result else { throw BenchmarkFailure("\(event.key): \(result)") }
             guard await poll(within: timeout, until: { watches.allSatisfy { $0.seen.revision >= revision } }) else {
                 throw BenchmarkFailure("a watch had no context with \(event.key) within \(timeout)")
             }
-        }
-    }
-
-    /// A plausible answer to an assessment asking for `result` (none for an intervention): the
-    /// middle of a scale; for a number, one for each component, inside its unit's plausible
-    /// range and falling from one component to the next (a systolic over its diastolic).
-    static func answer(to result: ResultKind?) -> [OutcomeValue] {
-        switch result {
-        case nil: return []
-        case .scale(let min, let max, _, _)?: return [OutcomeValue(.integer((min + max) / 2))]
-        case .number(let unit, let components)?:
-            let known = QuantityUnit(unit), range = known?.plausible ?? 0...140
-            let count = max(1, components.count)
-            return (0..<count).map { index in
-                let number = range.lowerBound + (range.upperBound - range.lowerBound) * Double(count - index) / Double(count + 1)
-                return OutcomeValue(
-                    .decimal(known?.rounded(number) ?? number), unit: unit, kind: components.indices.contains(index) ? components[index] : nil)
-            }
-        case .boolean?: return [OutcomeValue(.boolean(true))]
-        case .text?: return [OutcomeValue(.text("as usual"))]
         }
     }
 }

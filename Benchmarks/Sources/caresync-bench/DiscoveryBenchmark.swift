@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkWorkloads
 import CareCore
 import CarePlan
 import CarePlanStore
@@ -36,7 +37,7 @@ struct DiscoveryBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await CarePlanStore(path: directory.appendingPathComponent("store.sqlite").path)
         let today = CalendarDay.containing(Date(), in: .gmt)
-        try await CareCore(store: store).plan.load(StoreBenchmark.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
+        try await CareCore(store: store).plan.load(Workloads.plan(activities: 5, start: today), effectiveFrom: today, device: "bench")
 
         let identity = try NodeIdentity.create(name: "Bench primary", now: Date())
         print("caresync-bench discovery: \(runs) runs; Avahi probes a new name for about 0.75 s before others see it")

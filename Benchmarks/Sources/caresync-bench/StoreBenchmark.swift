@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkWorkloads
 import CareCore
 import CarePlan
 @_spi(CareCore) import CarePlanStore
@@ -51,27 +52,8 @@ struct StoreBenchmark: AsyncParsableCommand {
         if let peak = peakResidentMemory() { report("peak RSS", bytes(peak)) }
     }
 
-    /// Builds a plan of `count` activities with every schedule form.
-    static func plan(activities count: Int, start: CalendarDay, prefix: String = "a") throws -> Plan {
-        let times = ["08:00", "12:00", "18:00", "22:00"].map { TimeOfDay($0)! }
-        let activities = try (0..<count).map { n -> Activity in
-            let id = String(format: "%@%04d", prefix, n)
-            let schedule: Schedule = switch n % 4 {
-            case 0: try .daily(times: Array(times.prefix(2)), start: start)
-            case 1: try .weekly([0, 2, 1, 2, 1, 2, 0], start: start)
-            case 2: try .daily(occurrences: 1, times: [times[0]], start: start, daysToSkip: 1)
-            default: try .daily(occurrences: 2, start: start, weekdays: [.monday, .wednesday, .friday])
-            }
-            return n % 5 == 4
-                ? try Activity(identifier: id, kind: .assessment, title: "Assessment \(n)", result: .scale(min: 0, max: 10), schedule: schedule)
-                : try Activity(identifier: id, groupIdentifier: "g\(n % 7)", kind: .intervention, title: "Intervention \(n)",
-                               tags: ["t\(n % 3)"], schedule: schedule)
-        }
-        return try Plan(title: "Benchmark", timeZone: TimeZone(identifier: "Europe/Vienna")!, activities: activities)
-    }
-
     private func planLoading(_ path: String, today: CalendarDay) async throws {
-        let plan = try Self.plan(activities: planActivities, start: today)
+        let plan = try Workloads.plan(activities: planActivities, start: today)
         var stores: [CarePlanStore] = []
         let load = try await Samples.measure(5) { run in
             let store = try await CarePlanStore(path: path + ".\(run)")
@@ -84,7 +66,7 @@ struct StoreBenchmark: AsyncParsableCommand {
     }
 
     private func generateHistory(_ store: CarePlanStore, from first: CalendarDay, through last: CalendarDay) async throws {
-        try await CareCore(store: store).plan.load(Self.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
+        try await CareCore(store: store).plan.load(Workloads.plan(activities: activities, start: first), effectiveFrom: first, device: "bench")
         var generator = SystemRandomNumberGenerator()
         var batch: [(key: EventKey, outcome: Outcome)] = []
         var written = 0
@@ -121,7 +103,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         var writes: [(key: EventKey, outcome: Outcome)] = []
         for offset in 0..<10 {
             writes += try await store.outcomes.events(on: day.adding(days: offset)).map { event in
-                (event.key, Outcome(state: .completed, values: DayTraffic.answer(to: event.activity.result), recordedAt: Date(), device: "bench"))
+                (event.key, Outcome(state: .completed, values: Workloads.answer(to: event.activity.result), recordedAt: Date(), device: "bench"))
             }
         }
         let count = min(singleWrites, writes.count)
@@ -151,7 +133,7 @@ struct StoreBenchmark: AsyncParsableCommand {
                     var accepted = 0
                     for index in stride(from: caller, to: events.count, by: callers) {
                         let outcome = Outcome(
-                            state: .completed, values: DayTraffic.answer(to: events[index].activity.result), recordedAt: Date(),
+                            state: .completed, values: Workloads.answer(to: events[index].activity.result), recordedAt: Date(),
                             device: "bench-\(caller)")
                         let receipt = try await core.outcomes.record(
                             outcome, for: events[index].key, messageID: UUID().uuidString,

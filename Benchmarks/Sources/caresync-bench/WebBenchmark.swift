@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkWorkloads
 import AsyncHTTPClient
 import CareCore
 import CarePlan
@@ -51,7 +52,7 @@ struct WebBenchmark: AsyncParsableCommand {
         let store = try await CarePlanStore(path: directory.appendingPathComponent("primary.sqlite").path)
         let zone = TimeZone(identifier: "Europe/Vienna")!
         let today = CalendarDay.containing(Date(), in: zone)
-        try await CareCore(store: store).plan.load(StoreBenchmark.plan(activities: activities, start: today.adding(days: -7)), effectiveFrom: today.adding(days: -7), device: "bench")
+        try await CareCore(store: store).plan.load(Workloads.plan(activities: activities, start: today.adding(days: -7)), effectiveFrom: today.adding(days: -7), device: "bench")
         let keys = try await store.outcomes.events(on: today, kind: .intervention).map(\.key)
         let events = try await store.outcomes.events(on: today).count
         print("caresync-bench web: \(activities)-activity plan (\(events) events today); the primary, its care app and two companions in this process")
