@@ -378,7 +378,7 @@ let package = Package(
             linkerSettings: linkedWithLLD
         ),
         .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"], linkerSettings: linkedWithLLD),
-        .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport"], linkerSettings: linkedWithLLD),
+        .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport", "Waiting"], linkerSettings: linkedWithLLD),
         .testTarget(
             name: "SyncProtocolTests",
             dependencies: ["SyncProtocol", "StrictJSON", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")],
