@@ -76,6 +76,9 @@ let package = Package(
             ],
             exclude: ["Generated/README.md"]
         ),
+        // Syncthing's Relay Protocol v1, written from its specification: messages, relay ids and
+        // addresses. No sockets.
+        .target(name: "RelayProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The one clock: the instant now and sleeps on the same clock, injected everywhere.
         .target(name: "Clocks"),
         // Waiting well: backoff, timeouts, results waited for, broadcasts, blocking work.
@@ -377,6 +380,7 @@ let package = Package(
             dependencies: ["CareCore", "CarePlanStore", "CarePlanDocument", "TestSupport", "Waiting", .product(name: "Logging", package: "swift-log")],
             linkerSettings: linkedWithLLD
         ),
+        .testTarget(name: "RelayProtocolTests", dependencies: ["RelayProtocol", "TestSupport"], linkerSettings: linkedWithLLD),
         .testTarget(name: "CareCoreTests", dependencies: ["CareCore", "CarePlan", "CarePlanStore", "TestSupport"], linkerSettings: linkedWithLLD),
         .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport", "Waiting"], linkerSettings: linkedWithLLD),
         .testTarget(
@@ -390,7 +394,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "SyncNode", "SyncProtocol", "TestSupport", "Clocks", "Waiting",
+                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "RelayProtocol", "SyncNode", "SyncProtocol", "TestSupport",
+                "Clocks", "Waiting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
