@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "SyncProtocol",
             dependencies: [
-                "CarePlan",
+                "CarePlan", "RelayProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -79,6 +79,18 @@ let package = Package(
         // Syncthing's Relay Protocol v1, written from its specification: messages, relay ids and
         // addresses. No sockets.
         .target(name: "RelayProtocol", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Reaching relays: a device waiting on one for sessions, a session asked for and
+        // joined; the bytes of a session are left to whoever speaks over it.
+        .target(
+            name: "RelayTransport",
+            dependencies: [
+                "RelayProtocol", "NodeIdentity", "Clocks", "Waiting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The one clock: the instant now and sleeps on the same clock, injected everywhere.
         .target(name: "Clocks"),
         // Waiting well: backoff, timeouts, results waited for, broadcasts, blocking work.
@@ -231,7 +243,8 @@ let package = Package(
         .target(
             name: "SyncNode",
             dependencies: [
-                "CareBackup", "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "Reminders", "SyncProtocol", "Clocks", "Waiting",
+                "CareBackup", "CareCore", "CarePlan", "CarePlanStore", "NodeIdentity", "PrivateFiles", "RelayProtocol", "RelayTransport",
+                "Reminders", "SyncProtocol", "Clocks", "Waiting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -250,7 +263,7 @@ let package = Package(
                 "LineOutput",
                 "MetricsEndpoint",
                 "NodeIdentity",
-                "PrivateFiles", "Reminders",
+                "PrivateFiles", "RelayProtocol", "RelayTransport", "Reminders",
                 "SyncNode", "Clocks", "Waiting", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -385,7 +398,7 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["ChildProcess", "FuzzProperties", "TestSupport", "Waiting"], linkerSettings: linkedWithLLD),
         .testTarget(
             name: "SyncProtocolTests",
-            dependencies: ["SyncProtocol", "StrictJSON", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: ["SyncProtocol", "RelayProtocol", "StrictJSON", "TestSupport", .product(name: "NIOEmbedded", package: "swift-nio")],
             linkerSettings: linkedWithLLD
         ),
         // What several test targets share.
@@ -394,12 +407,13 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "RelayProtocol", "SyncNode", "SyncProtocol", "TestSupport",
+                "CarePlanStore", "ChildProcess", "Discovery", "FHIRTestServer", "NodeIdentity", "RelayProtocol", "RelayTransport", "SyncNode", "SyncProtocol", "TestSupport",
                 "Clocks", "Waiting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             linkerSettings: linkedWithLLD
         ),

@@ -20,6 +20,9 @@ public struct CompanionOptions: ParsableArguments {
     @Option(help: "The name the primary sees.")
     public var name: String?
 
+    @Flag(help: "Reach the primary only through the relays it named when pairing or since, never directly (as a device away from home).")
+    public var relayOnly = false
+
     @Flag(help: "Write every event as one JSON line.")
     public var json = false
 
@@ -35,7 +38,8 @@ public struct CompanionOptions: ParsableArguments {
 
     /// Where the primary is, for messages.
     public var primaryDescription: String {
-        connect ?? primary.map { "\"\($0)\" on the network" } ?? "on the network"
+        if relayOnly { return "through its relays" }
+        return connect ?? primary.map { "\"\($0)\" on the network" } ?? "on the network"
     }
 
     /// The node's configuration for `role`: a fixed address, or discovery on the network
@@ -54,6 +58,7 @@ public struct CompanionOptions: ParsableArguments {
             }
         }
         configuration.logger = logger
+        configuration.relayOnly = relayOnly
         return configuration
     }
 }

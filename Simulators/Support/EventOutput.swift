@@ -28,8 +28,9 @@ public struct EventOutput: Sendable {
 
     public func show(_ event: CompanionEvent) {
         switch event {
-        case .connected(let id, let name):
-            write(["type": "connected", "primary": .string(id), "name": .string(name)], text: "Connected to \(name) (\(id))")
+        case .connected(let id, let name, let way):
+            write(["type": "connected", "primary": .string(id), "name": .string(name), "way": .string(way.description)],
+                  text: "Connected to \(name) (\(id)), \(way)")
         case .disconnected(let reason):
             write(["type": "disconnected", "reason": .string(reason)], text: "Disconnected: \(reason)")
         case .context(let context):

@@ -43,7 +43,7 @@ public struct NodeIdentity: Sendable {
     }
 
     /// The one file that holds key and certificate, so that they are made and kept as a unit.
-    static let file = "identity.pem"
+    public static let file = "identity.pem"
     /// The two files of identities made before that file (migrated on first load).
     static let legacyKeyFile = "identity-key.pem"
     static let legacyCertificateFile = "identity-certificate.pem"
@@ -60,14 +60,18 @@ public struct NodeIdentity: Sendable {
     /// - Parameters:
     ///   - directory: where the identity is kept (beside the store, or a companion's state directory).
     ///   - name: the certificate's common name for a new identity, such as "Kitchen tablet".
+    ///   - file: the file's name in `directory`: a node's identity is ``file``; another
+    ///     identity it keeps (a primary's relay identity) has a name of its own.
     ///   - now: the start of a new certificate's validity.
-    public static func loadOrCreate(in directory: String, name: String, now: Date = Date()) throws(IdentityError) -> NodeIdentity {
+    public static func loadOrCreate(
+        in directory: String, name: String, file: String = file, now: Date = Date()
+    ) throws(IdentityError) -> NodeIdentity {
         let path = directory + "/" + file
         do {
             try PrivateFiles.makeDirectory(directory, own: true)
             try PrivateFiles.removeLeftovers(of: path)
             if let identity = try load(path) { return identity }
-            let identity = try legacy(in: directory) ?? create(name: name, now: now)
+            let identity = try (file == Self.file ? legacy(in: directory) : nil) ?? create(name: name, now: now)
             if try !PrivateFiles.createOnce(path, contents: Array(identity.pem().utf8)) {
                 // Another process made one first: use it.
                 guard let theirs = try load(path) else { throw IdentityError.unreadable(path: path, reason: "vanished") }

@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import RelayProtocol
 
 /// Every message a node sends, made from domain values: SyncNode builds no envelope by
 /// hand. Reading a message back is each domain type's `init(wire:)`, beside its type.
@@ -28,7 +29,7 @@ extension Caresync_V1_Envelope {
     /// The primary's acceptance of a Hello, with the version chosen and the connection's limits.
     public static func helloAck(
         version: UInt32, nodeID: String, softwareVersion: String, planID: String, displayName: String,
-        features: [String] = [], pingInterval: Duration, idleTimeout: Duration, maximumFrameBytes: Int
+        features: [String] = [], pingInterval: Duration, idleTimeout: Duration, maximumFrameBytes: Int, relays: [RelayRoute] = []
     ) -> Self {
         .with {
             $0.helloAck = .with {
@@ -42,6 +43,7 @@ extension Caresync_V1_Envelope {
                 $0.pingIntervalMs = UInt32(clamping: pingInterval.wholeMilliseconds)
                 $0.idleTimeoutMs = UInt32(clamping: idleTimeout.wholeMilliseconds)
                 $0.maxFrameBytes = UInt32(clamping: maximumFrameBytes)
+                $0.relays = relays.map(\.wire)
             }
         }
     }

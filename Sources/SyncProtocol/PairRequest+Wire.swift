@@ -1,5 +1,6 @@
 import CarePlan
 import Foundation
+import RelayProtocol
 
 /// A companion's request to pair (protocol section 5), as a primary judges it: the protocol
 /// version both speak, the role it asks for, its name and its proof that it holds the code.
@@ -39,8 +40,13 @@ public struct PairAcceptance: Sendable {
     public var role: DeviceRole
     public var mayRecord: Bool
     public var proof: Data
+    /// The relays the primary waits on (protocol section 25).
+    public var relays: [RelayRoute]
 
-    public init(version: UInt32, nodeID: String, displayName: String, planID: String, role: DeviceRole, mayRecord: Bool, proof: Data) {
+    public init(
+        version: UInt32, nodeID: String, displayName: String, planID: String, role: DeviceRole, mayRecord: Bool, proof: Data,
+        relays: [RelayRoute] = []
+    ) {
         self.version = version
         self.nodeID = nodeID
         self.displayName = displayName
@@ -48,6 +54,7 @@ public struct PairAcceptance: Sendable {
         self.role = role
         self.mayRecord = mayRecord
         self.proof = proof
+        self.relays = relays
     }
 }
 
@@ -63,6 +70,7 @@ extension Caresync_V1_Envelope {
                 $0.role = acceptance.role.wire
                 $0.mayRecord = acceptance.mayRecord
                 $0.proof = acceptance.proof
+                $0.relays = acceptance.relays.map(\.wire)
             }
         }
     }

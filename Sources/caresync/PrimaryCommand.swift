@@ -4,6 +4,7 @@ import CareFHIR
 import CarePlanStore
 import CareWeb
 import CommandOptions
+import RelayProtocol
 import Discovery
 import CarePlan
 import NodeIdentity
@@ -115,10 +116,18 @@ struct PrimaryCommand: AsyncParsableCommand {
         "Seal the scheduled backups with the passphrase in this file (else $CARESYNC_BACKUP_PASSPHRASE).", valueName: "file"))
     var backupPassphraseFile: String?
 
+    @Option(help: ArgumentHelp(
+        "Wait for companions away from home on this relay (Syncthing's strelaysrv; repeatable, tried in order).",
+        valueName: "relay://HOST:PORT/?id=RELAY_ID"))
+    var relay: [String] = []
+
     @Flag(help: "Print events as JSON lines.")
     var json = false
 
     func validate() throws {
+        for uri in relay {
+            do { _ = try RelayAddress(uri) } catch { throw ValidationError("--relay: \(error)") }
+        }
         guard backupDir == nil || (seconds(of: backupEvery).map { $0 >= 60 } ?? false) else {
             throw ValidationError("--backup-every must be a minute or more, such as 12h or 7d, not \"\(backupEvery)\"")
         }
@@ -144,6 +153,13 @@ struct PrimaryCommand: AsyncParsableCommand {
             configuration.name = name
             configuration.logger = logger
             configuration.identityDirectory = identityDirectory(of: store)
+            configuration.relays = try relay.map { try RelayAddress($0) }
+            if !relay.isEmpty {
+                // Kept beside the node's identity (and in its backups): companions find the
+                // primary under the same relay id after a restart or a restore.
+                configuration.relayIdentity = try NodeIdentity.loadOrCreate(
+                    in: identityDirectory(of: store), name: PrimaryNode.relayIdentityName, file: PrimaryNode.relayIdentityFile)
+            }
             // Scheduled backups' health, shown in the care app and sent to household devices.
             configuration.backupHealth = backupDir.map { _ in BackupHealth() }
             let shiftedClock = try shiftedClock()
@@ -160,6 +176,7 @@ struct PrimaryCommand: AsyncParsableCommand {
             var services = (endpoint.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
                 + node.services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [.init(service: announcement, successTerminationBehavior: .ignore)]
+                + (relay.isEmpty ? [] : [.init(service: RelayNotices(node: node, json: json))])
             if advertise {
                 let txt = PrimaryNode.txtRecord(nodeID: configuration.nodeID, planID: info.planID, fingerprint: identity.fingerprint)
                 services.append(.init(service: Advertiser(

@@ -1,5 +1,10 @@
 import Foundation
+import Logging
+import NIOCore
+import NodeIdentity
 import RelayProtocol
+import RelayTransport
+import Synchronization
 import Testing
 
 /// Syncthing's relay server itself (`strelaysrv`, Debian's syncthing-relaysrv), started here on
@@ -55,4 +60,71 @@ func freeLoopbackPort() throws -> Int {
     }
     guard bound else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// ``RelayDialer`` and ``RelayMembership`` against `strelaysrv` itself: the three modes of
+/// the protocol, and the bytes of a session passed both ways.
+@Suite struct RelayTransportTests {
+    let scratch = Scratch()
+
+    /// A session's raw pipe, as its handlers see it: the bytes read, in order.
+    final class Pipe: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let read = Mutex<[UInt8]>([])
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let bytes = unwrapInboundIn(data).readableBytesView
+            read.withLock { $0 += bytes }
+        }
+    }
+
+    @Test func aSessionAskedForAtTheRelayCarriesBytesBothWaysIncludingThoseSentBeforeTheOtherSideJoined() async throws {
+        let relay = try await RelayServer.start(keys: scratch.path("relay-keys"))
+        defer { relay.process.terminate() }
+        let member = RelayMembership(
+            relay: relay.address, identity: try NodeIdentity.create(name: "member", now: Date()), logger: Logger(label: "test"))
+        let invitations = AsyncStream<SessionInvitation>.makeStream()
+        let membership = Task { await member.run { invitations.continuation.yield($0) } }
+        defer { membership.cancel() }
+        await member.joined()
+
+        let dialer = RelayDialer()
+        let asker = try NodeIdentity.create(name: "asker", now: Date())
+        let asking = try await dialer.invitation(to: member.deviceID, at: relay.address, identity: asker)
+        var offered = invitations.stream.makeAsyncIterator()
+        let invited = try #require(await offered.next())
+        // Each side is told who the other is, and gets a key of its own.
+        #expect(invited.from == RelayDeviceID(certificateDER: asker.certificateDER) && asking.from == member.deviceID)
+        #expect(invited.key != asking.key)
+        // The asking side joins first and speaks at once: the relay holds its bytes for the other.
+        let (near, far) = (Pipe(), Pipe())
+        let first = try await dialer.joinSession(asking, at: relay.address) { channel in
+            channel.pipeline.addHandler(near).map { channel }
+        }
+        try await first.writeAndFlush(ByteBuffer(string: "hello from the companion"))
+        let second = try await dialer.joinSession(invited, at: relay.address) { channel in
+            channel.pipeline.addHandler(far).map { channel }
+        }
+        try await second.writeAndFlush(ByteBuffer(string: "and from the primary"))
+        try await waitFor("both ends read what the other sent", until: {
+            String(decoding: far.read.withLock { $0 }, as: UTF8.self) == "hello from the companion"
+                && String(decoding: near.read.withLock { $0 }, as: UTF8.self) == "and from the primary"
+        })
+        try await first.close()
+        try await second.close()
+    }
+
+    @Test func aDeviceNotAtTheRelayIsNotFoundAndAnotherRelayIDIsRefused() async throws {
+        let relay = try await RelayServer.start(keys: scratch.path("relay-keys"))
+        defer { relay.process.terminate() }
+        let nobody = RelayDeviceID(certificateDER: try NodeIdentity.create(name: "nobody", now: Date()).certificateDER)
+        let asker = try NodeIdentity.create(name: "asker", now: Date())
+        let notFound = try await #require(throws: RelayError.self) {
+            try await RelayDialer().invitation(to: nobody, at: relay.address, identity: asker)
+        }
+        guard case .refused(_, let response) = notFound else { Issue.record("\(notFound)"); return }
+        #expect(response.code == RelayResponse.notFound.code)
+        let wrong = RelayAddress(host: relay.address.host, port: relay.port, id: nobody)
+        let changed = try await #require(throws: RelayError.self) { try await RelayDialer().invitation(to: nobody, at: wrong, identity: asker) }
+        #expect(changed.description.hasPrefix("relay identity changed"), "\(changed)")
+    }
 }

@@ -92,6 +92,11 @@ func pairSimulator(
 final class WatchProcess {
     let process: RunningProcess
 
+    /// A simulator already started (any of them: they write the same JSON lines).
+    init(process: RunningProcess) {
+        self.process = process
+    }
+
     /// A watch at a fixed address, paired with the primary of `store` first (with
     /// `pairOptions` for `caresync pair`).
     init(

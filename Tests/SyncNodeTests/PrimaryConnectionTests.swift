@@ -46,7 +46,7 @@ final class PrimaryConnectionTests {
             return (try FramedChannel(wrappingChannelSynchronously: channel), intake.control(on: channel.eventLoop))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7654))
-        let serving = Task { [node] in await PrimaryConnection(node: node, channel: framed, certificate: nil, intake: intake).serve() }
+        let serving = Task { [node] in await PrimaryConnection(node: node, connection: AcceptedConnection(framed: framed, peer: nil, intake: intake)).serve() }
         return (channel, serving)
     }
 

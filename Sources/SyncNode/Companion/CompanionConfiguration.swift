@@ -45,6 +45,10 @@ public struct CompanionConfiguration: Sendable {
     /// companion followed last (if any). The default returns a fixed address.
     public var locate: @Sendable (_ knownPrimaryID: String?) async throws -> PrimaryEndpoint
     public var softwareVersion = "caresync \(CareSyncVersion.current)"
+    /// Whether to reach the primary only through its relays, never directly (for tests and
+    /// demonstrations of a device away from home). Otherwise the relays are tried, in order,
+    /// when the primary cannot be found or reached directly.
+    public var relayOnly = false
     /// TLS unless measuring what it costs.
     public var security = TransportSecurity.tls
     /// How long to wait for a completion's reply before leaving it to the outbox (longer

@@ -5,7 +5,8 @@ import SyncProtocol
 
 /// Everything a companion node reports, in order.
 public enum CompanionEvent: Sendable {
-    case connected(primaryID: String, primaryName: String)
+    /// Connected, and by which way.
+    case connected(primaryID: String, primaryName: String, way: ConnectionWay)
     case disconnected(reason: String)
     case context(ApplicationContext)
     case reply(messageID: String, key: EventKey, result: CompletionResult)

@@ -2,6 +2,7 @@ import CarePlan
 import Foundation
 import NIOCore
 import NodeIdentity
+import RelayProtocol
 import SyncProtocol
 
 /// What pairing agreed on.
@@ -51,6 +52,7 @@ extension CompanionNode {
                     throw ProtocolError(.protocolViolation, "the PairAccept names role \(accept.role), which no companion has")
                 }
                 try await state.remember(primaryID: primaryID)
+                try await state.remember(relays: try RelayRoute.routes(wire: accept.relays))
                 return PairingResult(
                     primaryID: primaryID, primaryName: accept.displayName, planID: accept.planID, role: role,
                     mayRecord: accept.mayRecord)
@@ -80,7 +82,7 @@ extension CompanionNode {
             return connection
         } catch {
             await connection.close(logger: logger)
-            throw Self.impersonation(seen: connection.certificate?.value, pinned: pinned, at: endpoint)
+            throw Self.impersonation(seen: connection.certificate?.value, pinned: pinned, at: "at \(endpoint)")
                 ?? ProtocolError(.notReachable, "no TLS session with the primary at \(endpoint): \(error)")
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import RelayProtocol
 import Synchronization
 import SyncProtocol
 
@@ -40,18 +41,12 @@ struct CompanionSession: Sendable {
     var configuration: CompanionConfiguration { node.configuration }
 
     func run() async -> End {
-        let endpoint: PrimaryEndpoint
-        do {
-            endpoint = try await configuration.locate(node.knownPrimaryID)
-        } catch {
-            return End(reason: "cannot find the primary: \(error)", wasEstablished: false)
-        }
         let pinned = node.knownPrimaryID
-        let connection: CompanionConnection
+        let connection: CompanionConnection, way: ConnectionWay
         do {
-            connection = try await node.connect(to: endpoint, pinned: pinned)
+            (connection, way) = try await node.reachPrimary(pinned: pinned)
         } catch {
-            return End(reason: "cannot reach the primary at \(endpoint): \(error)", wasEstablished: false)
+            return End(reason: "\(error)", wasEstablished: false)
         }
         let channel = connection.channel
         var established = false
@@ -85,7 +80,7 @@ struct CompanionSession: Sendable {
                 }
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
                 if accepted.contains(ProtocolFeature.standby), let copy = configuration.standby { try handle.send(.standbyHeld(copy.held)) }
-                node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName))
+                node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName, way: way))
                 let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
                 // The sender and the pinger run beside the receiver; whichever ends first
                 // ends the connection, and its reason is the session's.
@@ -127,7 +122,7 @@ struct CompanionSession: Sendable {
             return End(reason: error.message, wasEstablished: established)
         } catch {
             // A primary presenting another certificate fails the TLS handshake: say who it was.
-            if let impersonation = CompanionNode.impersonation(seen: connection.certificate?.value, pinned: pinned, at: endpoint) {
+            if let impersonation = CompanionNode.impersonation(seen: connection.certificate?.value, pinned: pinned, at: way.place) {
                 node.eventSink.yield(.error(code: impersonation.code.description, message: impersonation.message))
                 return End(reason: impersonation.message, wasEstablished: false)
             }
@@ -155,6 +150,7 @@ struct CompanionSession: Sendable {
             guard ack.nodeID == node.knownPrimaryID else {
                 throw ProtocolError(.protocolViolation, "the HelloAck names primary \(ack.nodeID), not the paired one")
             }
+            try await node.state.remember(relays: try RelayRoute.routes(wire: ack.relays))
             return ack
         case .error(let error): throw Refusal(code: error.code, message: error.message)
         default: throw ProtocolError.unexpected(answer, "instead of HelloAck")

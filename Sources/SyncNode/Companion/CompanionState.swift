@@ -3,6 +3,7 @@ import CarePlanStore
 import Foundation
 import GRDB
 import Logging
+import RelayProtocol
 import PrivateFiles
 import Synchronization
 import SyncProtocol
@@ -48,6 +49,8 @@ import Waiting
 final class CompanionState: Sendable {
     private struct Memory {
         var primaryID: String?
+        /// The primary's relays, as it last named them.
+        var relays: [RelayRoute] = []
         /// The sequence of the newest dose alert handled.
         var alertsAfter = 0
         var context: ApplicationContext?
@@ -91,6 +94,7 @@ final class CompanionState: Sendable {
             let stored = try queue.read { db in
                 (
                     primaryID: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'"),
+                    relays: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'relays'"),
                     alertsAfter: try Int.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'alertsAfter'") ?? 0,
                     context: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"),
                     deltas: try Data.fetchAll(db, sql: "SELECT payload FROM context_delta ORDER BY sequence"),
@@ -114,11 +118,13 @@ final class CompanionState: Sendable {
                     "directory": "\(directory)", "error": "\(error)",
                 ])
             }
+            // Routes that cannot be read are forgotten: the next HelloAck names them again.
+            let relays = stored.relays.flatMap { try? JSONDecoder().decode([RelayRoute].self, from: $0) } ?? []
             let outbox = try stored.outbox.map { OutboxEntry(try CompletionMessage(serializedBytes: $0), awaited: false) }
             return CompanionState(
                 queue: queue,
                 memory: Memory(
-                    primaryID: stored.primaryID, alertsAfter: stored.alertsAfter, context: context,
+                    primaryID: stored.primaryID, relays: relays, alertsAfter: stored.alertsAfter, context: context,
                     deltaBytes: stored.deltas.reduce(0) { $0 + $1.count }, deltaAllowance: allowance(after: stored.context?.count ?? 0),
                     outbox: outbox),
                 measurementsWaiting: stored.measurements, contextWriteDelay: contextWriteDelay, clock: clock, logger: logger)
@@ -179,6 +185,18 @@ final class CompanionState: Sendable {
 
     func remember(primaryID: String) async throws {
         try await commit(Self.setting("primaryID", primaryID)) { $0.primaryID = primaryID }
+    }
+
+    /// The primary's relays, in the order to try them.
+    var relays: [RelayRoute] {
+        memory.withLock { $0.relays }
+    }
+
+    /// Keeps the relays the primary names now in place of those held, unless they are the same.
+    func remember(relays: [RelayRoute]) async throws {
+        guard relays != self.relays else { return }
+        let encoded = try JSONEncoder().encode(relays)
+        try await commit(Self.setting("relays", encoded)) { $0.relays = relays }
     }
 
     /// The sequence of the newest dose alert handled (0 for none).

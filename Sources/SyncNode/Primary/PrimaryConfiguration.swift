@@ -4,6 +4,8 @@ import Foundation
 import Logging
 import NIOCore
 import NodeIdentity
+import RelayProtocol
+import RelayTransport
 import SyncProtocol
 import Clocks
 
@@ -30,6 +32,23 @@ public struct PrimaryConfiguration: Sendable {
     /// moves that one by hours (`--clock-control`) without closing every connection. Tests
     /// pass a clock they move, so that only moving it reaches a deadline.
     public var deadlineClock: any WallClock = .system
+    /// The relays the primary waits on for companions away from home (protocol section 25),
+    /// in the order companions should try them: it keeps one connection to each, and tells
+    /// its companions of them when they pair and at every HelloAck.
+    public var relays: [RelayAddress] = []
+    /// Who the primary is to its relays: an identity of its own, never the node's (a relay
+    /// learns no CareSync fingerprint). `caresync primary` keeps it beside the node's
+    /// identity, so that companions find the primary under the same relay id after a
+    /// restart; `nil`: a new one for this run.
+    public var relayIdentity: NodeIdentity?
+    /// How the primary keeps its memberships: pings, answers, backoff.
+    public var relayMembership = RelayMembership.Settings()
+    /// Sessions through relays open or being joined at once, beyond which invitations are
+    /// let go unanswered.
+    public var relayedSessionLimit = 32
+    /// Invitations to a session the primary takes up a minute, whatever their relay: each
+    /// costs a connection and a TLS handshake.
+    public var relayInvitationsPerMinute = 60
     /// Pairing attempts judged a minute, whatever their source: each costs scrypt
     /// derivations. Only a benchmark pairing a hundred companions needs more.
     public var pairingAttemptsPerMinute = 10

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import NodeIdentity
+import RelayProtocol
 import Synchronization
 import SyncProtocol
 
@@ -64,6 +65,16 @@ struct PrimaryConnection {
     let certificate: PeerCertificate?
     /// Hands this task the frames that are not completions, one at a time.
     let intake: CompletionIntake.Control
+    /// The relay the connection came through, if it did.
+    let relay: RelayAddress?
+
+    init(node: PrimaryNode, connection: AcceptedConnection) {
+        self.node = node
+        channel = connection.framed
+        certificate = connection.peer
+        intake = connection.intake
+        relay = connection.relay
+    }
 
     /// What a revoked device hears before its connection closes.
     static let revoked = ProtocolError(.notPaired, "this device was revoked on the primary")
@@ -75,6 +86,7 @@ struct PrimaryConnection {
         var logger = node.logger
         let remote = channel.channel.remoteAddress
         logger[metadataKey: "remote"] = "\(remote?.ipAddress ?? "?"):\(remote?.port ?? 0)"
+        if let relay { logger[metadataKey: "relay"] = "\(relay.host):\(relay.port)" }
         do {
             try await channel.executeThenClose { [logger] inbound, outbound in
                 await serve(inbound, outbound, logger: logger)
@@ -205,6 +217,11 @@ struct PrimaryConnection {
         guard let first = try await frames.nextEnvelope() else { return nil }
         switch first.body {
         case .pairRequest(let request):
+            // Pairing is in person, on the home network: through a relay, the short code
+            // could be guessed at from anywhere.
+            guard relay == nil else {
+                throw ProtocolError(.notPermitted, "pairing is not possible through a relay: pair on the home network")
+            }
             let fingerprint = try certificate?.value ?? Self.fingerprintWithoutTLS()
             try await outbound.send(.pairAccept(try await node.pair(try PairRequest(wire: request), from: fingerprint)))
             return nil
@@ -255,7 +272,8 @@ struct PrimaryConnection {
             version: version, nodeID: configuration.nodeID, softwareVersion: configuration.softwareVersion,
             planID: info.planID, displayName: configuration.name,
             features: features, pingInterval: configuration.pingInterval,
-            idleTimeout: configuration.idleTimeout, maximumFrameBytes: configuration.maximumFrameBytes)
+            idleTimeout: configuration.idleTimeout, maximumFrameBytes: configuration.maximumFrameBytes,
+            relays: node.relays?.routes ?? [])
     }
 
     /// Without TLS there is no certificate to pair: refused.

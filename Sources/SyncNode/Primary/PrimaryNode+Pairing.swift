@@ -2,7 +2,6 @@ import CarePlan
 import CarePlanStore
 import Foundation
 import NodeIdentity
-import Synchronization
 import SyncProtocol
 
 extension PrimaryNode {
@@ -46,31 +45,8 @@ extension PrimaryNode {
             let info = try await store.plan.info()
             return PairAcceptance(
                 version: request.version, nodeID: configuration.nodeID, displayName: configuration.name, planID: info.planID,
-                role: device.role, mayRecord: device.mayRecord, proof: matched.proof.primary)
-        }
-    }
-}
-
-/// Bounds the pairing attempts the primary judges, since each costs it scrypt derivations:
-/// a sliding window of 60 s on the primary's clock. An attempt is judged if fewer than
-/// `limit` were judged in the 60 s before it; one refused here does not count, so a flood
-/// delays honest pairing by at most a minute after it stops.
-final class PairingThrottle: Sendable {
-    /// Attempts judged per minute, whatever their source.
-    let limit: Int
-    private let recent = Mutex<[Date]>([])
-
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    /// Whether an attempt at `now` may be judged; counts it if so.
-    func admit(at now: Date) -> Bool {
-        recent.withLock { recent in
-            recent.removeAll { now.timeIntervalSince($0) >= 60 }
-            guard recent.count < limit else { return false }
-            recent.append(now)
-            return true
+                role: device.role, mayRecord: device.mayRecord, proof: matched.proof.primary,
+                relays: relays?.routes ?? [])
         }
     }
 }

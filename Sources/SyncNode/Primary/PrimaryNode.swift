@@ -5,6 +5,8 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NodeIdentity
+import RelayTransport
 import Reminders
 import ServiceLifecycle
 import Synchronization
@@ -37,13 +39,15 @@ public final class PrimaryNode: Service, Sendable {
     /// When devices were last seen, written to the store now and then.
     let lastSeen: LastSeen
     let metrics = PrimaryMetrics()
-    let pairingThrottle: PairingThrottle
+    let pairingThrottle: AttemptsPerMinute
     /// Reminders for events not yet done, if the primary keeps them.
     let reminders: ReminderScheduler?
     private let onReminder: @Sendable (Reminder) -> Void
     /// Missed-dose alerts for household devices, if the primary raises them.
     let alerts: MissedDoseMonitor?
     private let onAlert: @Sendable (DoseAlert) -> Void
+    /// Its memberships of relays and the sessions offered there, if it waits on any.
+    let relays: PrimaryRelays?
     private let serverChannel = Mutex<(any Channel)?>(nil)
     private let stopping = Mutex(false)
     private let bound = Eventual<SocketAddress>()
@@ -68,7 +72,7 @@ public final class PrimaryNode: Service, Sendable {
         self.onAlert = onAlert
         self.alerts = alerts
             ? MissedDoseMonitor(store: store, clock: configuration.clock, logger: configuration.logger) : nil
-        pairingThrottle = PairingThrottle(limit: configuration.pairingAttemptsPerMinute)
+        pairingThrottle = AttemptsPerMinute(limit: configuration.pairingAttemptsPerMinute)
         connections = ConnectionRegistry(gauges: metrics.connections)
         devices = DeviceDirectory(store: store)
         lastSeen = LastSeen(interval: configuration.lastSeenInterval)
@@ -78,7 +82,18 @@ public final class PrimaryNode: Service, Sendable {
         clock = HybridClock(node: configuration.nodeID)
         standby = StandbySource(store: store, identityDirectory: configuration.identityDirectory)
         publisher = ContextPublisher(store: store, clock: clock, wallClock: configuration.clock, tomorrowFrom: configuration.tomorrowFrom)
+        let relayIdentity = configuration.relays.isEmpty
+            ? nil : configuration.relayIdentity ?? (try? NodeIdentity.create(name: PrimaryRelays.commonName, now: Date()))
+        relays = relayIdentity.map { PrimaryRelays(configuration: configuration, identity: $0) }
     }
+
+    /// The file of the identity a primary presents to relays, beside its node identity.
+    public static let relayIdentityFile = "relay-identity.pem"
+    /// The common name of that identity's certificate: nothing of the household.
+    public static let relayIdentityName = PrimaryRelays.commonName
+
+    /// The primary's memberships of its relays, in the order of its configuration.
+    public var relayMemberships: [RelayMembership] { relays?.memberships ?? [] }
 
     /// The primary and the services it needs beside it (the change feed, its reminders and
     /// alerts), to run in one `ServiceGroup` in this order: a group shuts down in reverse
@@ -114,41 +129,57 @@ public final class PrimaryNode: Service, Sendable {
             handshake: configuration.handshakeTimeout, idle: configuration.idleTimeout, clock: configuration.deadlineClock)
         let maximumFrameBytes = configuration.maximumFrameBytes
         let tls = configuration.security == .tls ? try TLSTransport(identity: configuration.identity, server: true) : nil
+        // Every connection served gets the same pipeline, accepted here or joined through a relay.
+        let accept: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
+            let peer = PeerCertificate()
+            let intake = CompletionIntake()
+            let control = intake.control(on: channel.eventLoop)
+            return FramedChannel.configure(
+                channel, tls: tls.map { tls in { [tls.serverHandler(recording: peer)] } },
+                maximumFrameBytes: maximumFrameBytes, deadlines: deadlines, framing: [intake]
+            ).map { AcceptedConnection(framed: $0, peer: tls == nil ? nil : peer, intake: control) }
+        }
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             // A peer that stops sending mid-frame still hears why it is being closed.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 32 * 1024, high: 256 * 1024))
-            .bind(host: configuration.host, port: configuration.port) { channel in
-                let peer = PeerCertificate()
-                let intake = CompletionIntake()
-                let control = intake.control(on: channel.eventLoop)
-                return FramedChannel.configure(
-                    channel, tls: tls.map { tls in { [tls.serverHandler(recording: peer)] } },
-                    maximumFrameBytes: maximumFrameBytes, deadlines: deadlines, framing: [intake]
-                ).map { (framed: $0, peer: tls == nil ? nil : peer, intake: control) }
-            }
+            .bind(host: configuration.host, port: configuration.port, childChannelInitializer: accept)
         serverChannel.withLock { $0 = server.channel }
         if stopping.withLock({ $0 }) { server.channel.close(promise: nil) }
         bound.resolve(.success(server.channel.localAddress!))
+        let (accepted, admit) = AsyncStream<AcceptedConnection>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { watchers in
             let revision = try await store.revision()
             if let latest = try await store.outcomes.latestClock() { clock.observe(latest) }
             watchers.addTask { await self.followStore(after: revision) }
             watchers.addTask { try await self.followDays(after: revision) }
             watchers.addTask { await self.lastSeen.run(to: self.store, logger: self.logger) }
-            await withDiscardingTaskGroup { sessions in
-                do {
-                    try await server.executeThenClose { inbound in
-                        for try await (channel, peer, intake) in inbound {
-                            sessions.addTask {
-                                await PrimaryConnection(node: self, channel: channel, certificate: peer, intake: intake).serve()
-                            }
-                        }
+            if let relays {
+                watchers.addTask { [configuration] in
+                    await relays.run(clock: { configuration.clock.now }, accept: accept) { connection in
+                        // Joined as the primary stops: closed unserved.
+                        if case .terminated = admit.yield(connection) { connection.closeUnserved(logger: self.logger) }
                     }
-                } catch {
-                    logger.error("the listening socket failed; stopping", metadata: ["error": "\(error)"])
+                }
+            }
+            await withDiscardingTaskGroup { sessions in
+                sessions.addTask {
+                    do {
+                        try await server.executeThenClose { inbound in
+                            for try await connection in inbound { admit.yield(connection) }
+                        }
+                    } catch {
+                        self.logger.error("the listening socket failed; stopping", metadata: ["error": "\(error)"])
+                    }
+                    admit.finish()
+                }
+                for await connection in accepted {
+                    sessions.addTask {
+                        defer { connection.ended() }
+                        await PrimaryConnection(node: self, connection: connection).serve()
+                    }
                 }
                 await connections.sayGoodbye(.shutdown, "primary stopping")
             }

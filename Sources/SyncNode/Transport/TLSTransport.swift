@@ -1,6 +1,7 @@
 import NIOCore
 import NIOSSL
 import NodeIdentity
+import RelayTransport
 import Synchronization
 
 /// How a node's connections are secured.
@@ -38,8 +39,7 @@ public enum NodeTLS {
     ///   - identity: the node's key and certificate.
     ///   - server: whether this side accepts connections (the primary).
     public static func configuration(identity: NodeIdentity, server: Bool) throws -> TLSConfiguration {
-        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKey.serializeAsPEM().pemString.utf8), format: .pem)
-        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+        let (key, certificate) = try identity.tlsCredentials()
         var configuration = server
             ? TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
             : TLSConfiguration.makeClientConfiguration()

@@ -762,6 +762,28 @@ public nonisolated struct Caresync_V1_HelloAck: Sendable {
   /// The largest frame the primary accepts.
   public var maxFrameBytes: UInt32 = 0
 
+  /// The relays the primary waits on now (section 25), in the order to try them; the
+  /// companion keeps them in place of those it held.
+  public var relays: [Caresync_V1_RelayRoute] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One way to the primary through a relay (section 25): the relay, and the id under which
+/// the primary waits there.
+public nonisolated struct Caresync_V1_RelayRoute: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// relay://HOST:PORT/?id=RELAY_ID, the relay's id pinned.
+  public var relay: String = String()
+
+  /// The primary's relay identity there, in Syncthing's device id form (not its node id).
+  public var deviceID: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1292,6 +1314,9 @@ public nonisolated struct Caresync_V1_PairAccept: Sendable {
 
   /// HMAC-SHA256(K, "caresync-pair-v1 primary").
   public var proof: Data = Data()
+
+  /// The relays the primary waits on (section 25).
+  public var relays: [Caresync_V1_RelayRoute] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2327,7 +2352,7 @@ nonisolated extension Caresync_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension Caresync_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".HelloAck"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}node_id\0\u{1}role\0\u{3}software_version\0\u{3}plan_id\0\u{1}features\0\u{3}display_name\0\u{3}ping_interval_ms\0\u{3}idle_timeout_ms\0\u{3}max_frame_bytes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}node_id\0\u{1}role\0\u{3}software_version\0\u{3}plan_id\0\u{1}features\0\u{3}display_name\0\u{3}ping_interval_ms\0\u{3}idle_timeout_ms\0\u{3}max_frame_bytes\0\u{1}relays\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2345,6 +2370,7 @@ nonisolated extension Caresync_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf
       case 8: try { try decoder.decodeSingularUInt32Field(value: &self.pingIntervalMs) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.idleTimeoutMs) }()
       case 10: try { try decoder.decodeSingularUInt32Field(value: &self.maxFrameBytes) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.relays) }()
       default: break
       }
     }
@@ -2381,6 +2407,9 @@ nonisolated extension Caresync_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf
     if self.maxFrameBytes != 0 {
       try visitor.visitSingularUInt32Field(value: self.maxFrameBytes, fieldNumber: 10)
     }
+    if !self.relays.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.relays, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2395,6 +2424,42 @@ nonisolated extension Caresync_V1_HelloAck: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.pingIntervalMs != rhs.pingIntervalMs {return false}
     if lhs.idleTimeoutMs != rhs.idleTimeoutMs {return false}
     if lhs.maxFrameBytes != rhs.maxFrameBytes {return false}
+    if lhs.relays != rhs.relays {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Caresync_V1_RelayRoute: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RelayRoute"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}relay\0\u{3}device_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.relay) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.deviceID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.relay.isEmpty {
+      try visitor.visitSingularStringField(value: self.relay, fieldNumber: 1)
+    }
+    if !self.deviceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deviceID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Caresync_V1_RelayRoute, rhs: Caresync_V1_RelayRoute) -> Bool {
+    if lhs.relay != rhs.relay {return false}
+    if lhs.deviceID != rhs.deviceID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3320,7 +3385,7 @@ nonisolated extension Caresync_V1_PairRequest: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Caresync_V1_PairAccept: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".PairAccept"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}node_id\0\u{3}display_name\0\u{3}plan_id\0\u{1}role\0\u{3}may_record\0\u{1}proof\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}node_id\0\u{3}display_name\0\u{3}plan_id\0\u{1}role\0\u{3}may_record\0\u{1}proof\0\u{1}relays\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3335,6 +3400,7 @@ nonisolated extension Caresync_V1_PairAccept: SwiftProtobuf.Message, SwiftProtob
       case 5: try { try decoder.decodeSingularEnumField(value: &self.role) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.mayRecord) }()
       case 7: try { try decoder.decodeSingularBytesField(value: &self.proof) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.relays) }()
       default: break
       }
     }
@@ -3362,6 +3428,9 @@ nonisolated extension Caresync_V1_PairAccept: SwiftProtobuf.Message, SwiftProtob
     if !self.proof.isEmpty {
       try visitor.visitSingularBytesField(value: self.proof, fieldNumber: 7)
     }
+    if !self.relays.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.relays, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3373,6 +3442,7 @@ nonisolated extension Caresync_V1_PairAccept: SwiftProtobuf.Message, SwiftProtob
     if lhs.role != rhs.role {return false}
     if lhs.mayRecord != rhs.mayRecord {return false}
     if lhs.proof != rhs.proof {return false}
+    if lhs.relays != rhs.relays {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
