@@ -103,7 +103,7 @@ import Testing
             let body = try #require(try TLSPeer.frames(in: bytes).first).bodyName
             cases.append((name, bytes, .protocolViolation, { $0 == "unexpected \(body) without the standby feature" }))
         }
-        #expect(cases.count == 35)
+        #expect(cases.count == 36)
         for (name, bytes, code, message) in cases {
             let peer = try await established(primary, watch)
             let known = try peer.frames.count
