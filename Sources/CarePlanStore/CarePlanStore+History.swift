@@ -28,9 +28,11 @@ extension CarePlanStore {
     /// they would for the other process's lock anyway.
     func waitForOtherWriters() async throws(CarePlanStoreError) {
         do {
+            // GRDB's transaction, whose rollback runs even when the follower's task was
+            // cancelled in between (a plain ROLLBACK is interrupted then, and the open
+            // transaction is fatal at the end of the access).
             try await pool.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                try db.execute(sql: "ROLLBACK")
+                try db.inTransaction(.immediate) { .rollback }
             }
         } catch {
             throw CarePlanStoreError(error, path: path)

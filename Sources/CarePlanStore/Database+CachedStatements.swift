@@ -20,8 +20,10 @@ extension Database {
             try body()
             try run("COMMIT")
         } catch {
-            // A failure SQLite already rolled back (a full disk, say) leaves nothing to undo.
-            if isInsideTransaction { try? run("ROLLBACK") }
+            // GRDB's rollback: it does nothing when SQLite already rolled back (a full disk,
+            // say), and runs even when a cancelled task has interrupted the connection (a
+            // plain ROLLBACK would fail then and leave the transaction open).
+            try? rollback()
             throw error
         }
     }
