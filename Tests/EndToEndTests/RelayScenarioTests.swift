@@ -6,10 +6,13 @@ import Testing
 /// `strelaysrv` on loopback (no pool), with the primary and the device as separate processes.
 @Suite struct RelayScenarioTests {
     let scratch = Scratch()
+    let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
 
-    /// A primary waiting on `relays` (its `--relay` options), once it says it joined each.
-    func primary(_ caresync: CareSyncCommand, relays: [RelayServer]) async throws -> PrimaryProcess {
-        let primary = try await PrimaryProcess(store: caresync.store, extra: relays.flatMap { ["--relay", $0.address.description] })
+    /// A primary waiting on `relays` (its `--relay` options), once it says it joined each; its
+    /// clock starts at `clock` (HH:MM:SS today, UTC) if given.
+    func primary(_ caresync: CareSyncCommand, relays: [RelayServer], clock: String? = nil) async throws -> PrimaryProcess {
+        let primary = try await PrimaryProcess(
+            store: caresync.store, clockStart: clock.map { "\(today)T\($0)Z" }, extra: relays.flatMap { ["--relay", $0.address.description] })
         guard await primary.process.waitForLines(count: relays.count, where: { line in
             WatchProcess.object(line).map { $0["event"] as? String == "relay" && $0["status"] as? String == "joined" } ?? false
         }) != nil else {
@@ -45,6 +48,83 @@ import Testing
         #expect((context["events"] as? [[String: Any]])?.isEmpty == false, "\(context)")
         household.send("history")
         try await device.waitFor("history") { $0["kind"] as? String == "devicePaired" }
+    }
+
+    /// Margaret's plan: one dose at 08:00 (UTC), missed at 09:00.
+    func margaretsStore() async throws -> CareSyncCommand {
+        let plan = scratch.path("plan.json")
+        try #"""
+        {"title": "Margaret's plan", "patient": {"name": "Margaret Hale"}, "timeZone": "UTC", "start": "\#(today)",
+         "activities": [{"id": "dose", "kind": "intervention", "title": "Levothyroxine", "schedule": {"times": ["08:00"]}}]}
+        """#.write(toFile: plan, atomically: true, encoding: .utf8)
+        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
+        let load = try await caresync.run("plan", "load", plan, "--effective", today)
+        guard load.status == 0 else { throw CommandFailed(result: load) }
+        return caresync
+    }
+
+    /// A standby household device paired at home, then started away (`--relay-only`), once
+    /// it is connected through the relay and holds a first standby copy.
+    func awayHousehold(_ caresync: CareSyncCommand, primary: PrimaryProcess) async throws -> WatchProcess {
+        let stateDir = scratch.path("household")
+        try await pairSimulator(
+            "household-sim", role: "household", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: stateDir,
+            pairOptions: ["--standby"])
+        let household = WatchProcess(process: try await RunningProcess(
+            CareSyncCommand.binDirectory.appendingPathComponent("household-sim"), ["--state-dir", stateDir, "--json", "--relay-only"]))
+        #expect(try await household.waitFor("connected").first?["way"] as? String == "relay 127.0.0.1")
+        try await household.waitFor("context")
+        try await household.waitFor("standby")
+        return household
+    }
+
+    /// The paired household device's fingerprint.
+    func householdID(_ caresync: CareSyncCommand) async throws -> String {
+        let devices = try await caresync.run("devices", "--json").lines.compactMap(WatchProcess.object)
+        return try #require(devices.first { $0["role"] as? String == "household" }?["id"] as? String)
+    }
+
+    @Test func awayItHearsTheMissedDoseAndTheAllClearGetsTheReportKeepsTheStandbyAndIsCutOffWhenRevoked() async throws {
+        let relay = try await RelayServer.start(keys: scratch.path("relay-keys"))
+        defer { relay.process.terminate() }
+        let caresync = try await margaretsStore()
+        let primary = try await primary(caresync, relays: [relay], clock: "08:30:00")
+        defer { primary.terminate() }
+        let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
+        defer { watch.process.terminate() }
+        let household = try await awayHousehold(caresync, primary: primary)
+        defer { household.process.terminate() }
+
+        // Missed at 09:00 on the primary's clock: the alert reaches the device through the
+        // relay within the grace period plus 2 s.
+        let deadline = try #require(utcInstant("\(today)T09:00:00.000Z"))
+        try await primary.advanceClock(to: deadline.addingTimeInterval(0.2))
+        let missed = try await household.waitFor("alert") { $0["kind"] as? String == "missed" }[0]
+        #expect(missed["activity"] as? String == "dose" && missed["day"] as? String == today)
+        let raisedAt = try #require(utcInstant(missed["raisedAt"] as? String ?? ""))
+        #expect((0...2).contains(raisedAt.timeIntervalSince(deadline)), "raised at \(raisedAt)")
+
+        // Taken late on the watch at home: the all clear, and the standby copy takes the step.
+        try await watch.waitFor("context")
+        watch.send("complete dose 0")
+        let reply = try await watch.waitFor("reply") { $0["status"] as? String == "accepted" }[0]
+        let clear = try await household.waitFor("alert") { $0["kind"] as? String == "cleared" }[0]
+        #expect(clear["outcome"] as? String == "completed")
+        let revision = try #require(reply["revision"] as? Int, "\(reply)")
+        try await household.waitFor("standby") { ($0["revision"] as? Int ?? 0) >= revision }
+
+        // A report shared with it arrives whole.
+        let id = try await householdID(caresync)
+        let shared = try await caresync.run("share", "report", "--week", today, "--household", id, "--format", "html")
+        #expect(shared.status == 0, "\(shared.stderr)")
+        let report = try #require(try await household.waitFor("report").first)
+        let saved = try String(contentsOfFile: try #require(report["path"] as? String), encoding: .utf8)
+        #expect(saved.contains("Margaret Hale") && saved.contains("Levothyroxine"))
+
+        // Revoked while relayed: cut off at once, as a direct connection is.
+        #expect(try await caresync.run("devices", "revoke", id).status == 0)
+        let refusal = try await household.waitFor("error") { $0["code"] as? String == "NOT_PAIRED" }[0]
+        #expect((refusal["message"] as? String)?.contains("revoked") == true, "\(refusal)")
     }
 
     @Test func aRelayPresentingAnotherIdentityIsRefusedWithThatReason() async throws {
