@@ -344,7 +344,7 @@ let package = Package(
         .testTarget(name: "WaitingTests", dependencies: ["TestSupport", "Waiting"], linkerSettings: linkedWithLLD),
         .testTarget(
             name: "SimulatorSupportTests",
-            dependencies: ["Discovery", "SimulatorSupport", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CarePlan", "Discovery", "SimulatorSupport", "SyncNode", "TestSupport", .product(name: "Logging", package: "swift-log")],
             linkerSettings: linkedWithLLD
         ),
         .testTarget(name: "ChildProcessTests", dependencies: ["ChildProcess", "TestSupport"], linkerSettings: linkedWithLLD),

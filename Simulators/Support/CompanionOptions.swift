@@ -1,5 +1,6 @@
 import CarePlan
 import ArgumentParser
+import Clocks
 import CommandOptions
 import Foundation
 import LineOutput
@@ -23,6 +24,11 @@ public struct CompanionOptions: ParsableArguments {
     @Flag(help: "Reach the primary only through the relays it named when pairing or since, never directly (as a device away from home).")
     public var relayOnly = false
 
+    @Option(help: ArgumentHelp(
+        "A test facility: run this device's clock from this instant; each line `advance SECONDS` on stdin moves it on.",
+        valueName: "ISO 8601"))
+    public var clockStart: String?
+
     @Flag(help: "Write every event as one JSON line.")
     public var json = false
 
@@ -33,6 +39,9 @@ public struct CompanionOptions: ParsableArguments {
     public func validate() throws {
         if let connect, PrimaryEndpoint(connect) == nil {
             throw ValidationError("--connect must be HOST:PORT, not \"\(connect)\"")
+        }
+        if let clockStart, ISO8601.date(from: clockStart) == nil {
+            throw ValidationError("--clock-start must be an ISO 8601 instant, not \"\(clockStart)\"")
         }
     }
 
@@ -59,6 +68,7 @@ public struct CompanionOptions: ParsableArguments {
         }
         configuration.logger = logger
         configuration.relayOnly = relayOnly
+        if let start = clockStart.flatMap(ISO8601.date(from:)) { configuration.clock = ShiftedClock(start: start) }
         return configuration
     }
 }

@@ -1,4 +1,5 @@
 import CarePlan
+import Clocks
 import DesktopNotification
 import Foundation
 import LineOutput
@@ -129,6 +130,18 @@ public struct CompanionShell: Sendable {
         }
     }
 
+    /// `advance SECONDS` (with `--clock-start`): moves the device's clock on, and says the time.
+    func advanceClock(_ words: [Substring]) {
+        guard let clock = node.configuration.clock as? ShiftedClock, words.count == 2, let seconds = TimeInterval(words[1]),
+              seconds >= 0, seconds.isFinite else {
+            output.showError(code: "USAGE", message: "advance SECONDS")
+            return
+        }
+        clock.advance(by: seconds)
+        let now = ISO8601.string(from: clock.now)
+        output.write(["type": "clock", "now": .string(now)], text: "Clock at \(now)")
+    }
+
     /// `list`: each person's (or the one named) events still to do today.
     func list(_ words: [Substring]) {
         var words = words
@@ -163,6 +176,14 @@ private struct EventPrinter: Service {
         for await event in node.events {
             if case .alerts(let alerts) = event, let onAlerts {
                 onAlerts(alerts, output, node.person)
+            } else if case .away(let notice) = event {
+                let zone = node.context.flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt
+                let now = node.configuration.clock.now
+                output.show(notice, zone: zone, now: now)
+                if case .cannotConfirm = notice {
+                    DesktopNotification.post(
+                        title: "CareSync: \(node.person.name)", body: EventOutput.text(of: notice, zone: zone, now: now), logger: node.configuration.logger)
+                }
             } else {
                 output.show(event)
             }
@@ -197,6 +218,8 @@ private struct CommandLoop: Service {
                 shell.list(words)
             case "complete", "skip":
                 await shell.record(words, notDone: command == "skip")
+            case "advance" where shell.node.configuration.clock is ShiftedClock:
+                shell.advanceClock(words)
             default:
                 guard let handler = extra[command] else {
                     shell.output.showError(code: "UNKNOWN_COMMAND", message: "unknown command \"\(command)\": use \(names)")

@@ -33,6 +33,8 @@ public struct EventOutput: Sendable {
                   text: "Connected to \(name) (\(id)), \(way)")
         case .disconnected(let reason):
             write(["type": "disconnected", "reason": .string(reason)], text: "Disconnected: \(reason)")
+        case .away(let notice):
+            show(notice, zone: .current, now: Date())
         case .context(let context):
             show(context, type: "context")
         case .reply(let messageID, let key, let result):

@@ -70,11 +70,8 @@ public final class MissedDoseMonitor: Sendable {
         var next: Date?
         for day in first...today.adding(days: 1) {
             for event in try await store.outcomes.events(on: day) where event.state == .initial && !alerted.contains(event.key) {
+                guard let (time, dueAt, missedAt) = planner.missing(event, under: info.missedDose) else { continue }
                 let activity = event.activity
-                guard !activity.schedule.asNeeded, activity.missedDose.raisesAlerts(for: activity.kind) else { continue }
-                let time = planner.time(of: event)
-                let dueAt = day.date(at: time, in: zone)
-                let missedAt = dueAt.addingTimeInterval(Double(info.missedDose.grace(of: activity) * 60))
                 if missedAt > instant {
                     next = min(next ?? missedAt, missedAt)
                 } else if instant.timeIntervalSince(missedAt) <= Self.lookback {

@@ -29,6 +29,17 @@ public struct ReminderPlanner: Sendable {
         return routine.times(completing: schedule.times, to: count)[event.key.occurrence]
     }
 
+    /// When `event` is due and when it counts as missed if it has no outcome by then (its time
+    /// plus its grace period under the plan's `rule`), or `nil` if missing it raises no alert
+    /// (an as-needed slot, an activity whose rule says none).
+    public func missing(_ event: Event, under rule: MissedDosePolicy) -> (time: TimeOfDay, dueAt: Date, missedAt: Date)? {
+        let activity = event.activity
+        guard !activity.schedule.asNeeded, activity.missedDose.raisesAlerts(for: activity.kind) else { return nil }
+        let time = time(of: event)
+        let dueAt = event.key.day.date(at: time, in: timeZone)
+        return (time, dueAt, dueAt.addingTimeInterval(Double(rule.grace(of: activity) * 60)))
+    }
+
     /// The reminder for `event`, or `nil` if it needs none (done, marked not done, or an
     /// as-needed slot).
     public func reminder(for event: Event) -> Reminder? {

@@ -55,7 +55,8 @@ extension ApplicationContext.Day {
                 state: try EventState(wire: event.state), values: values,
                 instructions: event.instructions.nilIfEmpty, group: event.groupID.nilIfEmpty,
                 version: Int(event.version), recordedBy: event.recordedBy.nilIfEmpty,
-                recordedAt: event.recordedAtMs == 0 ? nil : try Date(wireMilliseconds: event.recordedAtMs, of: "recorded at")))
+                recordedAt: event.recordedAtMs == 0 ? nil : try Date(wireMilliseconds: event.recordedAtMs, of: "recorded at"),
+                missedAt: event.missedAtMs == 0 ? nil : try Date(wireMilliseconds: event.missedAtMs, of: "missed at")))
         }
         self.init(day: day, events: items)
     }
@@ -77,6 +78,7 @@ extension ApplicationContext.Day {
                     $0.version = UInt32(item.version)
                     $0.recordedBy = item.recordedBy ?? ""
                     $0.recordedAtMs = item.recordedAt?.millisecondsSince1970 ?? 0
+                    $0.missedAtMs = item.missedAt?.millisecondsSince1970 ?? 0
                 }
             }
         }

@@ -127,6 +127,45 @@ import Testing
         #expect((refusal["message"] as? String)?.contains("revoked") == true, "\(refusal)")
     }
 
+    @Test func withNoWayLeftItSaysSinceWhenRaisesItsOwnNoticeForTheDoseNobodyCanConfirmAndClearsOnReturn() async throws {
+        let keys = scratch.path("relay-keys")
+        var relay = try await RelayServer.start(keys: keys)
+        defer { relay.process.terminate() }
+        let caresync = try await margaretsStore()
+        let primary = try await primary(caresync, relays: [relay], clock: "08:30:00")
+        defer { primary.terminate() }
+        let stateDir = scratch.path("household")
+        try await pairSimulator("household-sim", role: "household", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: stateDir)
+        let household = WatchProcess(process: try await RunningProcess(
+            CareSyncCommand.binDirectory.appendingPathComponent("household-sim"),
+            ["--state-dir", stateDir, "--json", "--relay-only", "--clock-start", "\(today)T08:30:00Z"]))
+        defer { household.process.terminate() }
+        try await household.waitFor("connected")
+        try await household.waitFor("context")
+
+        // The relay gone, no way is left: said once, with when the primary was last heard.
+        relay.process.terminate(signal: SIGKILL)
+        let unreachable = try await household.waitFor("away") { $0["status"] as? String == "unreachable" }[0]
+        let since = try #require(utcInstant(unreachable["since"] as? String ?? ""))
+        let start = try #require(utcInstant("\(today)T08:30:00.000Z"))
+        #expect((0...60).contains(since.timeIntervalSince(start)), "unreachable since \(since)")
+        // Its 08:00 dose passes its grace period on the device's clock: nobody can confirm it.
+        household.send("advance 1800")
+        let notice = try await household.waitFor("away") { $0["status"] as? String == "cannotConfirm" }[0]
+        #expect(notice["activity"] as? String == "dose" && notice["occurrence"] as? Int == 0 && notice["time"] as? String == "08:00")
+        #expect(notice["missedAt"] as? String == "\(today)T09:00:00.000Z", "\(notice)")
+        // Meanwhile the primary counts it missed; its alert waits for the device.
+        try await primary.advanceClock(to: try #require(utcInstant("\(today)T09:00:00.200Z")))
+
+        // The relay back on its port: the device hears the primary, says so, and gets the alert.
+        relay = try await RelayServer.start(keys: keys, port: relay.port)
+        let reachable = try await household.waitFor("away") { $0["status"] as? String == "reachable" }[0]
+        #expect(reachable["since"] as? String == unreachable["since"] as? String)
+        try await household.waitFor("connected", count: 2)
+        try await household.waitFor("alert") { $0["kind"] as? String == "missed" && $0["activity"] as? String == "dose" }
+        #expect(household.messages("away").count == 3, "each notice once: \(household.messages("away"))")
+    }
+
     @Test func aRelayPresentingAnotherIdentityIsRefusedWithThatReason() async throws {
         let relay = try await RelayServer.start(keys: scratch.path("relay-keys"))
         defer { relay.process.terminate() }

@@ -33,9 +33,10 @@ struct RelayServer {
     /// What it printed as its URI.
     let address: RelayAddress
 
-    static func start(keys: String, arguments: [String] = []) async throws -> RelayServer {
+    /// Starts one on `port` (a free one unless given: the port of one killed, to bring it back).
+    static func start(keys: String, port: Int? = nil, arguments: [String] = []) async throws -> RelayServer {
         try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
-        let port = try freeLoopbackPort()
+        let port = try port ?? freeLoopbackPort()
         let process = try await RunningProcess(
             URL(fileURLWithPath: "/usr/bin/strelaysrv"),
             ["-keys", keys, "-listen", "127.0.0.1:\(port)", "-protocol", "tcp4", "-pools", "", "-status-srv", ""] + arguments)

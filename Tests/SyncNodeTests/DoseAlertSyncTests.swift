@@ -17,6 +17,21 @@ import Waiting
         await node.firstEvent(within: patience) { if case .alerts(let alerts) = $0 { alerts } else { nil } }
     }
 
+    /// The context says when each dose is missed, by the alerts' own rule (the routine's time
+    /// plus the grace period), so that a device that cannot reach the primary knows too.
+    @Test func theContextCarriesTheTimeEachDoseCountsAsMissed() async throws {
+        let today = CalendarDay.containing(Date(), in: .gmt)
+        let clock = ManualClock(today.date(at: TimeOfDay("07:00")!, in: .gmt))
+        let primary = try await TestPrimary(clock: clock)
+        let widget = try await primary.pairedCompanion(.widget)
+        let running = Task { await widget.run() }
+        defer { running.cancel() }
+        let context = try #require(await widget.firstEvent(within: patience) { if case .context(let c) = $0 { c } else { nil } })
+        let missedAt = context.days.first { $0.day == today }?.events.map(\.missedAt)
+        #expect(missedAt == ["09:00", "13:30", "19:30"].map { today.date(at: TimeOfDay($0)!, in: .gmt) })
+        await widget.stop()
+    }
+
     @Test func aMissedDoseAndItsAllClearReachTheHouseholdOnceAcrossReconnections() async throws {
         let today = CalendarDay.containing(Date(), in: .gmt)
         let clock = ManualClock(today.date(at: TimeOfDay("09:00")!, in: .gmt).addingTimeInterval(30))

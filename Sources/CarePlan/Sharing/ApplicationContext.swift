@@ -27,11 +27,14 @@ public struct ApplicationContext: Sendable, Hashable, Codable {
         public var version: Int
         public var recordedBy: String?
         public var recordedAt: Date?
+        /// When the primary counts the event missed if it has no outcome by then (its time
+        /// plus its grace period); `nil` when it raises no alert for it.
+        public var missedAt: Date?
 
         public init(
             key: EventKey, title: String, kind: ActivityKind, time: TimeOfDay?, state: EventState,
             values: [OutcomeValue], instructions: String?, group: String?, version: Int,
-            recordedBy: String?, recordedAt: Date?
+            recordedBy: String?, recordedAt: Date?, missedAt: Date? = nil
         ) {
             self.key = key
             self.title = title
@@ -44,6 +47,7 @@ public struct ApplicationContext: Sendable, Hashable, Codable {
             self.version = version
             self.recordedBy = recordedBy
             self.recordedAt = recordedAt
+            self.missedAt = missedAt
         }
     }
 
@@ -93,13 +97,13 @@ extension ApplicationContext.Item {
         recordedAt = outcome.recordedAt
     }
 
-    /// The item for a computed event with its outcome.
-    public init(_ event: Event) {
+    /// The item for a computed event with its outcome, missed at `missedAt` if not done by then.
+    public init(_ event: Event, missedAt: Date?) {
         self.init(
             key: event.key, title: event.activity.title, kind: event.activity.kind, time: event.time,
             state: event.state, values: event.outcome?.values ?? [], instructions: event.activity.instructions,
             group: event.activity.groupIdentifier, version: event.version, recordedBy: event.outcome?.device,
-            recordedAt: event.outcome?.recordedAt)
+            recordedAt: event.outcome?.recordedAt, missedAt: missedAt)
     }
 }
 

@@ -8,6 +8,8 @@ public enum CompanionEvent: Sendable {
     /// Connected, and by which way.
     case connected(primaryID: String, primaryName: String, way: ConnectionWay)
     case disconnected(reason: String)
+    /// No way reaches the primary, what that leaves unconfirmed, and its end.
+    case away(AwayNotice)
     case context(ApplicationContext)
     case reply(messageID: String, key: EventKey, result: CompletionResult)
     case reminder(ReminderNotice)

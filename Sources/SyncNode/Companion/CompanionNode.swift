@@ -27,6 +27,8 @@ public final class CompanionNode: Service, Sendable {
     let clock: HybridClock
     let metrics = CompanionMetrics()
     let eventSink: AsyncStream<CompanionEvent>.Continuation
+    /// Says when no way reaches the primary, and what that leaves unconfirmed.
+    let away: AwayWatch
     /// The one correlator of requests and their answers on the wire: completions (by message
     /// id), history requests (by request id) and measurement batches (by batch id).
     let replies = Waiters<Answer>()
@@ -64,6 +66,7 @@ public final class CompanionNode: Service, Sendable {
         tls = configuration.security == .tls ? try TLSTransport(identity: identity, server: false) : nil
         clock = HybridClock(node: nodeID)
         (events, eventSink) = AsyncStream<CompanionEvent>.makeStream()
+        away = AwayWatch(state: state, configuration: configuration, sink: eventSink)
         if let reading = state.context?.clock { clock.observe(reading) }
         metrics.outboxDepth.record(state.depth)
         metrics.measurementsWaiting.record(state.measurements.depth)
@@ -182,7 +185,9 @@ public final class CompanionNode: Service, Sendable {
         var lastReason: String?
         while !stopped.isResolved && !Task.isCancelled {
             let end = await CompanionSession(node: self).run()
+            if end.wasEstablished { await heard() }
             if stopped.isResolved { break }
+            if end.foundNoWay { away.unreachable() }
             logger.info("connection ended", metadata: ["reason": "\(end.reason)", "final": "\(end.isFinal)"])
             metrics.sessionsEnded[end.wasEstablished]?.increment()
             // Said once while it stays the same: retrying every few seconds is not news.
@@ -196,8 +201,18 @@ public final class CompanionNode: Service, Sendable {
             logger.debug("connecting again", metadata: ["after": "\(wait)", "failures": "\(failures)"])
             await waitUnlessStopped(wait)
         }
+        away.reached()
         await state.writeContext()
         eventSink.finish()
+    }
+
+    /// Keeps now as the last time the primary was heard (a connection began or ended).
+    func heard() async {
+        do {
+            try await state.heard(at: configuration.clock.now)
+        } catch {
+            logger.debug("when the primary was last heard was not kept", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Waits `duration` (on the configuration's clock), or less if the node stops.

@@ -25,6 +25,8 @@ struct CompanionSession: Sendable {
         var wasEstablished: Bool
         /// Whether the primary refused the companion for good.
         var isFinal = false
+        /// Whether no way reached the primary (not a refusal, not a session that failed).
+        var foundNoWay = false
     }
 
     /// The primary's Error in answer to the Hello.
@@ -46,7 +48,7 @@ struct CompanionSession: Sendable {
         do {
             (connection, way) = try await node.reachPrimary(pinned: pinned)
         } catch {
-            return End(reason: "\(error)", wasEstablished: false)
+            return End(reason: "\(error)", wasEstablished: false, foundNoWay: true)
         }
         let channel = connection.channel
         var established = false
@@ -81,6 +83,8 @@ struct CompanionSession: Sendable {
                 if node.isStopped { return End(reason: "stopped", wasEstablished: true) }
                 if accepted.contains(ProtocolFeature.standby), let copy = configuration.standby { try handle.send(.standbyHeld(copy.held)) }
                 node.eventSink.yield(.connected(primaryID: ack.nodeID, primaryName: ack.displayName, way: way))
+                node.away.reached()
+                await node.heard()
                 let ping = Duration.milliseconds(Int64(max(ack.pingIntervalMs, 100)))
                 // The sender and the pinger run beside the receiver; whichever ends first
                 // ends the connection, and its reason is the session's.

@@ -53,6 +53,8 @@ final class CompanionState: Sendable {
         var relays: [RelayRoute] = []
         /// The sequence of the newest dose alert handled.
         var alertsAfter = 0
+        /// When a connection to the primary last ended (or began), on the companion's clock.
+        var lastHeard: Date?
         var context: ApplicationContext?
         /// The bytes of the deltas written after the whole context kept, and how many may be
         /// before it is written whole again (``allowance(after:)``).
@@ -96,6 +98,7 @@ final class CompanionState: Sendable {
                     primaryID: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'primaryID'"),
                     relays: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'relays'"),
                     alertsAfter: try Int.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'alertsAfter'") ?? 0,
+                    lastHeard: try Double.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'lastHeard'"),
                     context: try Data.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'context'"),
                     deltas: try Data.fetchAll(db, sql: "SELECT payload FROM context_delta ORDER BY sequence"),
                     outbox: try Data.fetchAll(db, sql: "SELECT completion FROM outbox ORDER BY sequence"),
@@ -124,7 +127,8 @@ final class CompanionState: Sendable {
             return CompanionState(
                 queue: queue,
                 memory: Memory(
-                    primaryID: stored.primaryID, relays: relays, alertsAfter: stored.alertsAfter, context: context,
+                    primaryID: stored.primaryID, relays: relays, alertsAfter: stored.alertsAfter,
+                    lastHeard: stored.lastHeard.map(Date.init(timeIntervalSince1970:)), context: context,
                     deltaBytes: stored.deltas.reduce(0) { $0 + $1.count }, deltaAllowance: allowance(after: stored.context?.count ?? 0),
                     outbox: outbox),
                 measurementsWaiting: stored.measurements, contextWriteDelay: contextWriteDelay, clock: clock, logger: logger)
@@ -197,6 +201,17 @@ final class CompanionState: Sendable {
         guard relays != self.relays else { return }
         let encoded = try JSONEncoder().encode(relays)
         try await commit(Self.setting("relays", encoded)) { $0.relays = relays }
+    }
+
+    /// When a connection to the primary last ended or began, on this companion's clock.
+    var lastHeard: Date? {
+        memory.withLock { $0.lastHeard }
+    }
+
+    /// Keeps `instant` as the last time the primary was heard, unsynced (a power cut may take
+    /// it: the companion then says it was unreachable since the time before).
+    func heard(at instant: Date) async throws {
+        try await commit(synced: false, Self.setting("lastHeard", instant.timeIntervalSince1970)) { $0.lastHeard = instant }
     }
 
     /// The sequence of the newest dose alert handled (0 for none).

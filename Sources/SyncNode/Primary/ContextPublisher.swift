@@ -1,6 +1,7 @@
 import CarePlan
 import CarePlanStore
 import Foundation
+import Reminders
 import NIOCore
 import Synchronization
 import SyncProtocol
@@ -300,10 +301,16 @@ final class ContextPublisher: Sendable {
     func build(_ variant: Variant) async throws -> ApplicationContext {
         let snapshot = try await store.outcomes.snapshot(of: variant.days)
         let instant = wallClock.now
+        let info = snapshot.info
+        // Missed-dose times by the alerts' own rule (a plan without a zone raises none).
+        let planner = info.timeZone.map { ReminderPlanner(timeZone: $0, routine: info.routine) }
+        let item = { (event: Event) in
+            ApplicationContext.Item(event, missedAt: planner?.missing(event, under: info.missedDose)?.missedAt)
+        }
         return ApplicationContext(
-            revision: snapshot.revision, planID: snapshot.info.planID, planTitle: snapshot.info.title ?? "",
-            patientName: snapshot.info.patient?.name ?? "", timeZone: snapshot.info.timeZone?.identifier ?? "",
-            days: snapshot.days.map { ApplicationContext.Day(day: $0.day, events: $0.events.map(ApplicationContext.Item.init)) },
+            revision: snapshot.revision, planID: info.planID, planTitle: info.title ?? "",
+            patientName: info.patient?.name ?? "", timeZone: info.timeZone?.identifier ?? "",
+            days: snapshot.days.map { ApplicationContext.Day(day: $0.day, events: $0.events.map(item)) },
             generatedAt: instant, clock: clock.tick(now: instant))
     }
 }

@@ -908,6 +908,10 @@ public nonisolated struct Caresync_V1_ContextEvent: Sendable {
 
   public var recordedAtMs: Int64 = 0
 
+  /// When the primary counts the event missed if it is still not done (its time plus its
+  /// grace period); 0 when it raises no alert for it.
+  public var missedAtMs: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2610,7 +2614,7 @@ nonisolated extension Caresync_V1_HybridTimestamp: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Caresync_V1_ContextEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ContextEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_id\0\u{1}title\0\u{1}kind\0\u{1}occurrence\0\u{3}time_of_day\0\u{1}state\0\u{1}values\0\u{1}instructions\0\u{3}group_id\0\u{1}version\0\u{3}recorded_by\0\u{3}recorded_at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}activity_id\0\u{1}title\0\u{1}kind\0\u{1}occurrence\0\u{3}time_of_day\0\u{1}state\0\u{1}values\0\u{1}instructions\0\u{3}group_id\0\u{1}version\0\u{3}recorded_by\0\u{3}recorded_at_ms\0\u{3}missed_at_ms\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2630,6 +2634,7 @@ nonisolated extension Caresync_V1_ContextEvent: SwiftProtobuf.Message, SwiftProt
       case 10: try { try decoder.decodeSingularUInt32Field(value: &self.version) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self.recordedBy) }()
       case 12: try { try decoder.decodeSingularInt64Field(value: &self.recordedAtMs) }()
+      case 13: try { try decoder.decodeSingularInt64Field(value: &self.missedAtMs) }()
       default: break
       }
     }
@@ -2672,6 +2677,9 @@ nonisolated extension Caresync_V1_ContextEvent: SwiftProtobuf.Message, SwiftProt
     if self.recordedAtMs != 0 {
       try visitor.visitSingularInt64Field(value: self.recordedAtMs, fieldNumber: 12)
     }
+    if self.missedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.missedAtMs, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2688,6 +2696,7 @@ nonisolated extension Caresync_V1_ContextEvent: SwiftProtobuf.Message, SwiftProt
     if lhs.version != rhs.version {return false}
     if lhs.recordedBy != rhs.recordedBy {return false}
     if lhs.recordedAtMs != rhs.recordedAtMs {return false}
+    if lhs.missedAtMs != rhs.missedAtMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
