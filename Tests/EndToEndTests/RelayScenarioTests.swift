@@ -6,20 +6,12 @@ import Testing
 /// `strelaysrv` on loopback (no pool), with the primary and the device as separate processes.
 @Suite struct RelayScenarioTests {
     let scratch = Scratch()
-    let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
 
-    /// A primary waiting on `relays` (its `--relay` options), once it says it joined each; its
-    /// clock starts at `clock` (HH:MM:SS today, UTC) if given.
+    var scene: RelayScene { RelayScene(scratch: scratch) }
+    var today: String { scene.today }
+
     func primary(_ caresync: CareSyncCommand, relays: [RelayServer], clock: String? = nil) async throws -> PrimaryProcess {
-        let primary = try await PrimaryProcess(
-            store: caresync.store, clockStart: clock.map { "\(today)T\($0)Z" }, extra: relays.flatMap { ["--relay", $0.address.description] })
-        guard await primary.process.waitForLines(count: relays.count, where: { line in
-            WatchProcess.object(line).map { $0["event"] as? String == "relay" && $0["status"] as? String == "joined" } ?? false
-        }) != nil else {
-            primary.terminate()
-            throw ProcessFailed(description: "the primary joined no relay: \(primary.process.output)")
-        }
-        return primary
+        try await scene.primary(caresync, relays: relays.map(\.address), clock: clock)
     }
 
     @Test func aHouseholdDeviceThatCannotReachThePrimaryFollowsItThroughItsRelay() async throws {
@@ -34,45 +26,19 @@ import Testing
         let relayID = try RelayDeviceID(try #require(joined["as"] as? String))
         #expect(relayID.description != listening["fingerprint"] as? String)
 
-        // Paired at home, where the primary's address is known...
-        let stateDir = scratch.path("household")
-        try await pairSimulator("household-sim", role: "household", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: stateDir)
-        // ...then away: no address, no mDNS, only what pairing taught it.
-        let household = try await RunningProcess(
-            CareSyncCommand.binDirectory.appendingPathComponent("household-sim"), ["--state-dir", stateDir, "--json", "--relay-only"])
-        defer { household.terminate() }
-        let device = WatchProcess(process: household)
-        let connected = try await device.waitFor("connected")
-        #expect(connected.first?["way"] as? String == "relay 127.0.0.1")
+        // Paired at home, where the primary's address is known, then away: no address, no
+        // mDNS, only what pairing taught it.
+        let device = try await scene.away(caresync, primary: primary)
+        defer { device.process.terminate() }
         let context = try #require(try await device.waitFor("context").first)
         #expect((context["events"] as? [[String: Any]])?.isEmpty == false, "\(context)")
-        household.send("history")
+        device.process.send("history")
         try await device.waitFor("history") { $0["kind"] as? String == "devicePaired" }
     }
 
-    /// Margaret's plan: one dose at 08:00 (UTC), missed at 09:00.
-    func margaretsStore() async throws -> CareSyncCommand {
-        let plan = scratch.path("plan.json")
-        try #"""
-        {"title": "Margaret's plan", "patient": {"name": "Margaret Hale"}, "timeZone": "UTC", "start": "\#(today)",
-         "activities": [{"id": "dose", "kind": "intervention", "title": "Levothyroxine", "schedule": {"times": ["08:00"]}}]}
-        """#.write(toFile: plan, atomically: true, encoding: .utf8)
-        let caresync = CareSyncCommand(store: scratch.path("store.sqlite"))
-        let load = try await caresync.run("plan", "load", plan, "--effective", today)
-        guard load.status == 0 else { throw CommandFailed(result: load) }
-        return caresync
-    }
-
-    /// A standby household device paired at home, then started away (`--relay-only`), once
-    /// it is connected through the relay and holds a first standby copy.
+    /// A standby household device away, once it holds a first context and standby copy.
     func awayHousehold(_ caresync: CareSyncCommand, primary: PrimaryProcess) async throws -> WatchProcess {
-        let stateDir = scratch.path("household")
-        try await pairSimulator(
-            "household-sim", role: "household", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: stateDir,
-            pairOptions: ["--standby"])
-        let household = WatchProcess(process: try await RunningProcess(
-            CareSyncCommand.binDirectory.appendingPathComponent("household-sim"), ["--state-dir", stateDir, "--json", "--relay-only"]))
-        #expect(try await household.waitFor("connected").first?["way"] as? String == "relay 127.0.0.1")
+        let household = try await scene.away(caresync, primary: primary, pairOptions: ["--standby"])
         try await household.waitFor("context")
         try await household.waitFor("standby")
         return household
@@ -87,7 +53,7 @@ import Testing
     @Test func awayItHearsTheMissedDoseAndTheAllClearGetsTheReportKeepsTheStandbyAndIsCutOffWhenRevoked() async throws {
         let relay = try await RelayServer.start(keys: scratch.path("relay-keys"))
         defer { relay.process.terminate() }
-        let caresync = try await margaretsStore()
+        let caresync = try await scene.margaretsStore()
         let primary = try await primary(caresync, relays: [relay], clock: "08:30:00")
         defer { primary.terminate() }
         let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
@@ -131,16 +97,11 @@ import Testing
         let keys = scratch.path("relay-keys")
         var relay = try await RelayServer.start(keys: keys)
         defer { relay.process.terminate() }
-        let caresync = try await margaretsStore()
+        let caresync = try await scene.margaretsStore()
         let primary = try await primary(caresync, relays: [relay], clock: "08:30:00")
         defer { primary.terminate() }
-        let stateDir = scratch.path("household")
-        try await pairSimulator("household-sim", role: "household", store: caresync.store, locate: ["--connect", primary.endpoint], stateDir: stateDir)
-        let household = WatchProcess(process: try await RunningProcess(
-            CareSyncCommand.binDirectory.appendingPathComponent("household-sim"),
-            ["--state-dir", stateDir, "--json", "--relay-only", "--clock-start", "\(today)T08:30:00Z"]))
+        let household = try await scene.away(caresync, primary: primary, extra: ["--clock-start", "\(today)T08:30:00Z"])
         defer { household.process.terminate() }
-        try await household.waitFor("connected")
         try await household.waitFor("context")
 
         // The relay gone, no way is left: said once, with when the primary was last heard.

@@ -261,10 +261,10 @@ final class RunningProcess: Sendable {
         await waitForLines(count: 1, where: predicate)?.first
     }
 
-    /// Waits until `count` lines satisfy `predicate`, or the suite's `patience` runs out (or
-    /// the output ends).
-    func waitForLines(count: Int, where predicate: @escaping @Sendable (String) -> Bool) async -> [String]? {
-        await withTimeout(patience) { await self.lines(count: count, where: predicate) }
+    /// Waits until `count` lines satisfy `predicate`, or `within` (the suite's `patience`
+    /// unless given) runs out, or the output ends.
+    func waitForLines(count: Int, within: Duration = patience, where predicate: @escaping @Sendable (String) -> Bool) async -> [String]? {
+        await withTimeout(within) { await self.lines(count: count, where: predicate) }
     }
 
     /// The first `count` lines that satisfy `predicate`, once there are that many; `nil` if

@@ -125,13 +125,13 @@ final class WatchProcess {
 
     /// Waits for `count` JSON lines of `type` that satisfy `predicate`.
     @discardableResult
-    func waitFor(_ type: String, count: Int = 1,
+    func waitFor(_ type: String, count: Int = 1, within: Duration = patience,
                  where predicate: @escaping @Sendable ([String: Any]) -> Bool = { _ in true }) async throws -> [[String: Any]] {
-        guard let lines = await process.waitForLines(count: count, where: { line in
+        guard let lines = await process.waitForLines(count: count, within: within, where: { line in
             guard let object = Self.object(line) else { return false }
             return object["type"] as? String == type && predicate(object)
         }) else {
-            throw ProcessFailed(description: "no \(count) × \(type) within \(patience); output:\n" + process.output.suffix(20).joined(separator: "\n"))
+            throw ProcessFailed(description: "no \(count) × \(type) within \(within); output:\n" + process.output.suffix(20).joined(separator: "\n"))
         }
         return lines.compactMap(Self.object)
     }
