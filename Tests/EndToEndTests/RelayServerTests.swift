@@ -33,13 +33,18 @@ struct RelayServer {
     /// What it printed as its URI.
     let address: RelayAddress
 
-    /// Starts one on `port` (a free one unless given: the port of one killed, to bring it back).
-    static func start(keys: String, port: Int? = nil, arguments: [String] = []) async throws -> RelayServer {
+    /// Starts one on `port` (a free one unless given: the port of one killed, to bring it back),
+    /// inside `namespace` if given; `arguments` are further options (a later one wins).
+    static func start(keys: String, port: Int? = nil, arguments: [String] = [], in namespace: CaptureNamespace? = nil) async throws -> RelayServer {
         try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
         let port = try port ?? freeLoopbackPort()
-        let process = try await RunningProcess(
-            URL(fileURLWithPath: "/usr/bin/strelaysrv"),
-            ["-keys", keys, "-listen", "127.0.0.1:\(port)", "-protocol", "tcp4", "-pools", "", "-status-srv", ""] + arguments)
+        let executable = "/usr/bin/strelaysrv"
+        let options = ["-keys", keys, "-listen", "127.0.0.1:\(port)", "-protocol", "tcp4", "-pools", "", "-status-srv", ""] + arguments
+        let process = if let namespace {
+            try await namespace.start(executable, options)
+        } else {
+            try await RunningProcess(URL(fileURLWithPath: executable), options)
+        }
         let line = try #require(await process.waitForLine { $0.contains("URI: relay://") }, "strelaysrv printed no URI: \(process.output)")
         let uri = String(line[line.range(of: "relay://")!.lowerBound...])
         return RelayServer(process: process, port: port, address: try RelayAddress(uri))
