@@ -23,6 +23,48 @@ import Testing
         return (relay, RelayAddress(host: "127.0.0.1", port: port, id: relay.address.id))
     }
 
+    /// A household device away whose sessions pass a fault proxy, and what it takes.
+    struct ProxiedHousehold {
+        let proxy: FaultProxy
+        let relay: RelayServer
+        let caresync: CareSyncCommand
+        let primary: PrimaryProcess
+        let household: WatchProcess
+
+        func end() {
+            household.process.terminate()
+            primary.terminate()
+            relay.process.terminate()
+            proxy.close()
+        }
+    }
+
+    /// Margaret's primary, its relay behind a fault proxy, and a household device away,
+    /// once it holds a context.
+    func proxiedHousehold() async throws -> ProxiedHousehold {
+        let port = try freeLoopbackPort()
+        let proxy = try await FaultProxy.start(upstream: port)
+        let relay: RelayServer, address: RelayAddress
+        do {
+            (relay, address) = try await self.relay(behind: proxy, port: port)
+        } catch {
+            proxy.close()
+            throw error
+        }
+        // Past here a failure ends the primary and the device with them (their deinit).
+        do {
+            let caresync = try await scene.margaretsStore()
+            let primary = try await scene.primary(caresync, relays: [address])
+            let household = try await scene.away(caresync, primary: primary)
+            try await household.waitFor("context")
+            return ProxiedHousehold(proxy: proxy, relay: relay, caresync: caresync, primary: primary, household: household)
+        } catch {
+            relay.process.terminate()
+            proxy.close()
+            throw error
+        }
+    }
+
     @Test func aRelayThatEndsTheTLSItselfIsRefusedByThePinAndNothingReachesTheRecord() async throws {
         let port = try freeLoopbackPort()
         let impostor = try NodeIdentity.create(name: "Not the primary", now: Date())
@@ -152,17 +194,9 @@ import Testing
     }
 
     @Test func aLinkThatCarriesOneWayIsGivenUpAndTheDeviceComesBackWhenItHeals() async throws {
-        let port = try freeLoopbackPort()
-        let proxy = try await FaultProxy.start(upstream: port)
-        defer { proxy.close() }
-        let (relay, address) = try await relay(behind: proxy, port: port)
-        defer { relay.process.terminate() }
-        let caresync = try await scene.margaretsStore()
-        let primary = try await scene.primary(caresync, relays: [address])
-        defer { primary.terminate() }
-        let household = try await scene.away(caresync, primary: primary)
-        defer { household.process.terminate() }
-        try await household.waitFor("context")
+        let link = try await proxiedHousehold()
+        defer { link.end() }
+        let (proxy, caresync, primary, household) = (link.proxy, link.caresync, link.primary, link.household)
         let watch = try await WatchProcess(endpoint: primary.endpoint, stateDir: scratch.path("watch"), store: caresync.store)
         defer { watch.process.terminate() }
         try await watch.waitFor("context")
@@ -178,17 +212,9 @@ import Testing
     }
 
     @Test func aSessionForgottenAtTheDevicesEndIsReplacedAndThePrimaryLetsTheOldOneGo() async throws {
-        let port = try freeLoopbackPort()
-        let proxy = try await FaultProxy.start(upstream: port)
-        defer { proxy.close() }
-        let (relay, address) = try await relay(behind: proxy, port: port)
-        defer { relay.process.terminate() }
-        let caresync = try await scene.margaretsStore()
-        let primary = try await scene.primary(caresync, relays: [address])
-        defer { primary.terminate() }
-        let household = try await scene.away(caresync, primary: primary)
-        defer { household.process.terminate() }
-        try await household.waitFor("context")
+        let link = try await proxiedHousehold()
+        defer { link.end() }
+        let (proxy, caresync, primary, household) = (link.proxy, link.caresync, link.primary, link.household)
         let files = try openFiles(of: primary.process.processIdentifier)
 
         // The device's end closed, the relay's and the primary's left open (half-open).
